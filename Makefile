@@ -1,0 +1,38 @@
+# Basis Lab Practice. `make run` serves the app; `make test` runs lint and the whole test suite.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
+COURSE ?= courses/content/how-text-becomes-numbers
+
+.PHONY: install run test lint bench load
+
+install: $(STAMP)
+
+$(STAMP): requirements.txt
+	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required, found " + sys.version'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_course $(COURSE)
+	$(VENV)/bin/honcho --procfile Procfile.dev start
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+# pytest exits 5 when it collects no test; that is a failure of the suite here, said plainly.
+test: lint
+	$(PY) -m pytest $(PYTEST_ARGS); status=$$?; \
+	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; fi; exit $$status
+
+bench: install
+	$(PY) -m tests.benchmarks
+
+load: install
+	$(PY) -m tests.load

@@ -1,0 +1,40 @@
+"""Read settings from the environment, with safe development defaults."""
+
+import os
+
+
+def env_str(name: str, default: str = "") -> str:
+    """Return the variable's value, or the default when it is unset or empty."""
+    value = os.environ.get(name, "")
+    return value if value != "" else default
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    """Read 1/0, true/false, yes/no, on/off; refuse anything else."""
+    raw = os.environ.get(name, "").strip().lower()
+    if raw == "":
+        return default
+    if raw in {"1", "true", "yes", "on"}:
+        return True
+    if raw in {"0", "false", "no", "off"}:
+        return False
+    raise ValueError(f"{name}={raw!r} is not a boolean (use 1 or 0)")
+
+
+def env_int(name: str, default: int) -> int:
+    """Read an integer, naming the variable when it is not one."""
+    raw = os.environ.get(name, "").strip()
+    if raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name}={raw!r} is not an integer") from exc
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    """Read a comma-separated list."""
+    raw = os.environ.get(name, "").strip()
+    if raw == "":
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]

