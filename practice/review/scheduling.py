@@ -1,0 +1,129 @@
+"""FSRS scheduling for review items: a pure wrapper around py-fsrs, no Django.
+
+A review item's card is stored as plain columns (state, step, stability, difficulty, due,
+last review); this module turns those columns into a py-fsrs ``Card``, reviews it, and hands
+the new columns back. Every datetime going in or out is aware and in UTC, as py-fsrs demands.
+"""
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+
+from fsrs import Card, Rating, Scheduler, State
+
+__all__ = [
+    "DEFAULT_DESIRED_RETENTION",
+    "LEARNING_STEPS",
+    "RELEARNING_STEPS",
+    "CardState",
+    "Rating",
+    "State",
+    "card_new",
+    "card_review",
+    "rating_for",
+    "to_utc",
+]
+
+DEFAULT_DESIRED_RETENTION = 0.9
+# A mistake has just been explained when its item is created: it comes back within the hour
+# (a learning step), and after a correct recall FSRS spaces it out by its stability. The
+# library's flashcard defaults (1 and 10 minutes) would bring it back before the learner has
+# finished reading the explanation.
+LEARNING_STEPS: tuple[timedelta, ...] = (timedelta(hours=1),)
+RELEARNING_STEPS: tuple[timedelta, ...] = (timedelta(hours=1),)
+
+
+@dataclass(frozen=True)
+class CardState:
+    """Hold one FSRS card as the review item stores it (all datetimes aware UTC)."""
+
+    state: State
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: datetime
+    last_review: datetime | None
+
+
+def to_utc(moment: datetime) -> datetime:
+    """Return an aware datetime converted to UTC; refuse a naive one."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError("a naive datetime has no place in scheduling; pass an aware one")
+    return moment.astimezone(UTC)
+
+
+def rating_for(*, correct: bool, retried: bool) -> Rating:
+    """Return the FSRS rating of one recall.
+
+    Correct at the first try is Good, correct after an earlier wrong answer to the same
+    problem is Hard, incorrect is Again. (Easy is never given: getting a targeted variant
+    right says the mistake is under control, not that it was trivial.)
+    """
+    if not correct:
+        return Rating.Again
+    return Rating.Hard if retried else Rating.Good
+
+
+@lru_cache(maxsize=32)
+def _scheduler(desired_retention: float, fuzz: bool) -> Scheduler:
+    return Scheduler(
+        desired_retention=desired_retention,
+        learning_steps=LEARNING_STEPS,
+        relearning_steps=RELEARNING_STEPS,
+        enable_fuzzing=fuzz,
+    )
+
+
+def _card(state: CardState) -> Card:
+    return Card(
+        card_id=0,
+        state=state.state,
+        step=state.step,
+        stability=state.stability,
+        difficulty=state.difficulty,
+        due=to_utc(state.due),
+        last_review=to_utc(state.last_review) if state.last_review else None,
+    )
+
+
+def card_new(*, now: datetime) -> CardState:
+    """Return a fresh, never-reviewed card that is due at ``now``."""
+    card = Card(card_id=0, due=to_utc(now))
+    return CardState(
+        state=card.state,
+        step=card.step,
+        stability=None,
+        difficulty=None,
+        due=card.due,
+        last_review=None,
+    )
+
+
+def card_review(
+    card: CardState,
+    rating: Rating,
+    *,
+    at: datetime,
+    desired_retention: float = DEFAULT_DESIRED_RETENTION,
+    fuzz: bool = False,
+) -> CardState:
+    """Return the card after one review with ``rating`` at the moment ``at``.
+
+    ``desired_retention`` is the learner's target probability of recall (0 < r < 1). Fuzz is
+    off by default so that the due date shown to the learner can be recomputed from the log.
+    """
+    if not 0 < desired_retention < 1:
+        raise ValueError(
+            f"desired_retention must lie strictly between 0 and 1: {desired_retention}"
+        )
+    reviewed, _log = _scheduler(float(desired_retention), fuzz).review_card(
+        _card(card), Rating(rating), review_datetime=to_utc(at)
+    )
+    return CardState(
+        state=State(reviewed.state),
+        step=reviewed.step,
+        stability=reviewed.stability,
+        difficulty=reviewed.difficulty,
+        due=to_utc(reviewed.due),
+        last_review=to_utc(reviewed.last_review),
+    )
