@@ -1,0 +1,122 @@
+"""Problem instances in a learner's course copy and the attempts made at them.
+
+A problem instance stores everything needed to reproduce it forever: the generator's name,
+version, seed and level, and the spec it produced. An attempt stores the learner's text and the
+Verdict it received, so history never depends on today's grader.
+"""
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from grading.kinds import MistakeCode, ProblemKind, Status
+
+
+class ProblemInstance(models.Model):
+    """One generated problem under one idea of a learner's course copy."""
+
+    class Purpose(models.TextChoices):
+        PRACTICE = "practice", _("practice")
+        REVIEW = "review", _("review")
+
+    class State(models.TextChoices):
+        OPEN = "open", _("open")
+        SOLVED = "solved", _("solved")
+        REPLACED = "replaced", _("replaced by a new variant")
+
+    copy = models.ForeignKey(
+        "courses.CourseCopy", on_delete=models.CASCADE, related_name="problems"
+    )
+    page_slug = models.SlugField(max_length=100)
+    idea_slug = models.SlugField(max_length=100)
+    kind = models.CharField(max_length=32, choices=[(k.value, k.value) for k in ProblemKind])
+    generator_name = models.CharField(max_length=100)
+    generator_version = models.CharField(max_length=32)
+    seed = models.PositiveBigIntegerField()
+    level = models.PositiveSmallIntegerField(default=1)
+    spec = models.JSONField()
+    purpose = models.CharField(max_length=16, choices=Purpose.choices, default=Purpose.PRACTICE)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # At most one open practice problem per idea and kind: opening is idempotent and a
+            # race between two opens ends in one row.
+            models.UniqueConstraint(
+                fields=["copy", "page_slug", "idea_slug", "kind"],
+                condition=Q(state="open", purpose="practice"),
+                name="practice_one_open_problem_per_idea_kind",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=[k.value for k in ProblemKind]),
+                name="practice_problem_kind_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(purpose__in=["practice", "review"]),
+                name="practice_problem_purpose_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["open", "solved", "replaced"]),
+                name="practice_problem_state_known",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["copy", "page_slug", "idea_slug", "kind", "-created_at"],
+                name="practice_problem_idea_idx",
+            ),
+            models.Index(fields=["kind"], name="practice_problem_kind_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk} ({self.page_slug}/{self.idea_slug})"
+
+
+class Attempt(models.Model):
+    """One submitted answer to a problem instance and the Verdict it received."""
+
+    problem = models.ForeignKey(ProblemInstance, on_delete=models.CASCADE, related_name="attempts")
+    copy = models.ForeignKey(
+        "courses.CourseCopy", on_delete=models.CASCADE, related_name="attempts"
+    )
+    text = models.TextField()
+    status = models.CharField(max_length=16, choices=[(s.value, s.value) for s in Status])
+    score = models.FloatField(default=0.0)
+    verdict = models.JSONField()
+    # NULL, not "", when no catalogued mistake explains the answer: the contract says nullable,
+    # and the author stats group by it.
+    mistake = models.CharField(  # noqa: DJ001
+        max_length=40, choices=[(m.value, m.value) for m in MistakeCode], null=True, blank=True
+    )
+    form_token = models.UUIDField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # A double click or a retry after a timeout carries the same token: one attempt.
+            models.UniqueConstraint(
+                fields=["copy", "form_token"], name="practice_attempt_one_per_form_token"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=[s.value for s in Status]),
+                name="practice_attempt_status_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(score__gte=0.0, score__lte=1.0),
+                name="practice_attempt_score_between_0_and_1",
+            ),
+            # Only an incorrect answer can be explained by a catalogued mistake.
+            models.CheckConstraint(
+                condition=Q(mistake__isnull=True) | Q(status="incorrect"),
+                name="practice_attempt_mistake_only_when_incorrect",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["copy", "-created_at"], name="practice_attempt_history_idx"),
+            models.Index(fields=["problem", "-created_at"], name="practice_attempt_problem_idx"),
+            models.Index(fields=["mistake"], name="practice_attempt_mistake_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"attempt #{self.pk} on problem #{self.problem_id}: {self.status}"
