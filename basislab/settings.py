@@ -16,7 +16,7 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 DEBUG = env_bool("DEBUG", default=True)
 # A development key only ever works with DEBUG on; production must set SECRET_KEY.
-_DEV_SECRET_KEY = "django-insecure-dev-only-basislab-key-not-for-production-use-0123456789"
+_DEV_SECRET_KEY = "django-insecure-dev-only-basislab-key-not-for-production-use-0123456789"  # noqa: S105
 SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET_KEY if DEBUG else "")
 if not SECRET_KEY:
     raise RuntimeError("SECRET_KEY must be set when DEBUG=0")
@@ -77,7 +77,7 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
-    # AxesStandaloneBackend first, so a locked-out sign-in is refused before the password is checked.
+    # AxesStandaloneBackend first: a locked-out sign-in is refused before the password is checked.
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
@@ -91,6 +91,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# The course a learner's dashboard opens (its files live in courses/content/<slug>/).
+BASISLAB_COURSE_SLUG = env_str("BASISLAB_COURSE_SLUG", "how-text-becomes-numbers")
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "courses:dashboard"
 LOGOUT_REDIRECT_URL = "home"

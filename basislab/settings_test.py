@@ -9,3 +9,6 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# Serve static files from the app directories without a collectstatic run.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

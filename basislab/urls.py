@@ -6,5 +6,7 @@ from django.views.generic import TemplateView
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("accounts/", include("basislab.accounts.urls")),
+    path("course/", include("courses.urls")),
     path("admin/", admin.site.urls),
 ]

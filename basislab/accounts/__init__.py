@@ -1,0 +1,1 @@
+"""Accounts: sign up, and Django's own sign in, sign out and password reset views."""

@@ -1,0 +1,328 @@
+"""Read and validate an authored course directory: ``course.yaml`` and ``pages/<slug>.md``.
+
+Pure: no database. ``read_course`` either returns the whole course or raises
+``CourseSourceError`` naming the file, the field and what was wrong, so nothing is ever
+half-loaded. The layout:
+
+    course.yaml            slug, title, summary, pages: [page slugs in order]
+    pages/<page-slug>.md   YAML front matter between two '---' lines, then the Markdown body
+
+A body line ``::: idea <slug>`` marks where an idea's box goes; every idea appears exactly once.
+"""
+
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from grading.kinds import ProblemKind
+
+from .mathml import MathError, iter_tex, tex_to_mathml
+
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+IDEA_MARKER = re.compile(r"^:::\s*idea\s+(\S+)\s*$")
+COURSE_KEYS = ("slug", "title", "summary", "pages")
+PAGE_KEYS = ("slug", "title", "question", "summary", "ideas")
+IDEA_KEYS = ("slug", "title", "summary", "problem_kinds")
+
+
+class CourseSourceError(ValueError):
+    """A malformed course file: which file, which field, and what was wrong."""
+
+    def __init__(self, path: Path | str, field: str, message: str) -> None:
+        self.path = str(path)
+        self.field = field
+        self.message = message
+        where = f"{self.path}: {field}" if field else self.path
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class IdeaSource:
+    slug: str
+    title: str
+    summary: str
+    problem_kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PageSource:
+    slug: str
+    title: str
+    question: str
+    summary: str
+    ideas: tuple[IdeaSource, ...]
+    body: str
+
+
+@dataclass(frozen=True)
+class CourseSource:
+    slug: str
+    title: str
+    summary: str
+    pages: tuple[PageSource, ...]
+
+    @property
+    def content_hash(self) -> str:
+        """Return the SHA-256 of the parsed content; formatting-only edits to YAML keep it."""
+        canonical = json.dumps(asdict(self), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """A safe YAML loader that refuses a key given twice (the second would silently win)."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen: set = set()
+    for key_node, _value in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"the key {key!r} is given twice", key_node.start_mark
+            )
+        seen.add(key)
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _parse_yaml(text: str, path: Path, *, line_offset: int = 0) -> Any:
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = f"line {mark.line + 1 + line_offset}: " if mark else ""
+        problem = exc.problem or exc.context or "malformed YAML"
+        raise CourseSourceError(path, "", f"{line}YAML cannot be read: {problem}") from exc
+    except yaml.YAMLError as exc:
+        raise CourseSourceError(path, "", f"YAML cannot be read: {exc}") from exc
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise CourseSourceError(path, "", f"not UTF-8 (byte {exc.start})") from exc
+    except OSError as exc:
+        raise CourseSourceError(path, "", f"cannot be read: {exc.strerror}") from exc
+
+
+def _check_keys(data: Any, path: Path, field: str, allowed: tuple[str, ...]) -> dict:
+    where = field or "the file"
+    if not isinstance(data, dict):
+        raise CourseSourceError(path, field, f"{where} must be a mapping of {', '.join(allowed)}")
+    unknown = sorted(str(k) for k in data if k not in allowed)
+    if unknown:
+        raise CourseSourceError(
+            path,
+            _join(field, unknown[0]),
+            f"unknown key {unknown[0]!r} (allowed: {', '.join(allowed)})",
+        )
+    for key in allowed:
+        if key not in data:
+            raise CourseSourceError(path, _join(field, key), "is missing")
+    return data
+
+
+def _join(field: str, key: str) -> str:
+    return f"{field}.{key}" if field else key
+
+
+def _text(data: dict, key: str, path: Path, field: str = "") -> str:
+    value = data[key]
+    if not isinstance(value, str):
+        raise CourseSourceError(
+            path, _join(field, key), f"must be text, not {type(value).__name__} {value!r}"
+        )
+    if not value.strip():
+        raise CourseSourceError(path, _join(field, key), "is empty")
+    return value.strip()
+
+
+def _slug(data: dict, key: str, path: Path, field: str = "") -> str:
+    value = _text(data, key, path, field)
+    if not SLUG.match(value):
+        raise CourseSourceError(
+            path,
+            _join(field, key),
+            f"{value!r} is not a slug (lowercase letters, digits and single hyphens)",
+        )
+    return value
+
+
+def _check_tex(text: str, path: Path, field: str) -> None:
+    try:
+        for line, tex, display in iter_tex(text):
+            try:
+                tex_to_mathml(tex, display=display)
+            except MathError as exc:
+                raise CourseSourceError(path, f"{field} line {line}", str(exc)) from exc
+    except MathError as exc:  # an unclosed $$ block
+        raise CourseSourceError(path, field, str(exc)) from exc
+
+
+def read_course(directory: Path | str) -> CourseSource:
+    """Read and validate a whole course directory; raise CourseSourceError on the first fault."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise CourseSourceError(directory, "", "is not a directory")
+    course_file = directory / "course.yaml"
+    if not course_file.is_file():
+        raise CourseSourceError(course_file, "", "is missing")
+    data = _check_keys(
+        _parse_yaml(_read_text(course_file), course_file), course_file, "", COURSE_KEYS
+    )
+    slug = _slug(data, "slug", course_file)
+    title = _text(data, "title", course_file)
+    summary = _text(data, "summary", course_file)
+    listed = data["pages"]
+    if not isinstance(listed, list) or not listed:
+        raise CourseSourceError(course_file, "pages", "must be a non-empty list of page slugs")
+    seen: set[str] = set()
+    for index, page_slug in enumerate(listed):
+        field = f"pages[{index}]"
+        if not isinstance(page_slug, str) or not SLUG.match(page_slug):
+            raise CourseSourceError(course_file, field, f"{page_slug!r} is not a page slug")
+        if page_slug in seen:
+            raise CourseSourceError(course_file, field, f"{page_slug!r} is listed twice")
+        seen.add(page_slug)
+
+    pages_dir = directory / "pages"
+    if not pages_dir.is_dir():
+        raise CourseSourceError(pages_dir, "", "is missing (the pages live in pages/<slug>.md)")
+    for entry in sorted(pages_dir.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.suffix != ".md" or not entry.is_file():
+            raise CourseSourceError(entry, "", "is not a page file (pages/ holds only <slug>.md)")
+        if entry.stem not in seen:
+            raise CourseSourceError(
+                course_file, "pages", f"does not list {entry.stem!r}, which has a file {entry}"
+            )
+    for index, page_slug in enumerate(listed):
+        if not (pages_dir / f"{page_slug}.md").is_file():
+            raise CourseSourceError(
+                course_file, f"pages[{index}]", f"{page_slug!r} has no file pages/{page_slug}.md"
+            )
+    pages = tuple(read_page(pages_dir / f"{page_slug}.md") for page_slug in listed)
+    return CourseSource(slug=slug, title=title, summary=summary, pages=pages)
+
+
+def read_page(path: Path) -> PageSource:
+    """Read and validate one page file: front matter, ideas, markers and TeX."""
+    text = _read_text(path).replace("\r\n", "\n")
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        raise CourseSourceError(path, "front matter", "the file must start with a '---' line")
+    try:
+        end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
+    except StopIteration:
+        raise CourseSourceError(
+            path, "front matter", "is never closed (a second '---' line must end it)"
+        ) from None
+    data = _check_keys(
+        _parse_yaml("\n".join(lines[1:end]), path, line_offset=1), path, "", PAGE_KEYS
+    )
+    slug = _slug(data, "slug", path)
+    if slug != path.stem:
+        raise CourseSourceError(path, "slug", f"{slug!r} must equal the file name {path.stem!r}")
+    title = _text(data, "title", path)
+    question = _text(data, "question", path)
+    summary = _text(data, "summary", path)
+    _check_tex(question, path, "question")
+    _check_tex(summary, path, "summary")
+    ideas = _read_ideas(data["ideas"], path)
+
+    body_start = end + 1
+    body_lines = lines[body_start:]
+    body = "\n".join(body_lines).strip("\n")
+    if not body.strip():
+        raise CourseSourceError(path, "body", "is empty")
+    _check_markers(body_lines, ideas, path, first_line=body_start + 1)
+    _check_tex(body, path, "body")
+    return PageSource(
+        slug=slug, title=title, question=question, summary=summary, ideas=ideas, body=body
+    )
+
+
+def _read_ideas(raw: Any, path: Path) -> tuple[IdeaSource, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise CourseSourceError(path, "ideas", "must be a non-empty list of ideas")
+    ideas: list[IdeaSource] = []
+    seen: set[str] = set()
+    known_kinds = {kind.value for kind in ProblemKind}
+    for index, item in enumerate(raw):
+        field = f"ideas[{index}]"
+        item = _check_keys(item, path, field, IDEA_KEYS)
+        slug = _slug(item, "slug", path, field)
+        if slug in seen:
+            raise CourseSourceError(path, f"{field}.slug", f"{slug!r} is used twice in the page")
+        seen.add(slug)
+        kinds = item["problem_kinds"]
+        if kinds is None:
+            kinds = []
+        if not isinstance(kinds, list):
+            raise CourseSourceError(
+                path, f"{field}.problem_kinds", "must be a list ([] while practice is coming)"
+            )
+        for k_index, kind in enumerate(kinds):
+            if kind not in known_kinds:
+                raise CourseSourceError(
+                    path,
+                    f"{field}.problem_kinds[{k_index}]",
+                    f"{kind!r} is not a problem kind (known: {', '.join(sorted(known_kinds))})",
+                )
+        if len(set(kinds)) != len(kinds):
+            raise CourseSourceError(path, f"{field}.problem_kinds", "names a kind twice")
+        summary = _text(item, "summary", path, field)
+        _check_tex(summary, path, f"{field}.summary")
+        ideas.append(
+            IdeaSource(
+                slug=slug,
+                title=_text(item, "title", path, field),
+                summary=summary,
+                problem_kinds=tuple(kinds),
+            )
+        )
+    return tuple(ideas)
+
+
+def _check_markers(
+    body_lines: list[str], ideas: tuple[IdeaSource, ...], path: Path, *, first_line: int
+) -> None:
+    known = {idea.slug for idea in ideas}
+    placed: dict[str, int] = {}
+    for offset, line in enumerate(body_lines):
+        if not line.lstrip().startswith(":::"):
+            continue
+        number = first_line + offset
+        match = IDEA_MARKER.match(line.strip())
+        if match is None:
+            raise CourseSourceError(
+                path, f"body line {number}", f"{line.strip()!r} is not '::: idea <slug>'"
+            )
+        slug = match.group(1)
+        if slug not in known:
+            raise CourseSourceError(
+                path,
+                f"body line {number}",
+                f"marks the idea {slug!r}, which the page does not list",
+            )
+        if slug in placed:
+            raise CourseSourceError(
+                path,
+                f"body line {number}",
+                f"marks the idea {slug!r} again (already on line {placed[slug]})",
+            )
+        placed[slug] = number
+    for idea in ideas:
+        if idea.slug not in placed:
+            raise CourseSourceError(
+                path, "body", f"has no '::: idea {idea.slug}' line for the idea {idea.slug!r}"
+            )

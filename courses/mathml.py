@@ -1,0 +1,168 @@
+"""Turn TeX into MathML on the server, and Markdown with TeX math into safe HTML.
+
+Math has one path: pure code emits TeX; this module (through the template filters in
+``courses.templatetags.mathml``) is the only place it becomes MathML. No JavaScript, no CDN:
+the browser typesets MathML with the math font served from ``static/fonts/``.
+"""
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from html import escape
+from urllib.parse import urlsplit
+
+import latex2mathml.converter
+from markdown import Extension, Markdown
+from markdown.inlinepatterns import InlineProcessor
+from markdown.preprocessors import Preprocessor
+from markdown.treeprocessors import Treeprocessor
+
+# A display formula: `$$...$$` on its own line(s).
+_DISPLAY_OPEN = re.compile(r"^\s*\$\$")
+# An inline formula: `$...$` on one line, not `$$`, not an escaped `\$`.
+_INLINE = re.compile(r"(?<![\\$])\$(?!\$)((?:\\.|[^$\\\n])+?)\$(?!\$)")
+_UNKNOWN_COMMAND = re.compile(r"<mi>(\\[A-Za-z]+)</mi>")
+_SAFE_URL_SCHEMES = {"", "http", "https", "mailto"}
+
+
+class MathError(ValueError):
+    """TeX that cannot be converted to MathML; ``str()`` says what was wrong."""
+
+
+def tex_to_mathml(tex: str, *, display: bool = False) -> str:
+    """Convert a TeX formula to a ``<math>`` element; raise MathError for malformed TeX.
+
+    A command latex2mathml does not know (``\\foo``) is an error rather than printed as text.
+    """
+    try:
+        mathml = latex2mathml.converter.convert(
+            tex.strip(), display="block" if display else "inline"
+        )
+    except Exception as exc:  # latex2mathml raises bare Exception subclasses.
+        name = type(exc).__name__
+        detail = str(exc) or re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
+        raise MathError(f"cannot read the TeX {tex.strip()!r}: {detail}") from exc
+    unknown = _UNKNOWN_COMMAND.search(mathml)
+    if unknown:
+        raise MathError(f"unknown TeX command {unknown.group(1)} in {tex.strip()!r}")
+    return mathml
+
+
+def _math_or_error(tex: str, *, display: bool) -> str:
+    try:
+        return tex_to_mathml(tex, display=display)
+    except MathError:
+        # Show the source rather than break the page; the loader refuses such TeX in content.
+        return f'<code class="tex-error">{escape(tex)}</code>'
+
+
+def iter_tex(text: str) -> Iterator[tuple[int, str, bool]]:
+    """Yield ``(line number, tex, display)`` for every formula in Markdown text.
+
+    Code (fenced blocks and backtick spans) is skipped, as the renderer skips it.
+    """
+    lines = text.split("\n")
+    index = 0
+    in_fence = False
+    while index < len(lines):
+        line = lines[index]
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+            index += 1
+            continue
+        if in_fence:
+            index += 1
+            continue
+        if _DISPLAY_OPEN.match(line):
+            start = index
+            tex, index = _collect_display(lines, index)
+            yield start + 1, tex, True
+            continue
+        without_code = re.sub(r"`[^`]*`", "", line)
+        for match in _INLINE.finditer(without_code):
+            yield index + 1, match.group(1), False
+        index += 1
+
+
+def _collect_display(lines: list[str], index: int) -> tuple[str, int]:
+    """Return the TeX of the display formula starting at ``lines[index]`` and the next index."""
+    first = lines[index].strip()[2:]
+    if first.endswith("$$"):
+        return first[:-2], index + 1
+    parts = [first]
+    index += 1
+    while index < len(lines):
+        stripped = lines[index].strip()
+        if stripped.endswith("$$"):
+            parts.append(stripped[:-2])
+            return "\n".join(parts), index + 1
+        parts.append(lines[index])
+        index += 1
+    raise MathError("a display formula opened with $$ is never closed")
+
+
+class _DisplayMathPreprocessor(Preprocessor):
+    """Replace each `$$...$$` block with a stashed MathML block."""
+
+    def run(self, lines: list[str]) -> list[str]:
+        out: list[str] = []
+        index = 0
+        in_fence = False
+        while index < len(lines):
+            line = lines[index]
+            if line.lstrip().startswith("```"):
+                in_fence = not in_fence
+            if not in_fence and _DISPLAY_OPEN.match(line):
+                try:
+                    tex, index = _collect_display(lines, index)
+                except MathError:
+                    out.append(line)
+                    index += 1
+                    continue
+                html = f'<div class="math-display">{_math_or_error(tex, display=True)}</div>'
+                out.extend(["", self.md.htmlStash.store(html), ""])
+                continue
+            out.append(line)
+            index += 1
+        return out
+
+
+class _InlineMathProcessor(InlineProcessor):
+    """Replace `$...$` with stashed inline MathML, before emphasis can see its underscores."""
+
+    def handleMatch(self, m: re.Match, data: str):
+        return (
+            self.md.htmlStash.store(_math_or_error(m.group(1), display=False)),
+            m.start(0),
+            m.end(0),
+        )
+
+
+class _SafeLinks(Treeprocessor):
+    """Drop links and images whose URL scheme could run script (``javascript:`` and the like)."""
+
+    def run(self, root: ET.Element) -> None:
+        for element in root.iter():
+            for attribute in ("href", "src"):
+                value = element.get(attribute)
+                if value is not None and urlsplit(value.strip()).scheme.lower() not in (
+                    _SAFE_URL_SCHEMES
+                ):
+                    element.set(attribute, "#")
+
+
+class _SafeMathExtension(Extension):
+    def extendMarkdown(self, md: Markdown) -> None:
+        # Raw HTML in the source is escaped, not passed through.
+        md.preprocessors.deregister("html_block")
+        md.inlinePatterns.deregister("html")
+        md.preprocessors.register(_DisplayMathPreprocessor(md), "display_math", 27)
+        # Above backticks (190) would break code spans; above escapes (180) keeps TeX's `\\`.
+        md.inlinePatterns.register(_InlineMathProcessor(_INLINE.pattern, md), "inline_math", 185)
+        md.treeprocessors.register(_SafeLinks(md), "safe_links", 0)
+
+
+def render_markdown(text: str) -> str:
+    """Render Markdown with `$...$` and `$$...$$` TeX to HTML with MathML; escape raw HTML."""
+    md = Markdown(extensions=[_SafeMathExtension(), "tables", "fenced_code", "sane_lists"])
+    return md.convert(text)

@@ -1,0 +1,88 @@
+"""Fixtures for every test: learners, signed-in clients, and a loaded course.
+
+- ``make_user(username=..., email=..., password=...)`` creates a signed-up learner.
+- ``learner`` / ``other_learner``: two learners; ``client_for(user)`` a signed-in test client;
+  ``learner_client`` is ``client_for(learner)``.
+- ``course``: the small fixture course ``tests/courses/fixtures/mini-course`` loaded through the
+  loader (pages ``first-page`` with ideas ``one-row`` [lookup] and ``weighted-sum``
+  [weighted_sum, contrast, content_weights], ``second-page`` with ``coming-soon`` []); the
+  dashboard is pointed at it. ``course_copy`` is the learner's copy of it.
+- ``real_course``: the authored *How Text Becomes Numbers*, loaded from ``courses/content``.
+"""
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from courses.models import CourseCopy, CourseVersion
+from courses.selectors import copy_for_user
+from courses.services import course_load
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE_COURSE_DIR = ROOT / "tests" / "courses" / "fixtures" / "mini-course"
+REAL_COURSE_DIR = ROOT / "courses" / "content" / "how-text-becomes-numbers"
+TEST_PASSWORD = "violet-harbour-tangent-42"
+SIGN_IN_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+@pytest.fixture
+def make_user(db) -> Callable[..., object]:
+    """Return a factory of signed-up learners with the password ``TEST_PASSWORD``."""
+
+    def make(username: str = "learner", *, email: str | None = None, password: str = TEST_PASSWORD):
+        return get_user_model().objects.create_user(
+            username=username, email=email or f"{username}@example.org", password=password
+        )
+
+    return make
+
+
+@pytest.fixture
+def learner(make_user):
+    return make_user(username="ada")
+
+
+@pytest.fixture
+def other_learner(make_user):
+    return make_user(username="grace")
+
+
+@pytest.fixture
+def client_for(db) -> Callable[[object], Client]:
+    """Return a factory of test clients signed in as the given user."""
+
+    def make(user) -> Client:
+        client = Client()
+        client.force_login(user, backend=SIGN_IN_BACKEND)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def learner_client(client_for, learner) -> Client:
+    return client_for(learner)
+
+
+@pytest.fixture
+def course(db, settings) -> CourseVersion:
+    """Load the small fixture course and point the dashboard at it; return its version."""
+    version = course_load(directory=FIXTURE_COURSE_DIR).version
+    settings.BASISLAB_COURSE_SLUG = version.course.slug
+    return version
+
+
+@pytest.fixture
+def course_copy(course, learner) -> CourseCopy:
+    return copy_for_user(user=learner, course_slug=course.course.slug)
+
+
+@pytest.fixture
+def real_course(db, settings) -> CourseVersion:
+    """Load the authored course from courses/content and point the dashboard at it."""
+    version = course_load(directory=REAL_COURSE_DIR).version
+    settings.BASISLAB_COURSE_SLUG = version.course.slug
+    return version
