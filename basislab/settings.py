@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "courses",
     "practice",
+    "practice.review",
 ]
 
 MIDDLEWARE = [
@@ -183,7 +184,22 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-CELERY_BEAT_SCHEDULE: dict = {}
+# Spaced review: one static entry per job; due dates live in the database, so a missed beat is
+# caught up by the next scan. `expires` is shorter than the interval: a stale run is dropped.
+from celery.schedules import crontab  # noqa: E402
+
+CELERY_BEAT_SCHEDULE: dict = {
+    "publish-due-reviews": {
+        "task": "practice.review.tasks.publish_due_reviews",
+        "schedule": 300.0,
+        "options": {"expires": 240},
+    },
+    "send-review-digests": {
+        "task": "practice.review.tasks.send_review_digests",
+        "schedule": crontab(hour=7, minute=0),
+        "options": {"expires": 3 * 3600},
+    },
+}
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class ReviewConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "practice.review"
+    label = "review"
+    verbose_name = "Spaced review"

@@ -1,0 +1,212 @@
+"""Review items (one FSRS card per learner, problem kind and explained mistake), their logs,
+the learner's review settings and the record of digest emails sent.
+
+The card lives in plain columns so the due queue is one indexed query; ``scheduling`` turns the
+columns into a py-fsrs card and back.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from grading.kinds import MistakeCode, ProblemKind
+
+from .scheduling import DEFAULT_DESIRED_RETENTION
+
+MIN_DESIRED_RETENTION = 0.70
+MAX_DESIRED_RETENTION = 0.97
+DEFAULT_DAILY_LIMIT = 20
+MAX_DAILY_LIMIT = 500
+
+
+def new_unsubscribe_token() -> str:
+    """Return a fresh unguessable token (256 random bits) for the no-sign-in unsubscribe link."""
+    return secrets.token_urlsafe(32)
+
+
+class CardState(models.IntegerChoices):
+    # The values of fsrs.State, stored as they are.
+    LEARNING = 1, _("learning")
+    REVIEW = 2, _("review")
+    RELEARNING = 3, _("relearning")
+
+
+class ReviewItem(models.Model):
+    """One explained mistake that keeps coming back until it is gone."""
+
+    copy = models.ForeignKey(
+        "courses.CourseCopy", on_delete=models.CASCADE, related_name="review_items"
+    )
+    kind = models.CharField(max_length=32, choices=[(k.value, k.value) for k in ProblemKind])
+    mistake = models.CharField(max_length=40, choices=[(m.value, m.value) for m in MistakeCode])
+    # The FSRS card, in UTC.
+    state = models.PositiveSmallIntegerField(choices=CardState.choices)
+    step = models.PositiveSmallIntegerField(null=True, blank=True)
+    stability = models.FloatField(null=True, blank=True)
+    difficulty = models.FloatField(null=True, blank=True)
+    due = models.DateTimeField()
+    last_review = models.DateTimeField(null=True, blank=True)
+    reps = models.PositiveIntegerField(default=0)
+    lapses = models.PositiveIntegerField(default=0)
+    # The recall: the practice problem and the attempt whose explanation the item is about
+    # (the most recent relapse replaces them, so the recall shows the freshest explanation).
+    source_problem = models.ForeignKey(
+        "practice.ProblemInstance", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    source_attempt = models.ForeignKey(
+        "practice.Attempt", on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    # The fresh variant waiting for this due date (prepared by the worker or on opening), and
+    # the one served before it, so two reviews running never show the same numbers.
+    problem = models.ForeignKey(
+        "practice.ProblemInstance",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    previous_problem = models.ForeignKey(
+        "practice.ProblemInstance",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    # The publish claim: set when a scan hands the item to a worker; a claim older than the
+    # lease whose variant was never prepared is claimed again (a worker died mid-batch).
+    published_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["copy", "kind", "mistake"], name="review_item_one_per_copy_kind_mistake"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=[k.value for k in ProblemKind]),
+                name="review_item_kind_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(mistake__in=[m.value for m in MistakeCode]),
+                name="review_item_mistake_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=CardState.values), name="review_item_state_known"
+            ),
+        ]
+        indexes = [
+            # The learner's due queue and the dashboard count.
+            models.Index(fields=["copy", "due"], name="review_item_copy_due_idx"),
+            # The publish scan: due items with no variant prepared, oldest first.
+            models.Index(
+                fields=["due"],
+                condition=Q(problem__isnull=True),
+                name="review_item_publish_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind}/{self.mistake} for copy {self.copy_id} due {self.due:%Y-%m-%d %H:%M}"
+
+
+class ReviewLog(models.Model):
+    """One review of an item: the attempt that rated it, and the card it left."""
+
+    class Rating(models.IntegerChoices):
+        # The values of fsrs.Rating.
+        AGAIN = 1, _("again")
+        HARD = 2, _("hard")
+        GOOD = 3, _("good")
+        EASY = 4, _("easy")
+
+    class Origin(models.TextChoices):
+        PRACTICE = "practice", _("a mistake in practice")
+        REVIEW = "review", _("a review")
+
+    item = models.ForeignKey(ReviewItem, on_delete=models.CASCADE, related_name="logs")
+    attempt = models.ForeignKey(
+        "practice.Attempt", on_delete=models.CASCADE, related_name="review_logs"
+    )
+    rating = models.PositiveSmallIntegerField(choices=Rating.choices)
+    origin = models.CharField(max_length=16, choices=Origin.choices)
+    reviewed_at = models.DateTimeField()
+    state = models.PositiveSmallIntegerField(choices=CardState.choices)
+    stability = models.FloatField()
+    difficulty = models.FloatField()
+    due = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            # Recording the same attempt twice changes nothing.
+            models.UniqueConstraint(fields=["item", "attempt"], name="review_log_one_per_attempt"),
+            models.CheckConstraint(
+                condition=Q(rating__in=[1, 2, 3, 4]), name="review_log_rating_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(origin__in=["practice", "review"]), name="review_log_origin_known"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["item", "-reviewed_at"], name="review_log_item_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"item {self.item_id} rated {self.get_rating_display()} at {self.reviewed_at}"
+
+
+class ReviewSettings(models.Model):
+    """A learner's review preferences and the secret of their unsubscribe link."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="review_settings"
+    )
+    desired_retention = models.FloatField(
+        default=DEFAULT_DESIRED_RETENTION,
+        help_text=_("The chance of remembering you aim for when a review comes back."),
+    )
+    time_zone = models.CharField(max_length=64, default="UTC")
+    daily_limit = models.PositiveSmallIntegerField(default=DEFAULT_DAILY_LIMIT)
+    reminders = models.BooleanField(default=True)
+    unsubscribe_token = models.CharField(max_length=64, unique=True, default=new_unsubscribe_token)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "review settings"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    desired_retention__gte=MIN_DESIRED_RETENTION,
+                    desired_retention__lte=MAX_DESIRED_RETENTION,
+                ),
+                name="review_settings_retention_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(daily_limit__gte=1, daily_limit__lte=MAX_DAILY_LIMIT),
+                name="review_settings_daily_limit_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"review settings of {self.user}"
+
+
+class ReviewDigest(models.Model):
+    """The claim and record of one reminder email: at most one per learner and local day."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="review_digests"
+    )
+    day = models.DateField()
+    due_count = models.PositiveIntegerField()
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "day"], name="review_digest_one_per_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"digest for {self.user} on {self.day}"

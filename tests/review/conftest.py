@@ -1,0 +1,148 @@
+"""Factories for review tests: learners' copies, problems, attempts and review items.
+
+Attempts are written directly (status, mistake, verdict) where a test is about scheduling, so
+those tests do not depend on the grader; the end-to-end tests go through
+``practice.services.attempt_submit``.
+"""
+
+import itertools
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from courses.models import Course, CourseCopy, CourseVersion, Idea, Page
+from grading.kinds import MistakeCode, ProblemKind, Status
+from practice.models import Attempt, ProblemInstance
+
+_numbers = itertools.count(1)
+
+PAGE_SLUG = "the-same-word-twice"
+IDEA_SLUG = "mixing-rows"
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+WEIGHTED_SUM_SPEC = {
+    "kind": "weighted_sum",
+    "tokens": ["the", "bank"],
+    "position": 1,
+    "weights": ["1/4", "3/4"],
+    "rows": [["1", "0"], ["0", "2"]],
+}
+
+
+def make_version() -> CourseVersion:
+    """Create (or reuse) a course with one version, one page and one idea listing every kind."""
+    course, _ = Course.objects.get_or_create(
+        slug="how-text-becomes-numbers", defaults={"title": "How Text Becomes Numbers"}
+    )
+    version = course.versions.order_by("-number").first()
+    if version is not None:
+        return version
+    version = CourseVersion.objects.create(
+        course=course, number=1, content_hash="hash-1", title=course.title
+    )
+    page = Page.objects.create(
+        version=version,
+        slug=PAGE_SLUG,
+        title="The Same Word Twice",
+        order=1,
+        question="Why does the same word get a different vector?",
+        summary="The lookup is the same; the mixing differs.",
+        body="::: idea mixing-rows",
+    )
+    Idea.objects.create(
+        page=page,
+        slug=IDEA_SLUG,
+        title="Mixing rows",
+        order=1,
+        summary="A weighted sum of the rows around a position.",
+        problem_kinds=[kind.value for kind in ProblemKind],
+    )
+    return version
+
+
+def make_copy(*, email: str | None = None) -> CourseCopy:
+    """Create a learner with an email address and their copy of the course."""
+    n = next(_numbers)
+    user = get_user_model().objects.create_user(
+        username=f"reviewer{n}",
+        email=f"reviewer{n}@example.org" if email is None else email,
+        password="a-long-test-password",
+    )
+    version = make_version()
+    return CourseCopy.objects.create(owner=user, course=version.course, version=version)
+
+
+def make_problem(
+    copy: CourseCopy,
+    *,
+    kind: ProblemKind = ProblemKind.WEIGHTED_SUM,
+    spec: dict | None = None,
+    purpose: str = ProblemInstance.Purpose.PRACTICE,
+) -> ProblemInstance:
+    """Create a stored problem (a hand-written spec unless one is given).
+
+    An open practice problem of the same idea and kind is marked replaced first, as practice's
+    "new variant" does (one open practice problem per idea and kind).
+    """
+    ProblemInstance.objects.filter(
+        copy=copy,
+        page_slug=PAGE_SLUG,
+        idea_slug=IDEA_SLUG,
+        kind=kind.value,
+        purpose=ProblemInstance.Purpose.PRACTICE,
+        state=ProblemInstance.State.OPEN,
+    ).update(state=ProblemInstance.State.REPLACED)
+    return ProblemInstance.objects.create(
+        copy=copy,
+        page_slug=PAGE_SLUG,
+        idea_slug=IDEA_SLUG,
+        kind=kind.value,
+        generator_name="hand",
+        generator_version="1",
+        seed=next(_numbers),
+        level=1,
+        spec=spec or dict(WEIGHTED_SUM_SPEC, kind=kind.value),
+        purpose=purpose,
+    )
+
+
+def make_attempt(
+    problem: ProblemInstance,
+    *,
+    status: Status = Status.INCORRECT,
+    mistake: MistakeCode | None = MistakeCode.OMITTED_TERM,
+    text: str = "[0, 3/2]",
+) -> Attempt:
+    """Create a stored attempt with a minimal Verdict of the given status and mistake."""
+    if status != Status.INCORRECT:
+        mistake = None
+    diagnosis = (
+        {"mistake": mistake.value, "terms": [0], "coordinate": None, "detail": {}}
+        if mistake
+        else None
+    )
+    return Attempt.objects.create(
+        problem=problem,
+        copy=problem.copy,
+        text=text,
+        status=status.value,
+        score=1.0 if status == Status.CORRECT else 0.0,
+        verdict={
+            "status": status.value,
+            "score": 1.0 if status == Status.CORRECT else 0.0,
+            "interpreted": "",
+            "diagnosis": diagnosis,
+            "explanation": "You left out the term for position 0, *the*." if mistake else "",
+            "message": "",
+            "notes": [],
+        },
+        mistake=mistake.value if mistake else None,
+        form_token=uuid.uuid4(),
+    )
+
+
+@pytest.fixture
+def copy(db) -> CourseCopy:
+    return make_copy()
