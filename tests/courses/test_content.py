@@ -5,12 +5,15 @@ without a database; the last test loads the real course through the loader.
 """
 
 import re
+from io import StringIO
 from pathlib import Path
 
 import latex2mathml.converter
 import pytest
 import yaml
+from django.core.management import call_command
 
+from courses.models import Course, Idea
 from grading.kinds import ProblemKind
 
 COURSE_DIR = (
@@ -256,3 +259,30 @@ def test_formula_extraction_finds_inline_display_and_stray_dollars():
     assert (1, "x_1", False) in found
     assert (3, "\n\\frac{1}{2}\n", True) in found
     assert (6, "$", False) in found
+
+
+@pytest.mark.django_db
+def test_the_loader_loads_the_real_course_with_its_pages_and_practised_ideas():
+    out = StringIO()
+    call_command("load_course", str(COURSE_DIR), stdout=out)
+
+    version = Course.objects.get(slug=COURSE_DIR.name).latest_version()
+    assert version.number == 1
+    assert list(version.pages.values_list("slug", flat=True)) == read_course()["pages"]
+    practised = Idea.objects.filter(page__version=version, page__slug=PRACTISED_PAGE)
+    kinds_by_idea = {idea.slug: idea.problem_kinds for idea in practised}
+    for slug, kinds in PRACTISED_KINDS.items():
+        assert kinds_by_idea[slug] == [kind.value for kind in kinds], slug
+    written = sum(len(meta["ideas"]) for _path, meta, _body in all_pages())
+    assert Idea.objects.filter(page__version=version).count() == written
+    assert "7 pages" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_loading_the_real_course_twice_keeps_one_version():
+    call_command("load_course", str(COURSE_DIR), stdout=StringIO())
+    out = StringIO()
+    call_command("load_course", str(COURSE_DIR), stdout=out)
+
+    assert Course.objects.get(slug=COURSE_DIR.name).versions.count() == 1
+    assert "unchanged" in out.getvalue()
