@@ -1,0 +1,156 @@
+"""Compare exact values: Fractions by `==`; `exp`/`sqrt` expressions numerically, then exactly.
+
+Rational answers (every kind but content_weights) never touch SymPy here. An expression with
+`exp` is first evaluated at high precision; only when it agrees to 30 digits is equality
+confirmed exactly: each `exp(r)` (r rational) becomes `t**(r*L)` for `t = exp(1/L)`, and the
+difference, a rational function of the transcendental `t`, must cancel to zero (Lindemann).
+Anything else (`sqrt`, `pi`) is confirmed with `simplify`, on inputs the parser has bounded.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from enum import StrEnum
+from fractions import Fraction
+from functools import lru_cache
+
+import sympy
+
+Scalar = Fraction | sympy.Expr
+
+DIGITS = 30
+_T = sympy.Symbol("t", positive=True)
+
+
+def to_sympy(value: Scalar) -> sympy.Expr:
+    """Return a SymPy number for a Fraction (unchanged for SymPy expressions)."""
+    if isinstance(value, Fraction):
+        return sympy.Rational(value.numerator, value.denominator)
+    if isinstance(value, int):
+        return sympy.Integer(value)
+    return value
+
+
+def as_fraction(value: Scalar) -> Fraction | None:
+    """Return the value as a Fraction when it is rational, else None."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, sympy.Rational):
+        return Fraction(int(value.p), int(value.q))
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _numeric_sympy(value: sympy.Expr) -> sympy.Float:
+    return sympy.N(value, DIGITS)
+
+
+def numeric(value: Scalar) -> sympy.Float | Fraction:
+    """Return a high-precision numeric value (the Fraction itself when rational)."""
+    fraction = as_fraction(value)
+    if fraction is not None:
+        return fraction
+    return _numeric_sympy(value)
+
+
+def _as_float(value: sympy.Float | Fraction) -> sympy.Float:
+    if isinstance(value, Fraction):
+        return sympy.Float(sympy.Rational(value.numerator, value.denominator), DIGITS)
+    return value
+
+
+def _close(a: Scalar, b: Scalar) -> bool:
+    na, nb = numeric(a), numeric(b)
+    if isinstance(na, Fraction) and isinstance(nb, Fraction):
+        return na == nb
+    fa, fb = _as_float(na), _as_float(nb)
+    scale = max(abs(fa), abs(fb), sympy.Float(1))
+    return bool(abs(fa - fb) <= scale * sympy.Float(10) ** (5 - DIGITS))
+
+
+def _exp_atoms_to_t(expr: sympy.Expr) -> sympy.Expr | None:
+    """Rewrite every exp(r), r rational, as a power of t; None when other atoms remain."""
+    replacements: dict[sympy.Expr, sympy.Rational] = {}
+    for atom in expr.atoms(sympy.exp):
+        if not atom.args[0].is_Rational:
+            return None
+        replacements[atom] = atom.args[0]
+    if expr.has(sympy.E):
+        replacements[sympy.E] = sympy.Integer(1)
+    if expr.has(sympy.pi) or any(not p.exp.is_Integer for p in expr.atoms(sympy.Pow)):
+        return None
+    lcm = math.lcm(*(int(r.q) for r in replacements.values())) if replacements else 1
+    return expr.xreplace({atom: _T ** int(r * lcm) for atom, r in replacements.items()})
+
+
+def _exactly_zero(diff: sympy.Expr) -> bool:
+    if diff == 0:
+        return True
+    polynomial = _exp_atoms_to_t(diff)
+    if polynomial is not None:
+        numerator, _ = sympy.together(polynomial).as_numer_denom()
+        return sympy.expand(numerator) == 0
+    return sympy.simplify(diff) == 0
+
+
+def equal(a: Scalar, b: Scalar) -> bool:
+    """Return True when two exact scalars are equal (numeric test first, then exact proof)."""
+    fa, fb = as_fraction(a), as_fraction(b)
+    if fa is not None and fb is not None:
+        return fa == fb
+    if not _close(a, b):
+        return False
+    return _exactly_zero(sympy.expand(to_sympy(a) - to_sympy(b)))
+
+
+def vectors_equal(a: Sequence[Scalar], b: Sequence[Scalar]) -> bool:
+    """Return True when two vectors have the same length and equal coordinates."""
+    return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+class Rounding(StrEnum):
+    """How a number typed as a decimal stands to an exact value."""
+
+    EXACT = "exact"
+    ROUNDED = "rounded"  # rounds the exact value correctly, at least 3 significant figures
+    TOO_FEW_DIGITS = "too_few_digits"  # rounds correctly, fewer than 3 significant figures
+    WRONG = "wrong"
+
+
+MIN_SIGNIFICANT = 3
+
+
+def significant_figures(text: str) -> int:
+    """Return the significant figures of a typed decimal (`"0.0330"` has 3)."""
+    digits = text.lstrip("+-").replace(".", "").lstrip("0")
+    return len(digits)
+
+
+def decimal_places(text: str) -> int:
+    """Return the digits typed after the decimal point."""
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def rounding(text: str, typed: Fraction, exact: Scalar) -> Rounding:
+    """Classify a typed decimal against the exact value it stands for.
+
+    A decimal rounds the exact value correctly when it lies within half a unit of its last
+    typed digit of it. Truncation (0.666 for 2/3) is not rounding.
+    """
+    if equal(typed, exact):
+        return Rounding.EXACT
+    half_unit = Fraction(1, 2 * 10 ** decimal_places(text))
+    exact_fraction = as_fraction(exact)
+    if exact_fraction is not None:
+        within = abs(typed - exact_fraction) <= half_unit
+    else:
+        value = _as_float(numeric(exact))
+        within = bool(abs(_as_float(typed) - value) <= _as_float(half_unit))
+    if not within:
+        return Rounding.WRONG
+    if significant_figures(text) >= MIN_SIGNIFICANT:
+        return Rounding.ROUNDED
+    return Rounding.TOO_FEW_DIGITS

@@ -1,0 +1,346 @@
+"""Mark one answer: read it, compare it exactly, and explain a wrong one.
+
+Partial credit (the rule, also in the README): a sum written out term by term scores m/n when
+m of its n terms are right (weight and row), less one for every term that does not belong to
+the sum, never below 0. A bare final vector scores 1 when right and 0 otherwise. An invalid
+answer scores 0 and costs the learner nothing (it is not a wrong attempt).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .compare import Rounding, Scalar, as_fraction, equal, rounding, vectors_equal
+from .explain import coordinate_offsets, describe, explain, term_name
+from .kinds import MistakeCode, ProblemKind, Status
+from .mistakes import (
+    Vector,
+    combine,
+    expected_cached,
+    mistaken,
+    term_weights,
+    whole_sum_weightings,
+)
+from .parse import AnswerError, Reading, Term, read_answer
+from .spec import Problem, load_problem
+from .tex import scalar_tex, term_tex, vector_tex
+from .verdict import Diagnosis, Verdict
+
+_TERM_KINDS = (ProblemKind.WEIGHTED_SUM, ProblemKind.CONTENT_WEIGHTS)
+
+
+def _invalid(message: str, interpreted: str = "") -> Verdict:
+    return Verdict(status=Status.INVALID, score=0.0, interpreted=interpreted, message=message)
+
+
+def _rounding_note(text: str, exact: Scalar, verdict: Rounding) -> str | None:
+    if verdict == Rounding.ROUNDED:
+        return (
+            f"{text} is accepted: it rounds the exact value ${scalar_tex(exact)}$ correctly "
+            "at the digits typed."
+        )
+    if verdict == Rounding.TOO_FEW_DIGITS:
+        return (
+            f"{text} rounds ${scalar_tex(exact)}$ to fewer than 3 significant figures; give at "
+            f"least 3, or the exact form ${scalar_tex(exact)}$."
+        )
+    return None
+
+
+def _typed(text: str) -> Fraction:
+    return Fraction(text)
+
+
+def _matches(value: Sequence[Scalar], decimals: Sequence[str | None], target: Vector) -> bool:
+    """Return True when the learner's vector is `target` (typed decimals may round it)."""
+    for d, (got, want) in enumerate(zip(value, target, strict=True)):
+        text = decimals[d] if d < len(decimals) else None
+        if text is not None:
+            if rounding(text, _typed(text), want) == Rounding.WRONG:
+                return False
+        elif not equal(got, want):
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- written-out sums
+
+
+@dataclass
+class TermReport:
+    """The result of matching a written-out sum against the problem's terms."""
+
+    n: int
+    right: int = 0
+    extras: int = 0
+    issues: list[tuple[str, int, Any]] = field(default_factory=list)  # (what, k, used)
+    notes: list[str] = field(default_factory=list)
+    weights_by_term: dict[int, Term] = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        return max(0, self.right - self.extras) / self.n
+
+    @property
+    def all_right(self) -> bool:
+        return not self.issues and not self.extras and self.right == self.n
+
+
+def _weight_check(term: Term, weight: Scalar) -> Rounding:
+    if term.decimal is not None:
+        return rounding(term.decimal, term.coefficient, weight)  # type: ignore[arg-type]
+    return Rounding.EXACT if equal(term.coefficient, weight) else Rounding.WRONG
+
+
+def _pick(candidates: list[int], preferred: int) -> int:
+    return preferred if preferred in candidates else candidates[0]
+
+
+def match_terms(problem: Problem, terms: Sequence[Term]) -> TermReport:
+    """Assign each learner term to a problem term and say what is wrong with each."""
+    weights = term_weights(problem)
+    rows = problem.rows
+    n = len(rows)
+    report = TermReport(n=n)
+    free_k = list(range(n))
+    free_t = list(range(len(terms)))
+    row_of = {t: [k for k in range(n) if vectors_equal(terms[t].vector, rows[k])] for t in free_t}
+    # pass 1: weight and row right (or the weight already multiplied into a bare vector)
+    for t in list(free_t):
+        term = terms[t]
+        good: list[int] = []
+        for k in free_k:
+            weight_right = _weight_check(term, weights[k]) in (Rounding.EXACT, Rounding.ROUNDED)
+            folded = not term.explicit and vectors_equal(
+                term.vector, combine([weights[k]], [rows[k]])
+            )
+            if (k in row_of[t] and weight_right) or folded:
+                good.append(k)
+        if good:
+            k = _pick(good, t)
+            if k in row_of[t]:
+                note = _rounding_note(
+                    term.decimal or "", weights[k], _weight_check(term, weights[k])
+                )
+                if note and term.decimal:
+                    report.notes.append(note)
+            report.right += 1
+            report.weights_by_term[k] = term
+            free_k.remove(k)
+            free_t.remove(t)
+    # pass 2: right row, wrong weight
+    for t in list(free_t):
+        candidates = [k for k in free_k if k in row_of[t]]
+        if candidates:
+            k = _pick(candidates, t)
+            check = _weight_check(terms[t], weights[k])
+            if check == Rounding.TOO_FEW_DIGITS:
+                note = _rounding_note(terms[t].decimal or "", weights[k], check)
+                if note:
+                    report.notes.append(note)
+            report.issues.append(("weight", k, terms[t].coefficient))
+            report.weights_by_term[k] = terms[t]
+            free_k.remove(k)
+            free_t.remove(t)
+    # pass 3: right weight, wrong row
+    for t in list(free_t):
+        candidates = [k for k in free_k if _weight_check(terms[t], weights[k]) != Rounding.WRONG]
+        if candidates and terms[t].explicit:
+            k = _pick(candidates, t)
+            report.issues.append(("row", k, terms[t].vector))
+            report.weights_by_term[k] = terms[t]
+            free_k.remove(k)
+            free_t.remove(t)
+    # pass 4: both wrong, paired in order
+    for t, k in zip(list(free_t), list(free_k), strict=False):
+        report.issues.append(("both", k, terms[t]))
+        free_k.remove(k)
+        free_t.remove(t)
+    for k in free_k:
+        report.issues.append(("omitted", k, None))
+    report.extras = len(free_t)
+    return report
+
+
+def _term_diagnosis(problem: Problem, report: TermReport) -> Diagnosis | None:
+    kinds = {what for what, _, _ in report.issues}
+    if report.extras or kinds & {"row", "both"}:
+        return None
+    # whole-sum mistakes: every row in place, the weights all follow one wrong rule
+    for diagnosis, wrong_weights in whole_sum_weightings(problem):
+        fits = True
+        for k, weight in enumerate(wrong_weights):
+            term = report.weights_by_term.get(k)
+            if (weight is None) != (term is None):
+                fits = False
+            elif term is not None and weight is not None:
+                fits = _weight_check(term, weight) != Rounding.WRONG
+            if not fits:
+                break
+        if fits and report.issues:
+            return diagnosis
+    if problem.kind != ProblemKind.WEIGHTED_SUM:
+        return None
+    if len(report.issues) == 2 and kinds == {"weight"}:
+        (_, a, used_a), (_, b, used_b) = sorted(report.issues, key=lambda x: x[1])
+        if equal(used_a, problem.weights[b]) and equal(used_b, problem.weights[a]):
+            return Diagnosis(MistakeCode.SWAPPED_WEIGHTS, (a, b))
+    if len(report.issues) != 1:
+        return None
+    what, k, used = report.issues[0]
+    if what == "omitted":
+        return Diagnosis(MistakeCode.OMITTED_TERM, (k,))
+    fraction = as_fraction(used)
+    if fraction is None:
+        return None
+    return Diagnosis(MistakeCode.WRONG_WEIGHT, (k,), detail={"weight": str(fraction)})
+
+
+def _issue_sentence(problem: Problem, what: str, k: int, used: Any) -> str:
+    name = term_name(problem, k)
+    weight = term_weights(problem)[k]
+    right = f"${term_tex(weight, problem.rows[k])}$"
+    if what == "omitted":
+        return f"{name.capitalize()} is missing; it should be {right}."
+    if what == "weight":
+        return (
+            f"{name.capitalize()} has the weight ${scalar_tex(used)}$; its weight is "
+            f"${scalar_tex(weight)}$, so the term should be {right}."
+        )
+    if what == "row":
+        source = [r for r in range(len(problem.rows)) if vectors_equal(used, problem.rows[r])]
+        whose = f" (the row at position {source[0]})" if source else ""
+        return (
+            f"{name.capitalize()} uses the row ${vector_tex(used)}${whose}; its row is "
+            f"${vector_tex(problem.rows[k])}$, so the term should be {right}."
+        )
+    return (
+        f"{name.capitalize()} was written as ${term_tex(used.coefficient, used.vector)}$; it "
+        f"should be {right}."
+    )
+
+
+def _explain_terms(problem: Problem, report: TermReport) -> str:
+    sentences = [_issue_sentence(problem, what, k, used) for what, k, used in report.issues]
+    if report.extras:
+        sentences.append(
+            f"Your sum has {report.extras} term(s) more than the {report.n} positions of the "
+            "sentence."
+        )
+    right = f"{report.right} of {report.n} terms are right."
+    return " ".join([*sentences, right])
+
+
+# ---------------------------------------------------------------- grade
+
+
+def _final_vector_verdict(
+    problem: Problem, reading: Reading, interpreted: str, notes: list[str]
+) -> tuple[Diagnosis | None, str]:
+    value = reading.value
+    decimals = reading.coordinate_decimals or (None,) * len(value)  # type: ignore[arg-type]
+    matches: list[Diagnosis] = []
+    seen: set[tuple[MistakeCode, tuple[int, ...]]] = set()
+    expected = expected_cached(problem)
+    for diagnosis, target in mistaken(problem):
+        if vectors_equal(target, expected):
+            continue
+        if _matches(value, decimals, target):  # type: ignore[arg-type]
+            key = (diagnosis.mistake, diagnosis.terms)
+            if key not in seen:
+                seen.add(key)
+                matches.append(diagnosis)
+    if len(matches) == 1:
+        return matches[0], explain(problem, matches[0])
+    if matches:
+        listed = "; ".join(describe(problem, d) for d in matches)
+        return None, (
+            f"Your answer is what several common mistakes give, so which one happened cannot be "
+            f"told from the final vector alone: {listed}. Writing the sum out term by term would "
+            f"show it. {coordinate_offsets(value, expected)}"  # type: ignore[arg-type]
+        ).replace("No common mistake explains this answer: ", "Compared with the answer, ")
+    return None, coordinate_offsets(value, expected)  # type: ignore[arg-type]
+
+
+def _grade(problem: Problem, answer: str) -> Verdict:
+    try:
+        reading = read_answer(answer)
+    except AnswerError as error:
+        return _invalid(error.message)
+    except (RecursionError, MemoryError, OverflowError):
+        return _invalid("the answer is too complex to read")
+    value = reading.value
+    interpreted = reading.tex
+    if not isinstance(value, tuple):
+        return _invalid(
+            f"a single number was read; the answer is a vector with {problem.dim} coordinates",
+            interpreted,
+        )
+    if len(value) != problem.dim:
+        return _invalid(
+            f"your vector has {len(value)} coordinate{'s' if len(value) != 1 else ''}; this "
+            f"problem's vectors have {problem.dim}",
+            interpreted,
+        )
+    if reading.written_out:
+        interpreted = f"{interpreted} = {vector_tex(value)}"
+    expected = expected_cached(problem)
+    if vectors_equal(value, expected):
+        return Verdict(Status.CORRECT, 1.0, interpreted, explanation="Correct.")
+    notes: list[str] = []
+    report: TermReport | None = None
+    if reading.written_out and problem.kind in _TERM_KINDS:
+        report = match_terms(problem, reading.terms)
+        if report.all_right:
+            return Verdict(
+                Status.CORRECT, 1.0, interpreted, explanation="Correct.", notes=tuple(report.notes)
+            )
+        notes.extend(report.notes)
+        diagnosis = _term_diagnosis(problem, report)
+        if diagnosis is not None:
+            text = explain(problem, diagnosis)
+            if report.right:
+                text += f" The other {report.right} term(s) are right."
+            return Verdict(
+                Status.INCORRECT, report.score, interpreted, diagnosis, text, notes=tuple(notes)
+            )
+        final, text = _final_vector_verdict(problem, reading, interpreted, notes)
+        if final is None:
+            text = _explain_terms(problem, report)
+        return Verdict(Status.INCORRECT, report.score, interpreted, final, text, notes=tuple(notes))
+    decimals = reading.coordinate_decimals
+    if decimals and any(decimals):
+        verdicts = []
+        for d, text in enumerate(decimals):
+            if text is None:
+                verdicts.append(Rounding.EXACT if equal(value[d], expected[d]) else Rounding.WRONG)
+            else:
+                check = rounding(text, _typed(text), expected[d])
+                verdicts.append(check)
+                note = _rounding_note(text, expected[d], check)
+                if note:
+                    notes.append(note)
+        if all(v in (Rounding.EXACT, Rounding.ROUNDED) for v in verdicts):
+            return Verdict(
+                Status.CORRECT, 1.0, interpreted, explanation="Correct.", notes=tuple(notes)
+            )
+        if all(v != Rounding.WRONG for v in verdicts):
+            return Verdict(
+                Status.INCORRECT,
+                0.0,
+                interpreted,
+                explanation="Your decimals round the answer, but too coarsely to be marked right.",
+                notes=tuple(notes),
+            )
+    diagnosis, text = _final_vector_verdict(problem, reading, interpreted, notes)
+    return Verdict(Status.INCORRECT, 0.0, interpreted, diagnosis, text, notes=tuple(notes))
+
+
+def grade(spec: dict[str, Any], answer: str) -> Verdict:
+    """Mark one answer against a spec. Learner text never raises: unreadable text is an
+    `invalid` Verdict. A malformed spec raises SpecError naming the field."""
+    problem = load_problem(spec)
+    return _grade(problem, answer)

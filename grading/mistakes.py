@@ -1,0 +1,443 @@
+"""The mistake catalog: for each kind, what a learner making each mistake would answer.
+
+Every entry has a stable code (`MistakeCode`), the kind it belongs to, the terms it concerns,
+a one-line summary, the variants it has on a given problem (which term, which weight, which
+row) and a function applying one variant. `mistaken_answers` enumerates every variant;
+diagnosis of a final vector is matching the learner's vector against that list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import sympy
+
+from .compare import Scalar, to_sympy
+from .kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind
+from .spec import Problem, load_problem
+from .verdict import Diagnosis
+
+Vector = tuple[Scalar, ...]
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+def _add(a: Scalar, b: Scalar) -> Scalar:
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a + b
+    return to_sympy(a) + to_sympy(b)
+
+
+def _mul(a: Scalar, b: Scalar) -> Scalar:
+    if isinstance(a, Fraction) and isinstance(b, Fraction):
+        return a * b
+    return to_sympy(a) * to_sympy(b)
+
+
+def combine(weights: Sequence[Scalar], rows: Sequence[Sequence[Scalar]]) -> Vector:
+    """Return sum_j weights[j] * rows[j], exactly."""
+    dim = len(rows[0])
+    total: list[Scalar] = [Fraction(0)] * dim
+    for weight, row in zip(weights, rows, strict=True):
+        for d in range(dim):
+            total[d] = _add(total[d], _mul(weight, row[d]))
+    return tuple(total)
+
+
+def _difference(a: Sequence[Scalar], b: Sequence[Scalar]) -> Vector:
+    return tuple(_add(x, _mul(Fraction(-1), y)) for x, y in zip(a, b, strict=True))
+
+
+def scores(problem: Problem) -> tuple[Fraction, ...]:
+    """Return the content scores s_ij = x_i . x_j for a content_weights problem."""
+    own = problem.rows[problem.position]
+    return tuple(
+        sum((a * b for a, b in zip(own, row, strict=True)), Fraction(0)) for row in problem.rows
+    )
+
+
+def softmax(exponents: Sequence[Fraction]) -> tuple[sympy.Expr, ...]:
+    """Return exact softmax weights exp(a_j) / sum_k exp(a_k)."""
+    powers = [sympy.exp(sympy.Rational(a.numerator, a.denominator)) for a in exponents]
+    total = sympy.Add(*powers)
+    return tuple(p / total for p in powers)
+
+
+def _softmax_combine(exponents: Sequence[Fraction], rows: Sequence[Sequence[Scalar]]) -> Vector:
+    """Return sum_j softmax(a)_j x_j as one fraction per coordinate (numerator / total)."""
+    powers = [sympy.exp(sympy.Rational(a.numerator, a.denominator)) for a in exponents]
+    total = sympy.Add(*powers)
+    dim = len(rows[0])
+    return tuple(
+        sympy.Add(*[p * to_sympy(row[d]) for p, row in zip(powers, rows, strict=True)]) / total
+        for d in range(dim)
+    )
+
+
+def content_weights(problem: Problem) -> tuple[sympy.Expr, ...]:
+    """Return the exact weights w_ij = softmax_j(x_i . x_j) of a content_weights problem."""
+    return softmax(scores(problem))
+
+
+def term_weights(problem: Problem) -> tuple[Scalar, ...]:
+    """Return the right weight of every term of the sum (weighted_sum, content_weights)."""
+    if problem.kind == ProblemKind.CONTENT_WEIGHTS:
+        return content_weights(problem)
+    return problem.weights
+
+
+def _positional_exponents(problem: Problem) -> tuple[Fraction, ...]:
+    return tuple(Fraction(-abs(problem.position - j)) for j in range(len(problem.rows)))
+
+
+def whole_sum_weightings(problem: Problem) -> list[tuple[Diagnosis, tuple[Scalar | None, ...]]]:
+    """Return, per whole-sum mistake, the weight each term gets (None: the term is left out)."""
+    n = len(problem.rows)
+    if problem.kind == ProblemKind.WEIGHTED_SUM:
+        return [
+            (Diagnosis(MistakeCode.UNWEIGHTED_SUM), (Fraction(1),) * n),
+            (Diagnosis(MistakeCode.PLAIN_AVERAGE), (Fraction(1, n),) * n),
+        ]
+    if problem.kind != ProblemKind.CONTENT_WEIGHTS:
+        return []
+    s = scores(problem)
+    i = problem.position
+    out: list[tuple[Diagnosis, tuple[Scalar | None, ...]]] = [
+        (
+            Diagnosis(MistakeCode.UNNORMALISED_WEIGHTS),
+            tuple(sympy.exp(to_sympy(x)) for x in s),
+        ),
+        (Diagnosis(MistakeCode.POSITIONAL_WEIGHTS), softmax(_positional_exponents(problem))),
+        (Diagnosis(MistakeCode.RAW_SCORES), s),
+    ]
+    if n > 1:
+        others = softmax([x for j, x in enumerate(s) if j != i])
+        weights: list[Scalar | None] = list(others)
+        weights.insert(i, None)
+        out.insert(2, (Diagnosis(MistakeCode.OMITTED_SELF_SCORE), tuple(weights)))
+    return out
+
+
+# ---------------------------------------------------------------- the right answer
+
+
+def right_answer(problem: Problem) -> Vector:
+    """Return the exact right vector of a problem (Fractions, or SymPy for content_weights)."""
+    if problem.kind == ProblemKind.LOOKUP:
+        return problem.table[problem.token_id(problem.position)]
+    if problem.kind == ProblemKind.WEIGHTED_SUM:
+        return combine(problem.weights, problem.rows)
+    if problem.kind == ProblemKind.CONTRAST:
+        return _difference(
+            combine(problem.weights, problem.rows_b), combine(problem.weights, problem.rows_a)
+        )
+    return _softmax_combine(scores(problem), problem.rows)
+
+
+# ---------------------------------------------------------------- the catalog
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One catalogued mistake: code, kind, the terms it names, and how to apply it."""
+
+    code: MistakeCode
+    kind: ProblemKind
+    terms: str
+    summary: str
+    variants: Callable[[Problem], list[Diagnosis]]
+    apply: Callable[[Problem, Diagnosis], Vector]
+
+
+def _fraction(text: object) -> Fraction:
+    return Fraction(str(text))
+
+
+def _unique(values: Sequence[Fraction]) -> list[Fraction]:
+    seen: list[Fraction] = []
+    for value in values:
+        if value not in seen:
+            seen.append(value)
+    return seen
+
+
+# weighted_sum
+
+
+def _omitted_variants(p: Problem) -> list[Diagnosis]:
+    return [Diagnosis(MistakeCode.OMITTED_TERM, (k,)) for k in range(len(p.rows))]
+
+
+def _omitted_apply(p: Problem, d: Diagnosis) -> Vector:
+    (k,) = d.terms
+    weights = [w if j != k else Fraction(0) for j, w in enumerate(p.weights)]
+    return combine(weights, p.rows)
+
+
+def _wrong_weight_variants(p: Problem) -> list[Diagnosis]:
+    out = []
+    for k, own in enumerate(p.weights):
+        others = [w for j, w in enumerate(p.weights) if j != k] + [Fraction(1)]
+        for weight in _unique(others):
+            if weight != own:
+                out.append(
+                    Diagnosis(MistakeCode.WRONG_WEIGHT, (k,), detail={"weight": str(weight)})
+                )
+    return out
+
+
+def _wrong_weight_apply(p: Problem, d: Diagnosis) -> Vector:
+    (k,) = d.terms
+    weights = list(p.weights)
+    weights[k] = _fraction(d.detail["weight"])
+    return combine(weights, p.rows)
+
+
+def _wrong_row_variants(p: Problem) -> list[Diagnosis]:
+    n = len(p.rows)
+    return [
+        Diagnosis(MistakeCode.WRONG_ROW, (k,), detail={"row": r})
+        for k in range(n)
+        for r in range(n)
+        if r != k
+    ]
+
+
+def _wrong_row_apply(p: Problem, d: Diagnosis) -> Vector:
+    (k,) = d.terms
+    rows = list(p.rows)
+    rows[k] = p.rows[int(d.detail["row"])]
+    return combine(p.weights, rows)
+
+
+def _swapped_variants(p: Problem) -> list[Diagnosis]:
+    n = len(p.weights)
+    return [
+        Diagnosis(MistakeCode.SWAPPED_WEIGHTS, (a, b))
+        for a in range(n)
+        for b in range(a + 1, n)
+        if p.weights[a] != p.weights[b]
+    ]
+
+
+def _swapped_apply(p: Problem, d: Diagnosis) -> Vector:
+    a, b = d.terms
+    weights = list(p.weights)
+    weights[a], weights[b] = weights[b], weights[a]
+    return combine(weights, p.rows)
+
+
+def _single(code: MistakeCode) -> Callable[[Problem], list[Diagnosis]]:
+    return lambda p: [Diagnosis(code)]
+
+
+def _unweighted_apply(p: Problem, d: Diagnosis) -> Vector:
+    return combine([Fraction(1)] * len(p.rows), p.rows)
+
+
+def _average_apply(p: Problem, d: Diagnosis) -> Vector:
+    return combine([Fraction(1, len(p.rows))] * len(p.rows), p.rows)
+
+
+# lookup
+
+
+def _row_by_position_variants(p: Problem) -> list[Diagnosis]:
+    if p.position >= len(p.table):
+        return []
+    return [Diagnosis(MistakeCode.ROW_BY_POSITION, detail={"row": p.position})]
+
+
+def _table_row_apply(p: Problem, d: Diagnosis) -> Vector:
+    return p.table[int(d.detail["row"])]
+
+
+def _off_by_one_variants(p: Problem) -> list[Diagnosis]:
+    right = p.token_id(p.position)
+    return [
+        Diagnosis(MistakeCode.OFF_BY_ONE_ROW, detail={"row": row})
+        for row in (right - 1, right + 1)
+        if 0 <= row < len(p.table)
+    ]
+
+
+def _other_token_variants(p: Problem) -> list[Diagnosis]:
+    right = p.token_id(p.position)
+    out: list[Diagnosis] = []
+    seen = {right}
+    for position, token in enumerate(p.tokens):
+        row = p.vocab.index(token)
+        if row not in seen:
+            seen.add(row)
+            detail = {"row": row, "position": position, "token": token}
+            out.append(Diagnosis(MistakeCode.OTHER_TOKEN_ROW, detail=detail))
+    return out
+
+
+# contrast
+
+
+def _forgot_weight_variants(p: Problem) -> list[Diagnosis]:
+    return [Diagnosis(MistakeCode.FORGOT_WEIGHT, (k,)) for k in range(len(p.rows_a))]
+
+
+def _forgot_weight_apply(p: Problem, d: Diagnosis) -> Vector:
+    (k,) = d.terms
+    weights = list(p.weights)
+    weights[k] = Fraction(1)
+    return _difference(combine(weights, p.rows_b), combine(weights, p.rows_a))
+
+
+def _reversed_apply(p: Problem, d: Diagnosis) -> Vector:
+    return _difference(combine(p.weights, p.rows_a), combine(p.weights, p.rows_b))
+
+
+def _one_side_variants(p: Problem) -> list[Diagnosis]:
+    return [Diagnosis(MistakeCode.ANSWERED_ONE_SIDE, detail={"side": side}) for side in ("b", "a")]
+
+
+def _one_side_apply(p: Problem, d: Diagnosis) -> Vector:
+    rows = p.rows_b if d.detail.get("side", "b") == "b" else p.rows_a
+    return combine(p.weights, rows)
+
+
+# content_weights
+
+
+def _unnormalised_apply(p: Problem, d: Diagnosis) -> Vector:
+    return combine([sympy.exp(to_sympy(s)) for s in scores(p)], p.rows)
+
+
+def _positional_apply(p: Problem, d: Diagnosis) -> Vector:
+    return _softmax_combine(_positional_exponents(p), p.rows)
+
+
+def _omitted_self_variants(p: Problem) -> list[Diagnosis]:
+    return [Diagnosis(MistakeCode.OMITTED_SELF_SCORE, (p.position,))] if len(p.rows) > 1 else []
+
+
+def _omitted_self_apply(p: Problem, d: Diagnosis) -> Vector:
+    i = p.position
+    s = scores(p)
+    keep = [j for j in range(len(p.rows)) if j != i]
+    return _softmax_combine([s[j] for j in keep], [p.rows[j] for j in keep])
+
+
+def _raw_scores_apply(p: Problem, d: Diagnosis) -> Vector:
+    return combine(scores(p), p.rows)
+
+
+def _entry(
+    code: MistakeCode,
+    kind: ProblemKind,
+    terms: str,
+    summary: str,
+    variants: Callable[[Problem], list[Diagnosis]],
+    apply: Callable[[Problem, Diagnosis], Vector],
+) -> Mistake:
+    return Mistake(code, kind, terms, summary, variants, apply)
+
+
+W, L, C, K = (
+    ProblemKind.WEIGHTED_SUM,
+    ProblemKind.LOOKUP,
+    ProblemKind.CONTRAST,
+    ProblemKind.CONTENT_WEIGHTS,
+)
+M = MistakeCode
+
+CATALOG: dict[MistakeCode, Mistake] = {
+    m.code: m
+    for m in (
+        _entry(M.OMITTED_TERM, W, "[k]", "left term k out of the sum (k = i is the self term)",
+               _omitted_variants, _omitted_apply),
+        _entry(M.WRONG_WEIGHT, W, "[k]", "multiplied row k by another term's weight, or by 1",
+               _wrong_weight_variants, _wrong_weight_apply),
+        _entry(M.WRONG_ROW, W, "[k]", "used a row other than x_k in term k",
+               _wrong_row_variants, _wrong_row_apply),
+        _entry(M.SWAPPED_WEIGHTS, W, "[a, b]", "exchanged the weights of terms a and b",
+               _swapped_variants, _swapped_apply),
+        _entry(M.UNWEIGHTED_SUM, W, "[]", "added the rows without weights",
+               _single(M.UNWEIGHTED_SUM), _unweighted_apply),
+        _entry(M.PLAIN_AVERAGE, W, "[]", "averaged the rows with equal weights",
+               _single(M.PLAIN_AVERAGE), _average_apply),
+        _entry(M.ROW_BY_POSITION, L, "[]", "took the row numbered by the position, not the id",
+               _row_by_position_variants, _table_row_apply),
+        _entry(M.OFF_BY_ONE_ROW, L, "[]", "took the row next to the right one",
+               _off_by_one_variants, _table_row_apply),
+        _entry(M.OTHER_TOKEN_ROW, L, "[]", "took the row of another token in the sentence",
+               _other_token_variants, _table_row_apply),
+        _entry(M.FORGOT_WEIGHT, C, "[k]", "gave x_k^B - x_k^A without its weight",
+               _forgot_weight_variants, _forgot_weight_apply),
+        _entry(M.REVERSED_DIFFERENCE, C, "[]", "gave h^A - h^B",
+               _single(M.REVERSED_DIFFERENCE), _reversed_apply),
+        _entry(M.ANSWERED_ONE_SIDE, C, "[]", "gave h^B (or h^A) instead of the difference",
+               _one_side_variants, _one_side_apply),
+        _entry(M.UNNORMALISED_WEIGHTS, K, "[]", "used exp(s_ij) as weights, without dividing",
+               _single(M.UNNORMALISED_WEIGHTS), _unnormalised_apply),
+        _entry(M.POSITIONAL_WEIGHTS, K, "[]", "weighted by position, softmax_j(-|i-j|)",
+               _single(M.POSITIONAL_WEIGHTS), _positional_apply),
+        _entry(M.OMITTED_SELF_SCORE, K, "[i]", "left the self score out of the softmax and sum",
+               _omitted_self_variants, _omitted_self_apply),
+        _entry(M.RAW_SCORES, K, "[]", "used the scores s_ij themselves as weights",
+               _single(M.RAW_SCORES), _raw_scores_apply),
+    )
+}  # fmt: skip
+
+
+def variants(problem: Problem) -> list[Diagnosis]:
+    """Return every variant of every catalogued mistake of the problem's kind."""
+    return [d for code in MISTAKES_BY_KIND[problem.kind] for d in CATALOG[code].variants(problem)]
+
+
+def apply(problem: Problem, diagnosis: Diagnosis) -> Vector:
+    """Return what a learner making `diagnosis` answers on `problem` (internal values)."""
+    mistake = CATALOG.get(diagnosis.mistake)
+    if mistake is None or mistake.kind != problem.kind:
+        raise ValueError(f"{diagnosis.mistake} is not a {problem.kind} mistake")
+    size = problem.size
+    if any(not 0 <= k < size for k in diagnosis.terms):
+        raise ValueError(f"terms {list(diagnosis.terms)} are outside 0..{size - 1}")
+    return mistake.apply(problem, diagnosis)
+
+
+@lru_cache(maxsize=512)
+def _mistaken_cached(problem: Problem) -> tuple[tuple[Diagnosis, Vector], ...]:
+    return tuple((d, apply(problem, d)) for d in variants(problem))
+
+
+def mistaken(problem: Problem) -> tuple[tuple[Diagnosis, Vector], ...]:
+    """Return (diagnosis, internal vector) for every mistake variant; cached per problem."""
+    return _mistaken_cached(problem)
+
+
+@lru_cache(maxsize=512)
+def expected_cached(problem: Problem) -> Vector:
+    """Return the right answer of a problem, cached."""
+    return right_answer(problem)
+
+
+# ---------------------------------------------------------------- public API
+
+
+def _public(vector: Vector) -> tuple[sympy.Expr, ...]:
+    return tuple(to_sympy(x) for x in vector)
+
+
+def expected_answer(spec: dict) -> tuple[sympy.Expr, ...]:
+    """Return the exact right vector of a spec as SymPy numbers (raise SpecError if malformed)."""
+    return _public(expected_cached(load_problem(spec)))
+
+
+def mistaken_answers(spec: dict) -> list[tuple[Diagnosis, tuple[sympy.Expr, ...]]]:
+    """Return every catalogued mistake applied to the spec, with every choice of terms/details."""
+    return [(d, _public(v)) for d, v in mistaken(load_problem(spec))]
+
+
+def apply_mistake(spec: dict, diagnosis: Diagnosis) -> tuple[sympy.Expr, ...]:
+    """Return the vector a learner making `diagnosis` would answer (ValueError if it can't)."""
+    return _public(apply(load_problem(spec), diagnosis))

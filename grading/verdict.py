@@ -1,0 +1,80 @@
+"""The Verdict and the Diagnosis: what grading hands back, as frozen plain data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .kinds import MistakeCode, Status
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """Name one catalogued mistake: its code, the 0-based terms it concerns, and details.
+
+    `detail` holds JSON-ready facts such as the weight (`"weight": "1/2"`) or the row
+    (`"row": 2`) the learner used; it takes no part in hashing.
+    """
+
+    mistake: MistakeCode
+    terms: tuple[int, ...] = ()
+    coordinate: int | None = None
+    detail: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON form of DESIGN.md plus `detail`."""
+        return {
+            "mistake": str(self.mistake),
+            "terms": list(self.terms),
+            "coordinate": self.coordinate,
+            "detail": dict(self.detail),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Diagnosis:
+        """Rebuild a Diagnosis from `to_dict()` output."""
+        return cls(
+            mistake=MistakeCode(data["mistake"]),
+            terms=tuple(int(t) for t in data.get("terms", ())),
+            coordinate=data.get("coordinate"),
+            detail=dict(data.get("detail") or {}),
+        )
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Carry the mark for one answer, with the reason a learner can act on."""
+
+    status: Status
+    score: float
+    interpreted: str = ""
+    diagnosis: Diagnosis | None = None
+    explanation: str = ""
+    message: str = ""
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON of DESIGN.md plus `"notes"`."""
+        return {
+            "status": str(self.status),
+            "score": float(self.score),
+            "interpreted": self.interpreted,
+            "diagnosis": self.diagnosis.to_dict() if self.diagnosis else None,
+            "explanation": self.explanation,
+            "message": self.message,
+            "notes": list(self.notes),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Verdict:
+        """Rebuild a Verdict from `to_dict()` output."""
+        diagnosis = data.get("diagnosis")
+        return cls(
+            status=Status(data["status"]),
+            score=float(data.get("score", 0.0)),
+            interpreted=data.get("interpreted", ""),
+            diagnosis=Diagnosis.from_dict(diagnosis) if diagnosis else None,
+            explanation=data.get("explanation", ""),
+            message=data.get("message", ""),
+            notes=tuple(data.get("notes") or ()),
+        )
