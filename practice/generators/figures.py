@@ -1,0 +1,332 @@
+"""Pictures of two-dimensional problems as SVG: rows as arrows, weighted terms, the sum.
+
+Every arrow is a ``<line>`` with ``data-role`` (``row``, ``term``, ``sum``, ``right``,
+``answer``), ``data-index`` where it has one, and ``data-x``/``data-y``: the exact coordinates
+of its tip. Each panel ``<g>`` carries ``data-origin`` (pixel position of the origin) and
+``data-scale`` (pixels per unit, y pointing up), so a test can check the drawing against the
+numbers. Text is escaped; the root has ``role="img"``, a ``<title>`` and a ``<desc>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from grading.kinds import ProblemKind
+
+from .content_weights import scores, softmax
+
+PANEL = 340  # pixels, square
+PAD = 58  # room for the labels
+LEGEND_LINE = 20
+FONT = "font-family:system-ui,sans-serif;font-size:12px"
+
+COLOURS = {
+    "row": "#6b7280",
+    "term": "#2563eb",
+    "sum": "#047857",
+    "right": "#047857",
+    "answer": "#c2410c",
+}
+DASH = {"answer": "6 4", "row": "2 3"}
+WIDTH = {"row": 1.5, "term": 2, "sum": 3, "right": 3, "answer": 3}
+
+LEGEND_TEXT = {
+    "row": "rows xⱼ, from the origin",
+    "term": "weighted terms wᵢⱼ xⱼ, tip to tail",
+    "sum": "the sum hᵢ",
+    "right": "the right answer",
+    "answer": "your answer",
+}
+
+Number = Fraction | float
+
+
+@dataclass
+class Arrow:
+    role: str
+    tail: tuple[Number, Number]
+    tip: tuple[Number, Number]
+    label: str = ""
+    index: int | None = None
+
+
+@dataclass
+class Panel:
+    caption: str
+    arrows: list[Arrow] = field(default_factory=list)
+
+
+def _number(value: Any) -> Number:
+    """Read a spec string, Fraction, int, float or SymPy number as a Fraction or a float."""
+    if isinstance(value, Fraction | int):
+        return Fraction(value)
+    if isinstance(value, str):
+        try:
+            return Fraction(value)
+        except ValueError:
+            return float(value)
+    if getattr(value, "is_Rational", False):
+        return Fraction(int(value.p), int(value.q))
+    return float(value)
+
+
+def _vec(values: Sequence[Any]) -> tuple[Number, ...]:
+    return tuple(_number(v) for v in values)
+
+
+def _fmt(value: Number) -> str:
+    """Write a coordinate for a label or a data attribute: exact if rational, else 4 places."""
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else str(value)
+    return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def _h(position: int, side: str = "") -> str:
+    """Return a label such as ``h₂`` or ``h₂ᴮ`` (plain text: SVG has no TeX)."""
+    return "h" + str(position).translate(_SUBSCRIPT) + {"": "", "A": "ᴬ", "B": "ᴮ"}[side]
+
+
+def _mix_arrows(
+    tokens: Sequence[str], rows: Sequence[tuple[Number, ...]], weights: Sequence[Number]
+) -> tuple[list[Arrow], tuple[Number, Number]]:
+    """Return rows from the origin, weighted terms tip to tail, and the sum's tip."""
+    arrows = [
+        Arrow("row", (0, 0), (row[0], row[1]), label=str(token), index=j)
+        for j, (token, row) in enumerate(zip(tokens, rows, strict=True))
+    ]
+    x: Number = Fraction(0)
+    y: Number = Fraction(0)
+    for j, (row, weight) in enumerate(zip(rows, weights, strict=True)):
+        tail = (x, y)
+        x, y = x + weight * row[0], y + weight * row[1]
+        arrows.append(Arrow("term", tail, (x, y), index=j))
+    return arrows, (x, y)
+
+
+def _panels_weighted_sum(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+    i = spec["position"]
+    rows = [_vec(r) for r in spec["rows"]]
+    arrows, tip = _mix_arrows(spec["tokens"], rows, [_number(w) for w in spec["weights"]])
+    arrows.append(Arrow("sum", (0, 0), tip, label=_h(i)))
+    return [Panel(f"{_h(i)} at {spec['tokens'][i]}", arrows)], tip
+
+
+def _panels_content_weights(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+    i = spec["position"]
+    rows = [_vec(r) for r in spec["rows"]]
+    own = scores([[float(x) for x in row] for row in rows], i)
+    arrows, tip = _mix_arrows(spec["tokens"], rows, softmax(own))
+    arrows.append(Arrow("sum", (0, 0), tip, label=_h(i)))
+    return [Panel(f"{_h(i)} at {spec['tokens'][i]}", arrows)], tip
+
+
+def _panels_contrast(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+    i = spec["position"]
+    weights = [_number(w) for w in spec["weights"]]
+    panels, tips = [], []
+    for side in ("a", "b"):
+        rows = [_vec(r) for r in spec[f"rows_{side}"]]
+        arrows, tip = _mix_arrows(spec[f"tokens_{side}"], rows, weights)
+        label = _h(i, side.upper())
+        arrows.append(Arrow("sum", (0, 0), tip, label=label))
+        panels.append(Panel(f"sentence {side.upper()}: {label}", arrows))
+        tips.append(tip)
+    difference = (tips[1][0] - tips[0][0], tips[1][1] - tips[0][1])
+    panels.append(
+        Panel(
+            f"{_h(i, 'B')} − {_h(i, 'A')}",
+            [Arrow("right", (0, 0), difference, label=f"{_h(i, 'B')} − {_h(i, 'A')}")],
+        )
+    )
+    return panels, difference
+
+
+def _panels_lookup(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+    table = [_vec(r) for r in spec["table"]]
+    arrows = [
+        Arrow("row", (0, 0), (row[0], row[1]), label=f"{word} ({k})", index=k)
+        for k, (word, row) in enumerate(zip(spec["vocab"], table, strict=True))
+    ]
+    token = spec["tokens"][spec["position"]]
+    right = table[spec["vocab"].index(token)]
+    tip = (right[0], right[1])
+    arrows.append(Arrow("right", (0, 0), tip, label=f"E[id({token})]"))
+    return [Panel(f"the table E; position {spec['position']} is {token}", arrows)], tip
+
+
+_PANELS: dict[ProblemKind, Callable[[dict], tuple[list[Panel], tuple[Number, Number]]]] = {
+    ProblemKind.LOOKUP: _panels_lookup,
+    ProblemKind.WEIGHTED_SUM: _panels_weighted_sum,
+    ProblemKind.CONTRAST: _panels_contrast,
+    ProblemKind.CONTENT_WEIGHTS: _panels_content_weights,
+}
+
+
+def dimension(spec: dict) -> int:
+    """Return the length of the spec's vectors."""
+    for name in ("rows", "table", "rows_a"):
+        if spec.get(name):
+            return len(spec[name][0])
+    raise ValueError("the spec has no rows")
+
+
+def _bounds(panels: list[Panel]) -> tuple[float, float, float, float]:
+    xs = [0.0] + [float(p[0]) for panel in panels for a in panel.arrows for p in (a.tail, a.tip)]
+    ys = [0.0] + [float(p[1]) for panel in panels for a in panel.arrows for p in (a.tail, a.tip)]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def _scale(bounds: tuple[float, float, float, float]) -> tuple[float, float, float]:
+    """Return pixels per unit and the origin's pixel position inside a panel (equal axes)."""
+    x0, x1, y0, y1 = bounds
+    span = max(x1 - x0, y1 - y0, 1.0)
+    scale = (PANEL - 2 * PAD) / span
+    # Centre the drawing in the panel.
+    origin_x = PAD + (PANEL - 2 * PAD - (x1 - x0) * scale) / 2 - x0 * scale
+    origin_y = PAD + (PANEL - 2 * PAD - (y1 - y0) * scale) / 2 + y1 * scale
+    return round(scale, 6), round(origin_x, 3), round(origin_y, 3)
+
+
+def _px(value: float) -> str:
+    return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def _arrow_markup(arrow: Arrow, scale: float, ox: float, oy: float, marker: str) -> str:
+    x1, y1 = ox + float(arrow.tail[0]) * scale, oy - float(arrow.tail[1]) * scale
+    x2, y2 = ox + float(arrow.tip[0]) * scale, oy - float(arrow.tip[1]) * scale
+    attrs = {
+        "class": f"arrow {arrow.role}",
+        "data-role": arrow.role,
+        "x1": _px(x1),
+        "y1": _px(y1),
+        "x2": _px(x2),
+        "y2": _px(y2),
+        "data-x": _fmt(arrow.tip[0]),
+        "data-y": _fmt(arrow.tip[1]),
+        "stroke": COLOURS[arrow.role],
+        "stroke-width": str(WIDTH[arrow.role]),
+        "marker-end": f"url(#{marker}-{arrow.role})",
+    }
+    if arrow.index is not None:
+        attrs["data-index"] = str(arrow.index)
+    if arrow.role in DASH:
+        attrs["stroke-dasharray"] = DASH[arrow.role]
+    line = "<line " + " ".join(f"{k}={quoteattr(v)}" for k, v in attrs.items()) + "/>"
+    if not arrow.label:
+        return line
+    if arrow.role == "row":
+        # Row labels sit just past the tip, pushed outwards from the origin.
+        length = math.hypot(x2 - ox, y2 - oy) or 1.0
+        lx, ly = x2 + 10 * (x2 - ox) / length, y2 + 10 * (y2 - oy) / length + 4
+        anchor = "start" if x2 >= ox else "end"
+    else:
+        # Results are labelled beside their middle (their tips may meet a row's): the right
+        # answer on one side, the learner's on the other.
+        dx, dy = x2 - x1, y2 - y1
+        length = math.hypot(dx, dy) or 1.0
+        side = 1 if arrow.role == "answer" else -1
+        nx, ny = side * dy / length, -side * dx / length
+        lx, ly = (x1 + x2) / 2 + 12 * nx, (y1 + y2) / 2 + 12 * ny + 4
+        anchor = "start" if nx >= 0 else "end"
+    return (
+        f"{line}<text x={quoteattr(_px(lx))} y={quoteattr(_px(ly))} "
+        f"text-anchor={quoteattr(anchor)} fill={quoteattr(COLOURS[arrow.role])}>"
+        f"{escape(arrow.label)}</text>"
+    )
+
+
+def _describe(spec: dict, tip: tuple[Number, Number], answer: tuple | None) -> tuple[str, str]:
+    kind = ProblemKind(spec["kind"])
+    right = f"({_fmt(tip[0])}, {_fmt(tip[1])})"
+    titles = {
+        ProblemKind.LOOKUP: "The table's rows as arrows; the looked-up row highlighted",
+        ProblemKind.WEIGHTED_SUM: "Rows, weighted terms and their sum",
+        ProblemKind.CONTRAST: "The same word's sum in sentence A and in sentence B",
+        ProblemKind.CONTENT_WEIGHTS: "Rows, content-weighted terms and their sum",
+    }
+    desc = f"The right answer is {right}."
+    if answer is not None:
+        desc += f" Your answer, ({_fmt(answer[0])}, {_fmt(answer[1])}), is drawn dashed beside it."
+    return titles[kind], desc
+
+
+def render_svg(spec: dict, *, answer: Sequence[Any] | None = None) -> str | None:
+    """Return an SVG picture of a two-dimensional problem, or None for other dimensions.
+
+    Rows are arrows from the origin, the weighted terms follow tip to tail, and the sum (the
+    right answer) goes from the origin to the last tip; for ``contrast`` the two sentences are
+    drawn side by side with the difference in a third panel. ``answer`` (the learner's vector)
+    is drawn dashed beside the right one, in the panel of the answer; an answer of another
+    length is not drawn.
+    """
+    if dimension(spec) != 2:
+        return None
+    panels, tip = _PANELS[ProblemKind(spec["kind"])](spec)
+    learner = _vec(answer) if answer is not None and len(answer) == 2 else None
+    if learner is not None:
+        panels[-1].arrows.append(Arrow("answer", (0, 0), (learner[0], learner[1]), "your answer"))
+    scale, ox, oy = _scale(_bounds(panels))
+
+    digest = hashlib.sha1(  # noqa: S324 - a short id for the markup, not security
+        json.dumps([spec, [_fmt(v) for v in learner or ()]], sort_keys=True, default=str).encode()
+    ).hexdigest()[:10]
+    prefix = f"bl-{digest}"
+    title, desc = _describe(spec, tip, learner)
+    roles = list(dict.fromkeys(a.role for panel in panels for a in panel.arrows))
+
+    width = PANEL * len(panels)
+    height = PANEL + 24 + LEGEND_LINE * len(roles)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" '
+        f'aria-labelledby="{prefix}-title {prefix}-desc" style={quoteattr(FONT)}>',
+        f'<title id="{prefix}-title">{escape(title)}</title>',
+        f'<desc id="{prefix}-desc">{escape(desc)}</desc>',
+        "<defs>",
+    ]
+    for role in roles:
+        out.append(
+            f'<marker id="{prefix}-{role}" viewBox="0 0 10 10" refX="9" refY="5" '
+            'markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" '
+            'orient="auto-start-reverse">'
+            f'<path d="M0,0 L10,5 L0,10 z" fill="{COLOURS[role]}"/></marker>'
+        )
+    out.append("</defs>")
+    for n, panel in enumerate(panels):
+        px_ox, px_oy = n * PANEL + ox, oy
+        out.append(
+            f'<g class="panel" data-origin="{_px(px_ox)},{_px(px_oy)}" data-scale="{scale}">'
+        )
+        out.append(
+            f'<line class="axis" x1="{n * PANEL + 4}" y1="{_px(px_oy)}" '
+            f'x2="{(n + 1) * PANEL - 4}" y2="{_px(px_oy)}" stroke="#d1d5db"/>'
+            f'<line class="axis" x1="{_px(px_ox)}" y1="4" x2="{_px(px_ox)}" y2="{PANEL - 4}" '
+            'stroke="#d1d5db"/>'
+        )
+        out.extend(_arrow_markup(a, scale, px_ox, px_oy, prefix) for a in panel.arrows)
+        out.append(
+            f'<text class="caption" x="{n * PANEL + PANEL / 2:g}" y="{PANEL + 14}" '
+            f'text-anchor="middle">{escape(panel.caption)}</text>'
+        )
+        out.append("</g>")
+    out.append('<g class="legend">')
+    for k, role in enumerate(roles):
+        y = PANEL + 24 + LEGEND_LINE * k + 10
+        dash = f' stroke-dasharray="{DASH[role]}"' if role in DASH else ""
+        out.append(
+            f'<line x1="10" y1="{y}" x2="40" y2="{y}" stroke="{COLOURS[role]}" '
+            f'stroke-width="{WIDTH[role]}"{dash}/>'
+            f'<text x="48" y="{y + 4}">{escape(LEGEND_TEXT[role])}</text>'
+        )
+    out.append("</g></svg>")
+    return "".join(out)

@@ -1,0 +1,72 @@
+"""``lookup``: the starting row of a token, ``E[id(tokens[position])]``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from grading.kinds import MistakeCode, ProblemKind
+
+from .base import Draw, ProblemGenerator, distance, distinct_rows, frac_str
+from .vocab import DISTRACTORS, draw_sentence
+
+
+@dataclass(frozen=True)
+class LookupLevel:
+    dim: int
+    lengths: tuple[int, ...]
+    vocab_size: int
+    low: int
+    high: int
+
+
+LOOKUP_LEVELS: dict[int, LookupLevel] = {
+    1: LookupLevel(dim=2, lengths=(3,), vocab_size=6, low=0, high=2),
+    2: LookupLevel(dim=2, lengths=(4,), vocab_size=7, low=-1, high=2),
+    3: LookupLevel(dim=3, lengths=(4, 5), vocab_size=8, low=-2, high=2),
+    4: LookupLevel(dim=4, lengths=(5, 6), vocab_size=10, low=-2, high=3),
+}
+
+
+class LookupGenerator(ProblemGenerator):
+    kind: ClassVar[ProblemKind] = ProblemKind.LOOKUP
+    name: ClassVar[str] = "lookup"
+    version: ClassVar[int] = 1
+
+    def draw_fields(self, draw: Draw, level: int, target: MistakeCode | None) -> dict:
+        spec_level = LOOKUP_LEVELS[level]
+        sentence = draw_sentence(draw, draw.choice(spec_level.lengths))
+        tokens = sentence.tokens()
+        spare = [word for word in DISTRACTORS if word not in tokens]
+        vocab = draw.shuffled([*tokens, *draw.sample(spare, spec_level.vocab_size - len(tokens))])
+        table = distinct_rows(draw, len(vocab), spec_level.dim, spec_level.low, spec_level.high)
+        return {
+            "vocab": vocab,
+            "table": [[frac_str(x) for x in row] for row in table],
+            "tokens": tokens,
+            "position": draw.below(len(tokens)),
+        }
+
+    def plausible(self, spec: dict, target: MistakeCode | None) -> bool:
+        # Rows are distinct, so answers coincide exactly when the row numbers do: the row
+        # numbered by the position, the rows next to the right one, and the other tokens' rows
+        # must be different row numbers, none of them the right one.
+        vocab, position = spec["vocab"], spec["position"]
+        right = vocab.index(spec["tokens"][position])
+        by_position = {position}
+        next_to = {right - 1, right + 1} & set(range(len(vocab)))
+        others = {vocab.index(t) for k, t in enumerate(spec["tokens"]) if k != position}
+        groups = (by_position, next_to, others)
+        if any(right in group for group in groups):
+            return False
+        return all(not (a & b) for n, a in enumerate(groups) for b in groups[n + 1 :])
+
+    def shows_clearly(
+        self,
+        spec: dict,
+        target: MistakeCode,
+        right: tuple[float, ...],
+        answers: list[tuple[Any, tuple[float, ...]]],
+    ) -> bool:
+        # Integer rows always differ by 1 somewhere; "clearly" asks for 2.
+        return any(distance(vector, right) >= 2 for _, vector in answers)
