@@ -8,5 +8,6 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("accounts/", include("basislab.accounts.urls")),
     path("course/", include("courses.urls")),
+    path("review/", include("practice.review.urls")),
     path("admin/", admin.site.urls),
 ]

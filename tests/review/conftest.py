@@ -6,12 +6,19 @@ those tests do not depend on the grader; the end-to-end tests go through
 """
 
 import itertools
+import os
+import time
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
+from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
 from django.contrib.auth import get_user_model
+from kombu import pools
 
+from basislab.celery import app
 from courses.models import Course, CourseCopy, CourseVersion, Idea, Page
 from grading.kinds import MistakeCode, ProblemKind, Status
 from practice.models import Attempt, ProblemInstance
@@ -146,3 +153,84 @@ def make_attempt(
 @pytest.fixture
 def copy(db) -> CourseCopy:
     return make_copy()
+
+
+# --- a real Celery worker against Redis -----------------------------------------------------
+
+REDIS_BROKER_DEFAULT = "redis://127.0.0.1:6379/5"
+# Nothing listens here: the broker is "down".
+BROKER_DOWN = "redis://127.0.0.1:1/0"
+
+
+def redis_broker_url() -> str:
+    """Return the Redis broker for worker tests: CELERY_BROKER_URL when it is Redis (CI),
+    else the review engineer's local db 5."""
+    url = os.environ.get("CELERY_BROKER_URL", "")
+    return url if url.startswith(("redis://", "rediss://")) else REDIS_BROKER_DEFAULT
+
+
+def use_broker(url: str) -> None:
+    """Point the Celery app at another broker, dropping pooled connections to the old one."""
+    # Pools are registered globally per connection: a closed one would be handed out again.
+    pools.reset()
+    app._pool = None
+    if "amqp" in app.__dict__:
+        app.amqp._producer_pool = None
+    app.conf.broker_url = url
+    app.conf.broker_transport_options = {"visibility_timeout": 3600}
+    # Fail fast when the broker is down instead of retrying for long.
+    app.conf.task_publish_retry_policy = {
+        "max_retries": 1,
+        "interval_start": 0,
+        "interval_step": 0.1,
+        "interval_max": 0.1,
+    }
+
+
+def wait_for(predicate: Callable[[], bool], *, timeout: float = 30.0, what: str = "") -> None:
+    """Poll until the predicate holds; fail the test after the timeout."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what or predicate}")
+
+
+@pytest.fixture
+def redis_app(transactional_db):
+    """Yield the project's Celery app pointed at Redis with an empty queue; restore it after."""
+    saved = {
+        key: app.conf.get(key)
+        for key in ("broker_url", "broker_transport_options", "task_publish_retry_policy")
+    }
+    use_broker(redis_broker_url())
+    app.control.purge()
+    yield app
+    use_broker(redis_broker_url())
+    app.control.purge()
+    use_broker(saved["broker_url"])
+    app.conf.broker_transport_options = saved["broker_transport_options"]
+    app.conf.task_publish_retry_policy = saved["task_publish_retry_policy"]
+
+
+@pytest.fixture
+def finished_tasks():
+    """Collect (task name, task id, return value) of every task a worker finishes."""
+    done: list[tuple[str, str, object]] = []
+
+    def record(sender=None, task_id=None, task=None, retval=None, **kwargs):
+        done.append((task.name, task_id, retval))
+
+    task_postrun.connect(record, weak=False)
+    yield done
+    task_postrun.disconnect(record)
+
+
+@pytest.fixture
+def worker(redis_app):
+    """Run a real embedded worker (solo pool, one at a time) on the Redis broker."""
+    with start_worker(
+        redis_app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=30
+    ) as running:
+        yield running

@@ -1,0 +1,194 @@
+"""Review pages: the due queue, one review (recall, then a fresh variant), the result,
+the learner's settings, the export, and the no-sign-in unsubscribe link.
+
+Views read input through a form, call one service or selector and render; every lookup of a
+copy, item, problem or attempt is ownership-checked (404 for anyone but its owner).
+"""
+
+import zoneinfo
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from courses.selectors import access_copy
+from grading.kinds import Status
+from practice import selectors as practice_selectors
+from practice import services as practice_services
+from practice.forms import AnswerForm
+from practice.generators import render_statement, render_svg
+from practice.models import ProblemInstance
+
+from . import selectors, services
+from .forms import ReviewSettingsForm
+from .models import ReviewSettings
+
+
+def _picture(spec: dict) -> SafeString | None:
+    svg = render_svg(spec)
+    # Safe only because the generators build the SVG themselves and escape every text in it.
+    return mark_safe(svg) if svg else None  # noqa: S308
+
+
+def _zone(row: ReviewSettings) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(row.time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+@login_required
+@require_GET
+def queue(request: HttpRequest, copy_id: int) -> HttpResponse:
+    """List the reviews due now, interleaved across kinds, within today's limit."""
+    copy = access_copy(user=request.user, copy_id=copy_id)
+    row = services.review_settings_for(user=request.user)
+    items = services.review_next(copy=copy)
+    context = {
+        "copy": copy,
+        "items": items,
+        "due_total": services.review_due_count(copy=copy),
+        "done_today": services.review_done_today(copy=copy),
+        "settings": row,
+        "upcoming": copy.review_items.filter(due__gt=timezone.now()).order_by("due")[:5],
+        "zone": _zone(row),
+    }
+    return render(request, "review/queue.html", context)
+
+
+def _review_context(request: HttpRequest, item, problem: ProblemInstance, **extra) -> dict:
+    row = services.review_settings_for(user=request.user)
+    source = item.source_problem
+    return {
+        "copy": item.copy,
+        "item": item,
+        "problem": problem,
+        "statement": render_statement(problem.spec),
+        "picture": _picture(problem.spec),
+        "recall_statement": render_statement(source.spec) if source else "",
+        "recall_attempt": item.source_attempt,
+        "zone": _zone(row),
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+def review(request: HttpRequest, copy_id: int, item_id: int) -> HttpResponse:
+    """Show one review: the explained mistake folded away, then a fresh variant to answer."""
+    item = selectors.access_review_item(user=request.user, copy_id=copy_id, item_id=item_id)
+    problem = services.review_open(copy=item.copy, item=item)
+    context = _review_context(request, item, problem, form=AnswerForm.fresh())
+    return render(request, "review/review.html", context)
+
+
+@login_required
+@require_POST
+def answer(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse:
+    """Submit an answer to a review variant through practice's answer flow; show the result."""
+    problem = practice_selectors.access_problem(
+        user=request.user, problem_id=problem_id, copy_id=copy_id
+    )
+    if problem.purpose != ProblemInstance.Purpose.REVIEW:
+        raise Http404("No such review")
+    form = AnswerForm(request.POST)
+    if not form.is_valid():
+        item = selectors.review_item_for_problem(problem=problem)
+        if item is None:
+            raise Http404("No such review")
+        context = _review_context(request, item, problem, form=form)
+        return render(request, "review/review.html", context, status=400)
+    try:
+        attempt = practice_services.attempt_submit(
+            copy=problem.copy,
+            problem=problem,
+            text=form.cleaned_data["text"],
+            token=form.cleaned_data["token"],
+        )
+    except practice_services.ProblemClosedError:
+        messages.info(request, _("This review is closed; your answer was not recorded."))
+        return redirect("review:queue", copy_id=copy_id)
+    return redirect("review:result", copy_id=copy_id, attempt_id=attempt.pk)
+
+
+@login_required
+@require_GET
+def result(request: HttpRequest, copy_id: int, attempt_id: int) -> HttpResponse:
+    """Show the Verdict of a review answer and when the mistake comes back."""
+    attempt = practice_selectors.access_attempt(
+        user=request.user, attempt_id=attempt_id, copy_id=copy_id
+    )
+    item = selectors.review_item_for_attempt(attempt=attempt)
+    if item is None or attempt.problem.purpose != ProblemInstance.Purpose.REVIEW:
+        raise Http404("No such review")
+    retry = attempt.status != Status.CORRECT and attempt.problem.state == "open"
+    context = _review_context(
+        request,
+        item,
+        attempt.problem,
+        attempt=attempt,
+        verdict=attempt.verdict,
+        form=AnswerForm.fresh(text=attempt.text) if retry else None,
+        next_items=services.review_next(copy=attempt.copy)[:1],
+    )
+    return render(request, "review/result.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_view(request: HttpRequest) -> HttpResponse:
+    """Show and change the learner's review settings."""
+    row = services.review_settings_for(user=request.user)
+    if request.method == "POST":
+        form = ReviewSettingsForm(request.POST)
+        if form.is_valid():
+            services.review_settings_update(user=request.user, **form.cleaned_data)
+            messages.success(request, _("Your review settings are saved."))
+            return redirect("review:settings")
+    else:
+        form = ReviewSettingsForm(
+            initial={
+                "desired_retention": row.desired_retention,
+                "time_zone": row.time_zone,
+                "daily_limit": row.daily_limit,
+                "reminders": row.reminders,
+            }
+        )
+    status = 400 if form.is_bound else 200
+    copies = request.user.course_copies.select_related("course")
+    return render(request, "review/settings.html", {"form": form, "copies": copies}, status=status)
+
+
+@login_required
+@require_GET
+def export(request: HttpRequest, copy_id: int) -> HttpResponse:
+    """Download the copy's review items, cards and logs as JSON."""
+    copy = access_copy(user=request.user, copy_id=copy_id)
+    response = JsonResponse(services.review_export(copy=copy), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="basislab-review-{copy.pk}.json"'
+    return response
+
+
+# The token in the link is the only secret: a forged cross-site POST would need it anyway, and
+# mail clients' one-click unsubscribe (RFC 8058) posts without a CSRF token.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """Turn reminder emails off from the link in an email: no sign-in, confirmed by a POST.
+
+    GET only shows the button (mail scanners follow links); an unknown token is a 404.
+    """
+    row = ReviewSettings.objects.filter(unsubscribe_token=token).first()
+    if row is None:
+        raise Http404("No such link")
+    done = False
+    if request.method == "POST":
+        services.review_unsubscribe(token=token)
+        done = True
+    return render(request, "review/unsubscribe.html", {"token": token, "done": done})
