@@ -98,8 +98,10 @@ def _parse_yaml(text: str, path: Path, *, line_offset: int = 0) -> Any:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = f"line {mark.line + 1 + line_offset}: " if mark else ""
-        problem = exc.problem or exc.context or "malformed YAML"
-        raise CourseSourceError(path, "", f"{line}YAML cannot be read: {problem}") from exc
+        message = f"{line}YAML cannot be read: {exc.problem or exc.context or 'malformed'}"
+        if exc.problem and exc.context and exc.context_mark:
+            message += f" ({exc.context} on line {exc.context_mark.line + 1 + line_offset})"
+        raise CourseSourceError(path, "", message) from exc
     except yaml.YAMLError as exc:
         raise CourseSourceError(path, "", f"YAML cannot be read: {exc}") from exc
 
@@ -156,13 +158,15 @@ def _slug(data: dict, key: str, path: Path, field: str = "") -> str:
     return value
 
 
-def _check_tex(text: str, path: Path, field: str) -> None:
+def _check_tex(text: str, path: Path, field: str, *, first_line: int = 1) -> None:
+    """Convert every formula in the text; ``first_line`` is the file line the text starts on."""
     try:
         for line, tex, display in iter_tex(text):
             try:
                 tex_to_mathml(tex, display=display)
             except MathError as exc:
-                raise CourseSourceError(path, f"{field} line {line}", str(exc)) from exc
+                number = line + first_line - 1
+                raise CourseSourceError(path, f"{field} line {number}", str(exc)) from exc
     except MathError as exc:  # an unclosed $$ block
         raise CourseSourceError(path, field, str(exc)) from exc
 
@@ -241,11 +245,13 @@ def read_page(path: Path) -> PageSource:
 
     body_start = end + 1
     body_lines = lines[body_start:]
-    body = "\n".join(body_lines).strip("\n")
+    joined = "\n".join(body_lines)
+    body = joined.strip("\n")
     if not body.strip():
         raise CourseSourceError(path, "body", "is empty")
     _check_markers(body_lines, ideas, path, first_line=body_start + 1)
-    _check_tex(body, path, "body")
+    leading_blank_lines = len(joined) - len(joined.lstrip("\n"))
+    _check_tex(body, path, "body", first_line=body_start + 1 + leading_blank_lines)
     return PageSource(
         slug=slug, title=title, question=question, summary=summary, ideas=ideas, body=body
     )
