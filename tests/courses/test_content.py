@@ -12,8 +12,10 @@ import latex2mathml.converter
 import pytest
 import yaml
 from django.core.management import call_command
+from django.urls import reverse
 
 from courses.models import Course, Idea
+from courses.selectors import copy_for_user
 from grading.kinds import ProblemKind
 
 COURSE_DIR = (
@@ -286,3 +288,21 @@ def test_loading_the_real_course_twice_keeps_one_version():
 
     assert Course.objects.get(slug=COURSE_DIR.name).versions.count() == 1
     assert "unchanged" in out.getvalue()
+
+
+def test_every_page_renders_for_a_learner_with_mathml_and_its_idea_boxes(
+    real_course, learner, learner_client
+):
+    copy = copy_for_user(user=learner, course_slug=real_course.course.slug)
+
+    for path, meta, _body in all_pages():
+        url = reverse("courses:page", kwargs={"copy_id": copy.pk, "page_slug": path.stem})
+        response = learner_client.get(url)
+
+        html = response.content.decode()
+        assert response.status_code == 200, path.name
+        assert "<math" in html, path.name
+        assert "tex-error" not in html, path.name
+        assert ":::" not in html, path.name
+        for idea in meta["ideas"]:
+            assert html.count(f'id="idea-{idea["slug"]}"') == 1, f"{path.name}: {idea['slug']}"
