@@ -23,6 +23,7 @@ _DISPLAY_OPEN = re.compile(r"^\s*\$\$")
 _INLINE = re.compile(r"(?<![\\$])\$(?!\$)((?:\\.|[^$\\\n])+?)\$(?!\$)")
 _UNKNOWN_COMMAND = re.compile(r"<mi>(\\[A-Za-z]+)</mi>")
 _SAFE_URL_SCHEMES = {"", "http", "https", "mailto"}
+_CHARACTER_REFERENCE = re.compile(r"&amp;(#x[0-9A-Fa-f]+;|#[0-9]+;)")
 
 
 class MathError(ValueError):
@@ -35,13 +36,16 @@ def tex_to_mathml(tex: str, *, display: bool = False) -> str:
     A command latex2mathml does not know (``\\foo``) is an error rather than printed as text.
     """
     try:
-        mathml = latex2mathml.converter.convert(
+        element = latex2mathml.converter.convert_to_element(
             tex.strip(), display="block" if display else "inline"
         )
     except Exception as exc:  # latex2mathml raises bare Exception subclasses.
         name = type(exc).__name__
         detail = str(exc) or re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
         raise MathError(f"cannot read the TeX {tex.strip()!r}: {detail}") from exc
+    # latex2mathml's own serialiser unescapes everything, so `\text{<b>}` would come out as
+    # markup. Serialise escaped instead and restore only the character references it wrote.
+    mathml = _CHARACTER_REFERENCE.sub(r"&\1", ET.tostring(element, encoding="unicode"))
     unknown = _UNKNOWN_COMMAND.search(mathml)
     if unknown:
         raise MathError(f"unknown TeX command {unknown.group(1)} in {tex.strip()!r}")
@@ -76,7 +80,7 @@ def iter_tex(text: str) -> Iterator[tuple[int, str, bool]]:
         if _DISPLAY_OPEN.match(line):
             start = index
             tex, index = _collect_display(lines, index)
-            yield start + 1, tex, True
+            yield start + 1, tex.strip(), True
             continue
         without_code = re.sub(r"`[^`]*`", "", line)
         for match in _INLINE.finditer(without_code):
