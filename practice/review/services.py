@@ -6,6 +6,7 @@ small tasks that prepare a fresh variant aimed at the mistake; the daily digest 
 per learner and local day in the same transaction that sends it.
 """
 
+import functools
 import logging
 import secrets
 import zoneinfo
@@ -55,6 +56,12 @@ _SPEC_METADATA = frozenset({"generator", "level"})
 # --- settings -------------------------------------------------------------------------------
 
 
+@functools.cache
+def _time_zones() -> frozenset[str]:
+    # Reading the zone database takes a while; it does not change while the process runs.
+    return frozenset(zoneinfo.available_timezones())
+
+
 def review_settings_for(*, user: AbstractBaseUser) -> ReviewSettings:
     """Return the learner's review settings, creating the defaults on first use."""
     found = ReviewSettings.objects.filter(user=user).first()
@@ -85,7 +92,7 @@ def review_settings_update(
         raise ValueError(f"desired_retention out of range: {desired_retention}")
     if not 1 <= daily_limit <= MAX_DAILY_LIMIT:
         raise ValueError(f"daily_limit out of range: {daily_limit}")
-    if time_zone not in zoneinfo.available_timezones():
+    if time_zone not in _time_zones():
         raise ValueError(f"unknown time_zone: {time_zone}")
     review_settings_for(user=user)
     with transaction.atomic():

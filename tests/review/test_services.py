@@ -1,0 +1,302 @@
+"""The review queue, fresh variants, publishing claims, settings, digests and the export."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.core import mail
+
+from grading.kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind, Status
+from practice.models import ProblemInstance
+from practice.review import services
+from practice.review.models import ReviewDigest, ReviewItem, ReviewSettings
+from practice.review.services import (
+    PUBLISH_LEASE,
+    review_done_today,
+    review_export,
+    review_next,
+    review_open,
+    review_prepare,
+    review_record_attempt,
+    review_settings_for,
+    review_settings_update,
+    review_unsubscribe,
+    reviews_publish_due,
+)
+
+from .conftest import NOW, make_attempt, make_copy, make_problem
+
+LATER = NOW + timedelta(days=1)
+
+
+def _item(copy, kind=ProblemKind.WEIGHTED_SUM, mistake=None, *, at=NOW) -> ReviewItem:
+    mistake = mistake or MISTAKES_BY_KIND[kind][0]
+    with time_machine.travel(at, tick=False):
+        review_record_attempt(attempt=make_attempt(make_problem(copy, kind=kind), mistake=mistake))
+    return ReviewItem.objects.get(copy=copy, kind=kind, mistake=mistake)
+
+
+def _answer_right(item: ReviewItem, *, at) -> None:
+    with time_machine.travel(at, tick=False):
+        problem = review_open(copy=item.copy, item=item)
+        review_record_attempt(attempt=make_attempt(problem, status=Status.CORRECT))
+
+
+# --- the queue -----------------------------------------------------------------------------
+
+
+def test_queue_holds_only_due_items(copy):
+    item = _item(copy)
+    assert review_next(copy=copy, now=item.due - timedelta(seconds=1)) == []
+    assert review_next(copy=copy, now=item.due) == [item]
+
+
+def test_queue_interleaves_kinds(copy):
+    # Three weighted-sum mistakes made first, then two lookup mistakes.
+    for minute, mistake in enumerate(MISTAKES_BY_KIND[ProblemKind.WEIGHTED_SUM][:3]):
+        _item(copy, ProblemKind.WEIGHTED_SUM, mistake, at=NOW + timedelta(minutes=minute))
+    for minute, mistake in enumerate(MISTAKES_BY_KIND[ProblemKind.LOOKUP][:2]):
+        _item(copy, ProblemKind.LOOKUP, mistake, at=NOW + timedelta(minutes=10 + minute))
+    kinds = [item.kind for item in review_next(copy=copy, now=LATER)]
+    assert kinds == ["weighted_sum", "lookup", "weighted_sum", "lookup", "weighted_sum"]
+
+
+def test_queue_respects_the_daily_limit_in_the_learners_zone(copy):
+    for mistake in MISTAKES_BY_KIND[ProblemKind.WEIGHTED_SUM][:4]:
+        _item(copy, ProblemKind.WEIGHTED_SUM, mistake)
+    review_settings_update(
+        user=copy.owner,
+        desired_retention=0.9,
+        time_zone="Asia/Tokyo",
+        daily_limit=3,
+        reminders=True,
+    )
+    first = review_next(copy=copy, now=LATER)
+    assert len(first) == 3
+    _answer_right(first[0], at=LATER)
+    assert review_done_today(copy=copy, now=LATER) == 1
+    assert len(review_next(copy=copy, now=LATER)) == 2
+    # Tokyo's next midnight is 15:00 UTC: the count starts again.
+    next_tokyo_day = LATER.replace(hour=15, minute=0) + timedelta(minutes=1)
+    assert review_done_today(copy=copy, now=next_tokyo_day) == 0
+    assert len(review_next(copy=copy, now=next_tokyo_day)) == 3
+
+
+def test_queue_of_another_copy_is_separate(copy):
+    _item(copy)
+    assert review_next(copy=make_copy(), now=LATER) == []
+
+
+# --- the variant ---------------------------------------------------------------------------
+
+
+def test_open_makes_a_review_variant_aimed_at_the_mistake(copy):
+    item = _item(copy, ProblemKind.LOOKUP, MistakeCode.OFF_BY_ONE_ROW)
+    problem = review_open(copy=copy, item=item)
+    assert problem.purpose == ProblemInstance.Purpose.REVIEW
+    assert problem.kind == ProblemKind.LOOKUP
+    assert problem.spec["generator"]["target"] == MistakeCode.OFF_BY_ONE_ROW
+    assert (problem.page_slug, problem.idea_slug) == (item.source_problem.page_slug, "mixing-rows")
+
+
+def test_open_twice_shows_the_same_variant(copy):
+    item = _item(copy)
+    assert review_open(copy=copy, item=item) == review_open(copy=copy, item=item)
+
+
+def test_a_new_variant_never_repeats_the_previous_numbers(copy, monkeypatch):
+    item = _item(copy)
+    first = review_open(copy=copy, item=item)
+    _answer_right(item, at=LATER)
+    item.refresh_from_db()
+    # A generator that would draw the very same numbers again is re-drawn.
+    from practice import generators
+
+    real = generators.generate
+    draws = iter([first.spec, first.spec])
+    monkeypatch.setattr(generators, "generate", lambda *a, **k: next(draws, None) or real(*a, **k))
+    second = review_open(copy=copy, item=item)
+    strip = services._numbers
+    assert second.pk != first.pk
+    assert strip(second.spec) != strip(first.spec)
+
+
+def test_open_refuses_another_copys_item(copy):
+    item = _item(copy)
+    with pytest.raises(ValueError, match="another copy"):
+        review_open(copy=make_copy(), item=item)
+
+
+# --- publishing ----------------------------------------------------------------------------
+
+
+def test_publish_claims_due_items_without_a_variant_once(copy, django_capture_on_commit_callbacks):
+    due = _item(copy)
+    _item(copy, ProblemKind.LOOKUP, at=LATER + timedelta(days=5))  # not due
+    with django_capture_on_commit_callbacks() as callbacks:
+        claimed = reviews_publish_due(now=LATER)
+    assert claimed == [due.pk]
+    assert len(callbacks) == 1  # one prepare task, sent after commit
+    assert reviews_publish_due(now=LATER + timedelta(minutes=1)) == []
+
+
+def test_publish_reclaims_a_claim_older_than_the_lease(copy, django_capture_on_commit_callbacks):
+    item = _item(copy)
+    with django_capture_on_commit_callbacks():
+        reviews_publish_due(now=LATER)
+        assert reviews_publish_due(now=LATER + PUBLISH_LEASE - timedelta(seconds=1)) == []
+        assert reviews_publish_due(now=LATER + PUBLISH_LEASE) == [item.pk]
+
+
+def test_publish_skips_items_with_a_prepared_variant(copy, django_capture_on_commit_callbacks):
+    item = _item(copy)
+    review_prepare(item_id=item.pk, now=LATER)
+    with django_capture_on_commit_callbacks():
+        assert reviews_publish_due(now=LATER + PUBLISH_LEASE * 2) == []
+
+
+def test_publish_takes_batches_oldest_first(db, django_capture_on_commit_callbacks):
+    copies = [make_copy() for _ in range(3)]
+    items = [_item(c, at=NOW + timedelta(minutes=i)) for i, c in enumerate(copies)]
+    with django_capture_on_commit_callbacks():
+        assert reviews_publish_due(now=LATER, batch_size=2) == [items[0].pk, items[1].pk]
+        assert reviews_publish_due(now=LATER, batch_size=2) == [items[2].pk]
+
+
+def test_prepare_twice_prepares_once(copy):
+    item = _item(copy)
+    first = review_prepare(item_id=item.pk, now=LATER)
+    assert first is not None
+    assert review_prepare(item_id=item.pk, now=LATER) is None
+    assert ProblemInstance.objects.filter(purpose="review").count() == 1
+
+
+def test_prepare_does_nothing_for_an_item_not_due_or_gone(copy):
+    item = _item(copy)
+    assert review_prepare(item_id=item.pk, now=item.due - timedelta(seconds=1)) is None
+    assert review_prepare(item_id=item.pk + 1000, now=LATER) is None
+
+
+def test_answering_the_variant_frees_the_item_for_the_next_publish(copy):
+    item = _item(copy)
+    review_prepare(item_id=item.pk, now=LATER)
+    item.refresh_from_db()
+    _answer_right(item, at=LATER)
+    item.refresh_from_db()
+    assert item.problem is None and item.published_at is None
+    assert item.previous_problem is not None
+
+
+# --- settings and unsubscribe --------------------------------------------------------------
+
+
+def test_settings_have_safe_defaults(copy):
+    row = review_settings_for(user=copy.owner)
+    assert (row.desired_retention, row.time_zone, row.reminders) == (0.9, "UTC", True)
+    assert len(row.unsubscribe_token) >= 40
+
+
+def test_unsubscribe_tokens_differ_between_learners(copy):
+    other = make_copy()
+    first = review_settings_for(user=copy.owner).unsubscribe_token
+    assert first != review_settings_for(user=other.owner).unsubscribe_token
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("desired_retention", 0.5),
+        ("desired_retention", 0.99),
+        ("daily_limit", 0),
+        ("time_zone", "Mars/Olympus"),
+    ],
+)
+def test_settings_out_of_range_are_refused(copy, field, value):
+    values = {"desired_retention": 0.9, "time_zone": "UTC", "daily_limit": 20, "reminders": True}
+    values[field] = value
+    with pytest.raises(ValueError, match=field):
+        review_settings_update(user=copy.owner, **values)
+
+
+def test_unsubscribe_turns_reminders_off_and_is_idempotent(copy):
+    token = review_settings_for(user=copy.owner).unsubscribe_token
+    assert review_unsubscribe(token=token).reminders is False
+    assert review_unsubscribe(token=token).reminders is False
+    assert ReviewSettings.objects.get(user=copy.owner).reminders is False
+
+
+@pytest.mark.parametrize("token", ["", "guess", "x" * 43])
+def test_unsubscribe_with_a_wrong_token_does_nothing(copy, token):
+    review_settings_for(user=copy.owner)
+    assert review_unsubscribe(token=token) is None
+    assert ReviewSettings.objects.get(user=copy.owner).reminders is True
+
+
+# --- digests -------------------------------------------------------------------------------
+
+
+def test_digest_is_sent_once_per_local_day(copy):
+    _item(copy)
+    assert services.review_digest_send(user_id=copy.owner_id, now=LATER) is True
+    assert services.review_digest_send(user_id=copy.owner_id, now=LATER) is False
+    assert len(mail.outbox) == 1
+    body = mail.outbox[0].body
+    assert f"/review/{copy.pk}/" in body
+    token = ReviewSettings.objects.get(user=copy.owner).unsubscribe_token
+    assert f"/review/unsubscribe/{token}/" in body
+    assert services.review_digest_send(user_id=copy.owner_id, now=LATER + timedelta(days=1))
+    assert ReviewDigest.objects.filter(user=copy.owner).count() == 2
+
+
+def test_no_digest_without_due_reviews_or_when_opted_out(copy):
+    assert services.review_digest_send(user_id=copy.owner_id, now=LATER) is False
+    _item(copy)
+    review_unsubscribe(token=review_settings_for(user=copy.owner).unsubscribe_token)
+    assert services.review_digest_send(user_id=copy.owner_id, now=LATER) is False
+    assert mail.outbox == []
+
+
+def test_no_digest_for_a_learner_without_an_email(db):
+    copy = make_copy(email="")
+    _item(copy)
+    assert services.review_digest_send(user_id=copy.owner_id, now=LATER) is False
+
+
+def test_a_failed_send_releases_the_claim(copy, monkeypatch):
+    _item(copy)
+
+    def broken(*args, **kwargs):
+        raise ConnectionError("SMTP is down")
+
+    monkeypatch.setattr(services, "send_mail", broken)
+    with pytest.raises(ConnectionError):
+        services.review_digest_send(user_id=copy.owner_id, now=LATER)
+    assert not ReviewDigest.objects.exists()
+
+
+def test_digest_enqueue_names_learners_with_due_reviews_who_want_them(
+    db, django_capture_on_commit_callbacks
+):
+    wants, opted_out, nothing_due = make_copy(), make_copy(), make_copy()
+    _item(wants)
+    _item(opted_out)
+    review_unsubscribe(token=review_settings_for(user=opted_out.owner).unsubscribe_token)
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert services.reviews_digest_enqueue(now=LATER) == [wants.owner_id]
+    assert len(callbacks) == 1
+    assert nothing_due.owner_id not in services.reviews_digest_enqueue(now=LATER)
+
+
+# --- export --------------------------------------------------------------------------------
+
+
+def test_export_has_items_cards_and_logs(copy):
+    item = _item(copy)
+    _answer_right(item, at=LATER)
+    data = review_export(copy=copy)
+    assert data["format"] == "basislab-review/1"
+    (exported,) = data["items"]
+    assert (exported["kind"], exported["mistake"]) == ("weighted_sum", "omitted_term")
+    assert [log["rating"] for log in exported["logs"]] == ["again", "good"]
+    assert exported["card"]["state"] == "review"
+    assert review_export(copy=make_copy())["items"] == []
