@@ -167,11 +167,12 @@ def _content_weights(spec: dict) -> str:
         f"w_{{{i},j}} = \\frac{{e^{{s_{{{i},j}}}}}}{{\\sum_k e^{{s_{{{i},k}}}}}},\\quad "
         f"\\mathbf{{h}}_{{{i}}} = \\sum_j w_{{{i},j}}\\,\\mathbf{{x}}_j$$",
         "",
-        f"**Compute** $\\mathbf{{h}}_{{{i}}}$ exactly (write $e^2$ as `exp(2)`), or as decimals "
-        "to three places.",
+        f"**Compute** $\\mathbf{{h}}_{{{i}}}$, exactly (write $e^2$ as `exp(2)`) or in decimals "
+        "with at least three significant figures.",
         "",
-        "Answer with the vector, for example `[exp(1)/(1 + exp(1)), 0]`, or with the sum "
-        "written out term by term.",
+        "Answer with the vector, for example `[exp(1)/(1 + exp(1)), 0]`, or with the vector over "
+        "a common denominator, for example `[exp(1), 1]/(1 + exp(1))`, or with the sum written "
+        "out term by term.",
     ]
     return "\n".join(lines)
 

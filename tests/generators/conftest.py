@@ -63,3 +63,30 @@ def make_spec():
         "content_weights": content_weights_spec,
     }
     return lambda kind, **overrides: factories[str(kind)](**overrides)
+
+
+def answer_text(vector) -> str:
+    """Write a vector of SymPy numbers as a learner would type it.
+
+    Rational vectors as fractions (``[1/2, -3]``); vectors with ``exp`` over their common
+    denominator (``[exp(1), 1]/(1 + exp(1))``), the short exact form the statement offers, or
+    in decimals when even that needs more ``exp`` than the grader reads in one answer.
+    """
+    import re
+
+    import sympy
+
+    from grading.parse import MAX_IRRATIONAL_ATOMS
+
+    if all(x.is_Rational for x in vector):
+        return "[" + ", ".join(str(x) for x in vector) + "]"
+    parts = [sympy.fraction(sympy.together(x)) for x in vector]
+    denominators = {den for _, den in parts}
+    if len(denominators) == 1:
+        (den,) = denominators
+        text = "[" + ", ".join(str(sympy.expand(num)) for num, _ in parts) + f"]/({den})"
+    else:
+        text = "[" + ", ".join(str(x) for x in vector) + "]"
+    if len(re.findall(r"exp\(|\bE\b", text)) <= MAX_IRRATIONAL_ATOMS:
+        return text
+    return "[" + ", ".join(f"{float(x):.6g}" for x in vector) + "]"

@@ -1,0 +1,77 @@
+"""Question tests, as STACK runs them on deployed variants: every generated problem's own answer
+grades correct, and every catalogued mistake applied to it grades as exactly that mistake.
+
+30 seeds per kind and level (10 for content_weights, whose symbolic marking costs about 50 ms an
+answer); ``QUESTION_SEEDS=500 pytest tests/generators/test_questions.py`` runs more.
+"""
+
+import os
+
+import pytest
+
+import grading
+from grading.kinds import MistakeCode, ProblemKind, Status
+from practice.generators import GENERATORS, generate
+
+from .conftest import answer_text
+
+SEEDS = int(os.environ.get("QUESTION_SEEDS", "30"))
+SYMBOLIC_SEEDS = int(os.environ.get("QUESTION_SEEDS", "10"))
+CASES = [(kind, level) for kind, generator in GENERATORS.items() for level in generator.levels]
+
+
+def changes_nothing(spec: dict, diagnosis) -> bool:
+    """Forgetting the weight of a term the two sentences share is no mistake at all."""
+    if diagnosis.mistake != MistakeCode.FORGOT_WEIGHT:
+        return False
+    (k,) = diagnosis.terms
+    return spec["rows_a"][k] == spec["rows_b"][k]
+
+
+@pytest.mark.parametrize(("kind", "level"), CASES)
+def test_own_answer_is_correct_and_every_mistake_is_diagnosed_exactly(kind, level):
+    seeds = SYMBOLIC_SEEDS if kind == ProblemKind.CONTENT_WEIGHTS else SEEDS
+    for seed in range(seeds):
+        spec = generate(kind, seed=seed, level=level)
+        right = grading.expected_answer(spec)
+
+        verdict = grading.grade(spec, answer_text(right))
+        assert verdict.status == Status.CORRECT, (seed, verdict)
+
+        codes = set()
+        for listed, _ in grading.mistaken_answers(spec):
+            if changes_nothing(spec, listed):
+                assert grading.apply_mistake(spec, listed) == right
+                continue
+            codes.add(listed.mistake)
+            verdict = grading.grade(spec, answer_text(grading.apply_mistake(spec, listed)))
+            assert verdict.status == Status.INCORRECT, (seed, listed, verdict)
+            assert verdict.diagnosis is not None, (seed, listed, verdict.explanation)
+            assert verdict.diagnosis.mistake == listed.mistake, (seed, listed, verdict)
+            assert verdict.diagnosis.terms == listed.terms, (seed, listed, verdict)
+        assert codes == set(grading.MISTAKES_BY_KIND[kind])
+
+
+@pytest.mark.parametrize("level", GENERATORS[ProblemKind.WEIGHTED_SUM].levels)
+def test_the_sum_written_out_term_by_term_is_correct(level):
+    for seed in range(10):
+        spec = generate(ProblemKind.WEIGHTED_SUM, seed=seed, level=level)
+        written = " + ".join(
+            f"{weight}*[{', '.join(row)}]"
+            for weight, row in zip(spec["weights"], spec["rows"], strict=True)
+        )
+        assert grading.grade(spec, written).status == Status.CORRECT
+
+
+@pytest.mark.parametrize("level", GENERATORS[ProblemKind.CONTENT_WEIGHTS].levels)
+def test_content_weights_answers_in_decimals_are_diagnosed_too(level):
+    for seed in range(10):
+        spec = generate(ProblemKind.CONTENT_WEIGHTS, seed=seed, level=level)
+        right = grading.expected_answer(spec)
+        decimals = "[" + ", ".join(f"{float(x):.4g}" for x in right) + "]"
+        assert grading.grade(spec, decimals).status == Status.CORRECT
+        for listed, vector in grading.mistaken_answers(spec):
+            typed = "[" + ", ".join(f"{float(x):.4g}" for x in vector) + "]"
+            verdict = grading.grade(spec, typed)
+            assert verdict.diagnosis is not None, (seed, listed, verdict.explanation)
+            assert verdict.diagnosis.mistake == listed.mistake
