@@ -8,6 +8,7 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("accounts/", include("basislab.accounts.urls")),
     path("course/", include("courses.urls")),
+    path("", include("practice.urls")),
     path("review/", include("practice.review.urls")),
     path("admin/", admin.site.urls),
 ]

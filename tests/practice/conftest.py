@@ -1,74 +1,67 @@
-"""Factories for practice tests: a loaded course version, learners and their copies."""
+"""Fixtures for practice tests, on top of tests/conftest.py (learners, the mini course).
 
-import itertools
+The mini course's ``first-page`` has the ideas ``one-row`` [lookup] and ``weighted-sum``
+[weighted_sum, contrast, content_weights].
+"""
+
+import uuid
 
 import pytest
-from django.contrib.auth import get_user_model
+import sympy
 
-from courses.models import Course, CourseCopy, CourseVersion, Idea, Page
+import grading
+from courses.models import CourseCopy
 from grading.kinds import ProblemKind
+from practice import services
+from practice.models import ProblemInstance
 
-_numbers = itertools.count(1)
-
-PAGE_SLUG = "the-same-word-twice"
-IDEA_SLUG = "mixing-rows"
-
-
-def make_version(*, kinds: tuple[ProblemKind, ...] = tuple(ProblemKind)) -> CourseVersion:
-    """Create a course with one version, one page and one idea listing the kinds."""
-    course, _ = Course.objects.get_or_create(
-        slug="how-text-becomes-numbers", defaults={"title": "How Text Becomes Numbers"}
-    )
-    number = (course.versions.order_by("-number").values_list("number", flat=True).first() or 0) + 1
-    version = CourseVersion.objects.create(
-        course=course, number=number, content_hash=f"hash-{number}", title=course.title
-    )
-    page = Page.objects.create(
-        version=version,
-        slug=PAGE_SLUG,
-        title="The Same Word Twice",
-        order=1,
-        question="Why does the same word get a different vector?",
-        summary="The lookup is the same; the mixing differs.",
-        body="::: idea mixing-rows",
-    )
-    Idea.objects.create(
-        page=page,
-        slug=IDEA_SLUG,
-        title="Mixing rows",
-        order=1,
-        summary="A weighted sum of the rows around a position.",
-        problem_kinds=[kind.value for kind in kinds],
-    )
-    return version
+PAGE_SLUG = "first-page"
+IDEA_SLUG = "weighted-sum"
+LOOKUP_IDEA_SLUG = "one-row"
 
 
-def make_user(*, staff: bool = False, password: str = "a-long-test-password"):
-    """Create a learner (or a staff author) with a known password."""
-    n = next(_numbers)
-    return get_user_model().objects.create_user(
-        username=f"learner{n}", email=f"learner{n}@example.org", password=password, is_staff=staff
-    )
+def vector_text(vector) -> str:
+    """Write a vector of SymPy numbers the way a learner types it: ``[1/2, 1]``."""
+    return "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
 
 
-def make_copy(*, user=None, version: CourseVersion | None = None) -> CourseCopy:
-    """Create a learner's copy of the course version (creating both when not given)."""
-    version = version or CourseVersion.objects.order_by("-number").first() or make_version()
-    user = user or make_user()
-    return CourseCopy.objects.create(owner=user, course=version.course, version=version)
+def right_answer(problem: ProblemInstance) -> str:
+    return vector_text(grading.expected_answer(problem.spec))
+
+
+def wrong_answer(problem: ProblemInstance):
+    """Return (diagnosis, text) of the first catalogued mistake for the problem."""
+    diagnosis, vector = grading.mistaken_answers(problem.spec)[0]
+    return diagnosis, vector_text(vector)
 
 
 @pytest.fixture
-def version(db) -> CourseVersion:
-    return make_version()
+def copy(course_copy) -> CourseCopy:
+    return course_copy
 
 
 @pytest.fixture
-def copy(version) -> CourseCopy:
-    return make_copy(version=version)
+def problem(copy) -> ProblemInstance:
+    return services.problem_open(
+        copy=copy, page_slug=PAGE_SLUG, idea_slug=IDEA_SLUG, kind=ProblemKind.WEIGHTED_SUM
+    )
 
 
 @pytest.fixture
-def learner_client(client, copy):
-    client.force_login(copy.owner)
-    return client
+def submit(copy):
+    """Return a function that submits an answer with a fresh token (or the given one)."""
+
+    def run(problem: ProblemInstance, text: str, token: uuid.UUID | None = None):
+        return services.attempt_submit(
+            copy=copy, problem=problem, text=text, token=token or uuid.uuid4()
+        )
+
+    return run
+
+
+@pytest.fixture
+def staff(make_user):
+    user = make_user(username="author")
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    return user

@@ -1,0 +1,166 @@
+"""Reads that need care: ownership-checked lookups, history, and the authors' mistake counts."""
+
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
+from django.http import Http404
+
+from courses.models import CourseCopy
+from grading.kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind, Status
+
+from .models import Attempt, ProblemInstance
+
+# How many example answers the authors' page shows for each mistake.
+EXAMPLES_PER_MISTAKE = 3
+
+
+def access_problem(
+    *, user: AbstractBaseUser | AnonymousUser, problem_id: int, copy_id: int | None = None
+) -> ProblemInstance:
+    """Return the problem if the user owns its copy (and it is in copy_id when given).
+
+    Raises Http404 otherwise: another learner's problem and a missing one look the same.
+    """
+    if not user.is_authenticated:
+        raise Http404("No such problem")
+    problems = ProblemInstance.objects.select_related("copy", "copy__course", "copy__version")
+    filters = Q(pk=problem_id, copy__owner=user)
+    if copy_id is not None:
+        filters &= Q(copy_id=copy_id)
+    problem = problems.filter(filters).first()
+    if problem is None:
+        raise Http404("No such problem")
+    return problem
+
+
+def access_attempt(
+    *, user: AbstractBaseUser | AnonymousUser, attempt_id: int, copy_id: int | None = None
+) -> Attempt:
+    """Return the attempt if the user owns its copy (and it is in copy_id when given).
+
+    Raises Http404 otherwise.
+    """
+    if not user.is_authenticated:
+        raise Http404("No such attempt")
+    filters = Q(pk=attempt_id, copy__owner=user)
+    if copy_id is not None:
+        filters &= Q(copy_id=copy_id)
+    attempt = (
+        Attempt.objects.select_related("problem", "copy", "copy__course", "copy__version")
+        .filter(filters)
+        .first()
+    )
+    if attempt is None:
+        raise Http404("No such attempt")
+    return attempt
+
+
+def attempt_history(*, copy: CourseCopy) -> QuerySet[Attempt]:
+    """Return the copy's attempts, newest first, with their problems."""
+    return (
+        Attempt.objects.filter(copy=copy).select_related("problem").order_by("-created_at", "-pk")
+    )
+
+
+def problem_attempts(*, problem: ProblemInstance) -> QuerySet[Attempt]:
+    """Return the problem's own attempts, newest first."""
+    return Attempt.objects.filter(problem=problem).order_by("-created_at", "-pk")
+
+
+def problem_current(*, problem: ProblemInstance) -> ProblemInstance | None:
+    """Return the open practice problem that stands for the same idea and kind now, if any."""
+    return (
+        ProblemInstance.objects.filter(
+            copy_id=problem.copy_id,
+            page_slug=problem.page_slug,
+            idea_slug=problem.idea_slug,
+            kind=problem.kind,
+            purpose=ProblemInstance.Purpose.PRACTICE,
+            state=ProblemInstance.State.OPEN,
+        )
+        .order_by("-created_at")
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class MistakeCount:
+    """How often one mistake (None: incorrect, no catalogued mistake) was made, with examples."""
+
+    mistake: MistakeCode | None
+    count: int
+    examples: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class KindStats:
+    """Attempts at one problem kind across all learners, by status and by mistake."""
+
+    kind: ProblemKind
+    attempts: int
+    correct: int
+    incorrect: int
+    invalid: int
+    learners: int
+    mistakes: tuple[MistakeCount, ...] = field(default_factory=tuple)
+
+
+def kind_stats(*, kind: ProblemKind) -> KindStats:
+    """Count attempts and each mistake code for a kind over all learners, with example answers.
+
+    Three queries whatever the number of attempts: totals, counts per mistake, and the newest
+    few answers per mistake (a window function), all done by the database.
+    """
+    attempts = Attempt.objects.filter(problem__kind=kind.value)
+    totals = attempts.aggregate(
+        attempts=Count("id"),
+        correct=Count("id", filter=Q(status=Status.CORRECT.value)),
+        incorrect=Count("id", filter=Q(status=Status.INCORRECT.value)),
+        invalid=Count("id", filter=Q(status=Status.INVALID.value)),
+        learners=Count("copy__owner", distinct=True),
+    )
+    incorrect = attempts.filter(status=Status.INCORRECT.value)
+    counts = {
+        row["mistake"]: row["n"]
+        for row in incorrect.values("mistake").annotate(n=Count("id")).order_by()
+    }
+    examples: dict[str | None, list[str]] = {}
+    ranked = incorrect.annotate(
+        rank=Window(
+            expression=RowNumber(),
+            partition_by=[F("mistake")],
+            order_by=[F("created_at").desc(), F("pk").desc()],
+        )
+    ).filter(rank__lte=EXAMPLES_PER_MISTAKE)
+    for mistake, text in ranked.values_list("mistake", "text"):
+        examples.setdefault(mistake, []).append(text)
+    catalog = list(MISTAKES_BY_KIND.get(kind, ()))
+    # Codes stored but not (or no longer) in the kind's catalogue still show.
+    known = {code.value for code in MistakeCode}
+    extra = sorted(code for code in counts if code in known and code not in catalog)
+    rows = [
+        MistakeCount(
+            mistake=MistakeCode(code),
+            count=counts.get(str(code), 0),
+            examples=tuple(examples.get(str(code), ())),
+        )
+        for code in [*catalog, *extra]
+    ]
+    rows.sort(key=lambda row: -row.count)
+    rows.append(
+        MistakeCount(
+            mistake=None, count=counts.get(None, 0), examples=tuple(examples.get(None, ()))
+        )
+    )
+    return KindStats(kind=kind, mistakes=tuple(rows), **totals)
+
+
+def kinds_overview() -> dict[str, int]:
+    """Return the number of attempts per problem kind, every kind listed."""
+    counts = {
+        row["problem__kind"]: row["n"]
+        for row in Attempt.objects.values("problem__kind").annotate(n=Count("id")).order_by()
+    }
+    return {kind.value: counts.get(kind.value, 0) for kind in ProblemKind}

@@ -1,0 +1,306 @@
+"""Write paths for practice: one service per action, each owning its transaction.
+
+Grading is pure and runs before the transaction opens, so no row lock is held while SymPy
+works; the engine bounds its own time, so one hostile answer cannot stall a worker.
+"""
+
+import secrets
+import uuid
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.http import Http404
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from courses.models import CourseCopy, Idea, IdeaProgress, Note
+from courses.services import progress_record
+from grading import grade
+from grading.kinds import ProblemKind, Status
+from practice.generators import GENERATORS, generate
+
+from .models import Attempt, ProblemInstance
+
+try:  # The review app lands separately; practice works without it.
+    from practice.review import services as review_services
+except ImportError:  # pragma: no cover - depends on what is installed
+    review_services = None
+
+EXPORT_FORMAT = "basislab-copy/1"
+
+
+class ProblemClosedError(ValueError):
+    """Raised when an answer is submitted to a problem that is solved or was replaced."""
+
+    def __init__(self, problem: ProblemInstance) -> None:
+        super().__init__(f"problem {problem.pk} is {problem.state}")
+        self.problem = problem
+
+
+def _level_bounds(kind: ProblemKind) -> tuple[int, int]:
+    """Return the lowest and highest level the kind's generator offers."""
+    levels = GENERATORS[kind].levels
+    if isinstance(levels, int):
+        return 1, max(1, levels)
+    levels = sorted(int(level) for level in levels)
+    return levels[0], levels[-1]
+
+
+def _current_level(*, copy: CourseCopy, page_slug: str, idea_slug: str, kind: ProblemKind) -> int:
+    """Return the learner's level on the idea, clamped to what the generator offers."""
+    level = (
+        IdeaProgress.objects.filter(copy=copy, page_slug=page_slug, idea_slug=idea_slug)
+        .values_list("level", flat=True)
+        .first()
+    )
+    low, high = _level_bounds(kind)
+    return min(max(level or low, low), high)
+
+
+def _check_idea(*, copy: CourseCopy, page_slug: str, idea_slug: str, kind: str) -> ProblemKind:
+    """Return the kind if the copy's version has the idea and lists the kind; raise Http404."""
+    try:
+        problem_kind = ProblemKind(kind)
+    except ValueError:
+        raise Http404("No such problem kind") from None
+    idea = Idea.objects.filter(
+        page__version_id=copy.version_id, page__slug=page_slug, slug=idea_slug
+    ).first()
+    if idea is None or problem_kind.value not in (idea.problem_kinds or []):
+        raise Http404("No such problem under this idea")
+    if problem_kind not in GENERATORS:
+        raise Http404("No generator for this problem kind")
+    return problem_kind
+
+
+def _problem_create(
+    *,
+    copy: CourseCopy,
+    page_slug: str,
+    idea_slug: str,
+    kind: ProblemKind,
+    purpose: str = ProblemInstance.Purpose.PRACTICE,
+) -> ProblemInstance:
+    """Generate and store a new problem at the learner's current level (no transaction)."""
+    level = _current_level(copy=copy, page_slug=page_slug, idea_slug=idea_slug, kind=kind)
+    # 63 bits: reproducible with NumPy and fits PostgreSQL's bigint.
+    seed = secrets.randbits(63)
+    generator = GENERATORS[kind]
+    spec = generate(kind, seed=seed, level=level)
+    return ProblemInstance.objects.create(
+        copy=copy,
+        page_slug=page_slug,
+        idea_slug=idea_slug,
+        kind=kind.value,
+        generator_name=generator.name,
+        generator_version=str(generator.version),
+        seed=seed,
+        level=level,
+        spec=spec,
+        purpose=purpose,
+    )
+
+
+def _open_problem(
+    *, copy: CourseCopy, page_slug: str, idea_slug: str, kind: ProblemKind
+) -> ProblemInstance | None:
+    return (
+        ProblemInstance.objects.filter(
+            copy=copy,
+            page_slug=page_slug,
+            idea_slug=idea_slug,
+            kind=kind.value,
+            purpose=ProblemInstance.Purpose.PRACTICE,
+            state=ProblemInstance.State.OPEN,
+        )
+        .order_by("-created_at")
+        .first()
+    )
+
+
+def _open_or_create(
+    *, copy: CourseCopy, page_slug: str, idea_slug: str, kind: ProblemKind
+) -> ProblemInstance:
+    existing = _open_problem(copy=copy, page_slug=page_slug, idea_slug=idea_slug, kind=kind)
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            return _problem_create(copy=copy, page_slug=page_slug, idea_slug=idea_slug, kind=kind)
+    except IntegrityError:
+        # Two opens at once: the partial unique constraint let only one row in.
+        existing = _open_problem(copy=copy, page_slug=page_slug, idea_slug=idea_slug, kind=kind)
+        if existing is None:
+            raise
+        return existing
+
+
+def problem_open(*, copy: CourseCopy, page_slug: str, idea_slug: str, kind: str) -> ProblemInstance:
+    """Return the learner's open problem for this idea and kind, creating it once.
+
+    The generator's name, version, seed, level and spec are stored, so the problem is the same
+    when the learner comes back. Raises Http404 unless the idea exists in the copy's version
+    and lists the kind.
+    """
+    problem_kind = _check_idea(copy=copy, page_slug=page_slug, idea_slug=idea_slug, kind=kind)
+    return _open_or_create(copy=copy, page_slug=page_slug, idea_slug=idea_slug, kind=problem_kind)
+
+
+def problem_new_variant(*, copy: CourseCopy, problem: ProblemInstance) -> ProblemInstance:
+    """Replace the problem with a fresh variant of the same idea and kind at the current level.
+
+    Idempotent for a double click: when the problem is no longer open (already replaced, or
+    solved), the idea's open problem is returned, created only if there is none.
+    """
+    if problem.copy_id != copy.pk:
+        raise ValueError("the problem belongs to another copy")
+    kind = _check_idea(
+        copy=copy, page_slug=problem.page_slug, idea_slug=problem.idea_slug, kind=problem.kind
+    )
+    with transaction.atomic():
+        locked = ProblemInstance.objects.select_for_update().get(pk=problem.pk)
+        if locked.state == ProblemInstance.State.OPEN:
+            locked.state = ProblemInstance.State.REPLACED
+            locked.save(update_fields=["state"])
+        problem.state = locked.state
+        return _open_or_create(
+            copy=copy, page_slug=locked.page_slug, idea_slug=locked.idea_slug, kind=kind
+        )
+
+
+def _attempt_by_token(*, copy: CourseCopy, token: uuid.UUID) -> Attempt | None:
+    return Attempt.objects.select_related("problem").filter(copy=copy, form_token=token).first()
+
+
+def attempt_submit(
+    *, copy: CourseCopy, problem: ProblemInstance, text: str, token: uuid.UUID | str
+) -> Attempt:
+    """Grade an answer, store the attempt and record progress, in one transaction.
+
+    A second submit with the same form token returns the first attempt unchanged (a double
+    click or a retry after a timeout). An invalid answer is stored but costs nothing: it counts
+    neither for progress nor for review. Raises ProblemClosedError when the problem is solved
+    or replaced (unless the token was already used), ValueError for a foreign problem.
+    """
+    if problem.copy_id != copy.pk:
+        raise ValueError("the problem belongs to another copy")
+    token = token if isinstance(token, uuid.UUID) else uuid.UUID(str(token))
+    existing = _attempt_by_token(copy=copy, token=token)
+    if existing is not None:
+        return existing
+    verdict = grade(problem.spec, text)
+    status = Status(verdict.status)
+    mistake = None
+    if status == Status.INCORRECT and verdict.diagnosis is not None:
+        mistake = str(verdict.diagnosis.mistake)
+    with transaction.atomic():
+        # The row lock serialises submits to one problem: a racing duplicate waits here, then
+        # finds the first attempt below.
+        locked = ProblemInstance.objects.select_for_update().get(pk=problem.pk)
+        existing = _attempt_by_token(copy=copy, token=token)
+        if existing is not None:
+            return existing
+        if locked.state != ProblemInstance.State.OPEN:
+            raise ProblemClosedError(locked)
+        try:
+            with transaction.atomic():
+                attempt = Attempt.objects.create(
+                    problem=locked,
+                    copy=copy,
+                    text=text,
+                    status=status.value,
+                    score=float(verdict.score),
+                    verdict=verdict.to_dict(),
+                    mistake=mistake,
+                    form_token=token,
+                )
+        except IntegrityError:
+            # SQLite ignores the row lock; the unique constraint still allows one attempt.
+            existing = _attempt_by_token(copy=copy, token=token)
+            if existing is None:
+                raise
+            return existing
+        if status == Status.INVALID:
+            return attempt
+        if status == Status.CORRECT:
+            locked.state = ProblemInstance.State.SOLVED
+            locked.save(update_fields=["state"])
+        _low, high = _level_bounds(ProblemKind(locked.kind))
+        progress_record(
+            copy=copy,
+            page_slug=locked.page_slug,
+            idea_slug=locked.idea_slug,
+            correct=status == Status.CORRECT,
+            max_level=high,
+        )
+        if review_services is not None:
+            review_services.review_record_attempt(attempt=attempt)
+    problem.state = locked.state
+    return attempt
+
+
+def copy_export(*, copy: CourseCopy) -> dict[str, Any]:
+    """Return the whole copy as plain JSON data: progress, notes, problems, attempts, review."""
+    progress = [
+        {
+            "page": p.page_slug,
+            "idea": p.idea_slug,
+            "attempts": p.attempts,
+            "correct": p.correct,
+            "streak": p.streak,
+            "level": p.level,
+            "updated_at": p.updated_at.isoformat(),
+        }
+        for p in IdeaProgress.objects.filter(copy=copy).order_by("page_slug", "idea_slug")
+    ]
+    notes = [
+        {"page": n.page_slug, "text": n.text, "updated_at": n.updated_at.isoformat()}
+        for n in Note.objects.filter(copy=copy).order_by("page_slug")
+    ]
+    problems = [
+        {
+            "id": p.pk,
+            "page": p.page_slug,
+            "idea": p.idea_slug,
+            "kind": p.kind,
+            "generator": {"name": p.generator_name, "version": p.generator_version},
+            "seed": p.seed,
+            "level": p.level,
+            "purpose": p.purpose,
+            "state": p.state,
+            "spec": p.spec,
+            "created_at": p.created_at.isoformat(),
+        }
+        for p in ProblemInstance.objects.filter(copy=copy).order_by("created_at", "pk")
+    ]
+    attempts = [
+        {
+            "id": a.pk,
+            "problem": a.problem_id,
+            "text": a.text,
+            "status": a.status,
+            "score": a.score,
+            "mistake": a.mistake,
+            "verdict": a.verdict,
+            "created_at": a.created_at.isoformat(),
+        }
+        for a in Attempt.objects.filter(copy=copy).order_by("created_at", "pk")
+    ]
+    export: dict[str, Any] = {
+        "format": EXPORT_FORMAT,
+        "exported_at": timezone.now().isoformat(),
+        "course": {"slug": copy.course.slug, "title": copy.course.title},
+        "version": copy.version.number,
+        "owner": copy.owner.get_username(),
+        "progress": progress,
+        "notes": notes,
+        "problems": problems,
+        "attempts": attempts,
+    }
+    review_export = getattr(review_services, "review_export", None)
+    if review_export is not None:
+        export["review"] = review_export(copy=copy)
+    else:
+        export["review"] = None
+        export["review_note"] = _("Spaced review is not installed on this server.")
+    return export

@@ -1,0 +1,225 @@
+"""Practice pages: open a problem, preview and submit an answer, see the Verdict and history.
+
+Views read input through a form, call one service or selector and render. Every view that
+touches a copy, problem or attempt looks it up with an ``access_*`` selector (404 for anyone
+but its owner).
+"""
+
+import functools
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_ratelimit.core import is_ratelimited
+
+from courses.selectors import access_copy
+from grading import grade
+from grading.kinds import ProblemKind, Status
+from practice.generators import render_statement, render_svg
+
+from . import selectors, services
+from .answers import answer_vector
+from .forms import AnswerForm, PreviewForm
+from .models import Attempt, ProblemInstance
+
+HISTORY_PAGE_SIZE = 20
+PREVIEW_RATE_DEFAULT = "60/m"
+
+
+def _preview_rate(group: str, request: HttpRequest) -> str:
+    """Return the preview's rate limit per learner (setting PRACTICE_PREVIEW_RATE)."""
+    return getattr(settings, "PRACTICE_PREVIEW_RATE", PREVIEW_RATE_DEFAULT)
+
+
+def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Let staff through; send anonymous visitors to sign in; show 404 to other learners."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not request.user.is_staff:
+            raise Http404("No such page")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _picture(spec: dict, *, answer: tuple | None = None) -> SafeString | None:
+    svg = render_svg(spec, answer=answer)
+    # Safe only because the generators build the SVG themselves and escape every text in it.
+    return mark_safe(svg) if svg else None  # noqa: S308
+
+
+def _problem_context(
+    request: HttpRequest,
+    problem: ProblemInstance,
+    *,
+    form: AnswerForm | None = None,
+    attempt: Attempt | None = None,
+    preview: dict | None = None,
+) -> dict:
+    """Build what the problem page shows: statement, picture, form, verdict, own attempts."""
+    wrong_picture = None
+    if attempt is not None and attempt.status == Status.INCORRECT:
+        vector = answer_vector(attempt.text)
+        if vector is not None:
+            wrong_picture = _picture(problem.spec, answer=vector)
+    is_open = problem.state == ProblemInstance.State.OPEN
+    if form is None and is_open:
+        retry_text = attempt.text if attempt and attempt.status != Status.CORRECT else ""
+        form = AnswerForm.fresh(text=retry_text)
+    return {
+        "copy": problem.copy,
+        "problem": problem,
+        "statement": render_statement(problem.spec),
+        "picture": _picture(problem.spec),
+        "wrong_picture": wrong_picture,
+        "form": form if is_open else None,
+        "attempt": attempt,
+        "verdict": attempt.verdict if attempt else None,
+        "preview": preview,
+        "attempts": selectors.problem_attempts(problem=problem)[:HISTORY_PAGE_SIZE],
+        "current": None if is_open else selectors.problem_current(problem=problem),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def problem_open(
+    request: HttpRequest, copy_id: int, page_slug: str, idea_slug: str, kind: str
+) -> HttpResponse:
+    """Open the learner's problem for an idea and kind (created once) and go to it."""
+    copy = access_copy(user=request.user, copy_id=copy_id)
+    problem = services.problem_open(copy=copy, page_slug=page_slug, idea_slug=idea_slug, kind=kind)
+    return redirect("practice:problem", copy_id=copy.pk, problem_id=problem.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def problem_detail(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse:
+    """Show a problem; on POST, submit the answer and go to its Verdict."""
+    problem = selectors.access_problem(user=request.user, problem_id=problem_id, copy_id=copy_id)
+    form = None
+    if request.method == "POST":
+        form = AnswerForm(request.POST)
+        if form.is_valid():
+            try:
+                attempt = services.attempt_submit(
+                    copy=problem.copy,
+                    problem=problem,
+                    text=form.cleaned_data["text"],
+                    token=form.cleaned_data["token"],
+                )
+            except services.ProblemClosedError:
+                messages.info(request, _("This problem is closed; your answer was not recorded."))
+                return redirect("practice:problem", copy_id=copy_id, problem_id=problem.pk)
+            return redirect("practice:attempt", copy_id=copy_id, attempt_id=attempt.pk)
+    context = _problem_context(request, problem, form=form)
+    return render(request, "practice/problem.html", context, status=400 if form else 200)
+
+
+@login_required
+@require_POST
+def preview(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse:
+    """Show how the answer was read, without marking it: a fragment for htmx, else the page."""
+    problem = selectors.access_problem(user=request.user, problem_id=problem_id, copy_id=copy_id)
+    limited = is_ratelimited(
+        request, group="practice.preview", key="user", rate=_preview_rate, increment=True
+    )
+    form = PreviewForm(request.POST)
+    if limited:
+        result = {"limited": True}
+    elif not form.is_valid():
+        result = {"too_long": True}
+    elif not form.cleaned_data["text"]:
+        result = {"empty": True}
+    else:
+        verdict = grade(problem.spec, form.cleaned_data["text"])
+        result = {
+            "invalid": verdict.status == Status.INVALID,
+            "interpreted": verdict.interpreted,
+            "message": verdict.message,
+        }
+    status = 429 if limited else 200
+    if request.htmx:
+        return render(request, "practice/_preview.html", {"preview": result}, status=status)
+    answer = AnswerForm(
+        initial={"text": request.POST.get("text", ""), "token": request.POST.get("token")}
+    )
+    if not answer["token"].value():
+        answer = AnswerForm.fresh(text=request.POST.get("text", ""))
+    context = _problem_context(request, problem, form=answer, preview=result)
+    return render(request, "practice/problem.html", context, status=status)
+
+
+@login_required
+@require_POST
+def problem_new_variant(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse:
+    """Replace the problem with a fresh variant at the learner's current level."""
+    problem = selectors.access_problem(user=request.user, problem_id=problem_id, copy_id=copy_id)
+    fresh = services.problem_new_variant(copy=problem.copy, problem=problem)
+    return redirect("practice:problem", copy_id=copy_id, problem_id=fresh.pk)
+
+
+@login_required
+@require_GET
+def attempt_detail(request: HttpRequest, copy_id: int, attempt_id: int) -> HttpResponse:
+    """Show one attempt's Verdict on its problem's page, with what to do next."""
+    attempt = selectors.access_attempt(user=request.user, attempt_id=attempt_id, copy_id=copy_id)
+    context = _problem_context(request, attempt.problem, attempt=attempt)
+    return render(request, "practice/problem.html", context)
+
+
+@login_required
+@require_GET
+def history(request: HttpRequest, copy_id: int) -> HttpResponse:
+    """List the learner's attempts with their reasons, newest first, a page at a time."""
+    copy = access_copy(user=request.user, copy_id=copy_id)
+    paginator = Paginator(selectors.attempt_history(copy=copy), HISTORY_PAGE_SIZE)
+    page = paginator.get_page(request.GET.get("page"))
+    return render(request, "practice/history.html", {"copy": copy, "page": page})
+
+
+@login_required
+@require_GET
+def export(request: HttpRequest, copy_id: int) -> HttpResponse:
+    """Download the whole copy as JSON: progress, notes, problems, attempts, review state."""
+    copy = access_copy(user=request.user, copy_id=copy_id)
+    response = JsonResponse(services.copy_export(copy=copy), json_dumps_params={"indent": 2})
+    filename = f"basislab-{copy.course.slug}-{timezone.now().date().isoformat()}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@staff_required
+@require_GET
+def stats_index(request: HttpRequest) -> HttpResponse:
+    """List the problem kinds with how many attempts each has had (authors only)."""
+    return render(request, "practice/stats_index.html", {"kinds": selectors.kinds_overview()})
+
+
+@staff_required
+@require_GET
+def stats_kind(request: HttpRequest, kind: str) -> HttpResponse:
+    """Count attempts and each mistake for one kind across all learners (authors only)."""
+    try:
+        problem_kind = ProblemKind(kind)
+    except ValueError:
+        raise Http404("No such problem kind") from None
+    stats = selectors.kind_stats(kind=problem_kind)
+    return render(
+        request,
+        "practice/stats_kind.html",
+        {"stats": stats, "index_url": reverse("practice:stats")},
+    )

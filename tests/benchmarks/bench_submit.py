@@ -1,0 +1,220 @@
+"""The submit request's cost against a bare Django view that does one insert, in the same run.
+
+Both go through the whole stack (middleware, session, signed-in user) with Django's test
+Client against a real database of their own: SQLite in a temporary file, or PostgreSQL when
+DATABASE_URL names it (a ``test_`` database is created and dropped). The bare view inserts one
+Attempt row; the submit request reads the problem, grades the answer, stores the attempt,
+records progress and review, and redirects. Cases are interleaved so drift hits both alike.
+"""
+
+import os
+import statistics
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+ROUNDS = int(os.environ.get("BENCH_SUBMIT_ROUNDS", "150"))
+WARMUP = 10
+
+_bare_state: dict = {}
+
+
+def bare_insert(request):
+    """Insert one attempt row and answer 204: the floor a submit request cannot go under."""
+    from django.http import HttpResponse
+
+    from practice.models import Attempt
+
+    Attempt.objects.create(
+        problem_id=_bare_state["problem_id"],
+        copy_id=_bare_state["copy_id"],
+        text=request.POST.get("text", ""),
+        status="incorrect",
+        score=0.0,
+        verdict=_bare_state["verdict"],
+        form_token=uuid.uuid4(),
+    )
+    return HttpResponse(status=204)
+
+
+def _urlconf():
+    """Return a URLconf module: the project's URLs plus the bare view."""
+    import types
+
+    from django.urls import include, path
+
+    module = types.ModuleType("bench_submit_urls")
+    module.urlpatterns = [
+        path("bench/bare-insert/", bare_insert, name="bench_bare_insert"),
+        path("", include("basislab.urls")),
+    ]
+    return module
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _row(case: str, times: list[float], **extra) -> dict:
+    return {
+        "benchmark": "submit",
+        "case": case,
+        "n": len(times),
+        "median_ms": statistics.median(times) * 1000,
+        "p99_ms": _percentile(times, 0.99) * 1000,
+        **extra,
+    }
+
+
+def _measure(cases: dict[str, Callable[[], None]], rounds: int) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    for index in range(WARMUP + rounds):
+        for name, call in cases.items():
+            started = time.perf_counter()
+            call()
+            elapsed = time.perf_counter() - started
+            if index >= WARMUP:
+                times[name].append(elapsed)
+    return times
+
+
+def _prepare_database() -> tuple[str, Callable[[], None]]:
+    """Create a fresh test database; return its label and how to drop it."""
+    import django
+    from django.conf import settings
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basislab.settings_test")
+    django.setup()
+    from django.db import connection
+    from django.test.utils import setup_test_environment, teardown_test_environment
+
+    tmpdir = None
+    if connection.vendor == "sqlite":
+        tmpdir = tempfile.TemporaryDirectory(prefix="bench-submit-")
+        settings.DATABASES["default"].setdefault("TEST", {})
+        settings.DATABASES["default"]["TEST"]["NAME"] = str(Path(tmpdir.name) / "bench.sqlite3")
+    setup_test_environment()
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    label = f"{connection.vendor} {connection.settings_dict['NAME']}"
+
+    def drop() -> None:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+        teardown_test_environment()
+        if tmpdir is not None:
+            tmpdir.cleanup()
+
+    return label, drop
+
+
+def run() -> list[dict]:
+    """Time the submit request and the bare insert view; return table rows with the ratio."""
+    label, drop = _prepare_database()
+    try:
+        return _run(label)
+    finally:
+        drop()
+
+
+def _run(label: str) -> list[dict]:
+    import sympy
+    from django.contrib.auth import get_user_model
+    from django.test import Client, override_settings
+    from django.urls import reverse
+
+    import grading
+    from courses.selectors import copy_for_user
+    from courses.services import course_load
+    from practice import services
+    from practice.models import Attempt
+
+    course_dir = Path(__file__).resolve().parents[1] / "courses" / "fixtures" / "mini-course"
+    version = course_load(directory=course_dir).version
+    user = get_user_model().objects.create_user(username="bench", password="bench-password-1")
+    copy = copy_for_user(user=user, course_slug=version.course.slug)
+    problem = services.problem_open(
+        copy=copy, page_slug="first-page", idea_slug="weighted-sum", kind="weighted_sum"
+    )
+    diagnosis, vector = grading.mistaken_answers(problem.spec)[0]
+    wrong = "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
+    _bare_state.update(
+        problem_id=problem.pk,
+        copy_id=copy.pk,
+        verdict=grading.grade(problem.spec, wrong).to_dict(),
+    )
+
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    submit_url = reverse("practice:problem", kwargs={"copy_id": copy.pk, "problem_id": problem.pk})
+    preview_url = reverse("practice:preview", kwargs={"copy_id": copy.pk, "problem_id": problem.pk})
+
+    def submit_wrong() -> None:
+        response = client.post(submit_url, {"text": wrong, "token": str(uuid.uuid4())})
+        assert response.status_code == 302, response.status_code
+
+    def submit_double() -> None:
+        # The second click of a double submit: the token is known, nothing is graded again.
+        response = client.post(submit_url, {"text": wrong, "token": str(known_token)})
+        assert response.status_code == 302, response.status_code
+
+    def bare() -> None:
+        response = client.post("/bench/bare-insert/", {"text": wrong})
+        assert response.status_code == 204, response.status_code
+
+    def grade_only() -> None:
+        grading.grade(problem.spec, wrong)
+
+    def preview() -> None:
+        response = client.post(preview_url, {"text": wrong}, headers={"HX-Request": "true"})
+        assert response.status_code == 200, response.status_code
+
+    known_token = uuid.uuid4()
+    with override_settings(ROOT_URLCONF=_urlconf(), PRACTICE_PREVIEW_RATE="1000000/m"):
+        client.post(submit_url, {"text": wrong, "token": str(known_token)})
+        times = _measure(
+            {
+                "bare view, one insert": bare,
+                "submit, incorrect answer": submit_wrong,
+                "submit, repeated token": submit_double,
+                "grade() alone": grade_only,
+                "preview (htmx)": preview,
+            },
+            ROUNDS,
+        )
+        # A correct answer closes its problem, so each round needs a fresh one (made untimed).
+        correct_times = []
+        for index in range(WARMUP + ROUNDS // 3):
+            fresh = services.problem_new_variant(copy=copy, problem=problem)
+            url = reverse("practice:problem", kwargs={"copy_id": copy.pk, "problem_id": fresh.pk})
+            text = "[" + ", ".join(sympy.sstr(x) for x in grading.expected_answer(fresh.spec)) + "]"
+            started = time.perf_counter()
+            response = client.post(url, {"text": text, "token": str(uuid.uuid4())})
+            elapsed = time.perf_counter() - started
+            assert response.status_code == 302
+            if index >= WARMUP:
+                correct_times.append(elapsed)
+            problem = fresh
+    assert Attempt.objects.filter(status="correct").count() == WARMUP + ROUNDS // 3
+
+    base = statistics.median(times["bare view, one insert"])
+    rows = [_row("bare view, one insert", times["bare view, one insert"], ratio=1.0, note=label)]
+    for case in ("submit, incorrect answer", "submit, repeated token", "preview (htmx)"):
+        rows.append(_row(case, times[case], ratio=statistics.median(times[case]) / base))
+    rows.append(
+        _row(
+            "submit, correct answer",
+            correct_times,
+            ratio=statistics.median(correct_times) / base,
+        )
+    )
+    rows.append(
+        _row(
+            "grade() alone",
+            times["grade() alone"],
+            ratio=statistics.median(times["grade() alone"]) / base,
+            note=f"mistake {diagnosis.mistake}",
+        )
+    )
+    return rows

@@ -1,0 +1,82 @@
+"""The practice flow in a real browser: sign up, open a problem, preview, answer, see why."""
+
+import re
+
+import pytest
+import sympy
+
+import grading
+from practice.labels import mistake_label
+from practice.models import ProblemInstance
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "violet-harbour-tangent-42"
+
+
+def _vector_text(vector) -> str:
+    return "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
+
+
+def _sign_up(page, live_server, username: str) -> None:
+    page.goto(f"{live_server.url}/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.org")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/course/$"))
+
+
+def _open_weighted_sum_problem(page) -> ProblemInstance:
+    page.click("a[href*='/pages/first-page/']")
+    page.wait_for_url(re.compile(r"/pages/first-page/$"))
+    page.click("a[href*='/ideas/weighted-sum/weighted_sum/']")
+    page.wait_for_url(re.compile(r"/problems/\d+/$"))
+    problem_id = int(re.search(r"/problems/(\d+)/$", page.url).group(1))
+    return ProblemInstance.objects.get(pk=problem_id)
+
+
+def test_sign_up_open_a_problem_answer_wrong_see_why_then_right(page, live_server, course):
+    _sign_up(page, live_server, "ada")
+    problem = _open_weighted_sum_problem(page)
+
+    # The statement is typeset and the picture is drawn.
+    assert page.locator(".problem__statement math").count() > 0
+    assert page.locator(".problem__picture svg").count() == 1
+
+    diagnosis, vector = grading.mistaken_answers(problem.spec)[0]
+    page.fill("#id_text", _vector_text(vector))
+    page.click("button[name=submit]")
+    page.wait_for_url(re.compile(r"/attempts/\d+/$"))
+    verdict = page.locator("#verdict")
+    assert "Not quite." in verdict.inner_text()
+    assert verdict.locator(".verdict__explanation").inner_text().strip()
+    # The wrong answer is drawn beside the right one.
+    assert verdict.locator(".verdict__picture svg").count() == 1
+    # The attempt is listed under the problem with its reason.
+    row = page.locator(".problem-attempts .attempt--incorrect")
+    assert row.count() == 1
+    assert mistake_label(diagnosis.mistake) in row.inner_text()
+
+    page.fill("#id_text", _vector_text(grading.expected_answer(problem.spec)))
+    page.click("button[name=submit]")
+    page.wait_for_url(re.compile(r"/attempts/\d+/$"))
+    assert "Correct." in page.locator("#verdict").inner_text()
+    assert page.locator(".problem-attempts .attempt").count() == 2
+
+
+def test_preview_shows_how_the_answer_was_read_while_typing(page, live_server, course):
+    _sign_up(page, live_server, "grace")
+    _open_weighted_sum_problem(page)
+    page.locator("#id_text").press_sequentially("[1/2, 3/4]", delay=20)
+    preview = page.locator("#preview .preview--read")
+    preview.wait_for()
+    assert "Your answer was read as" in preview.inner_text()
+    assert preview.locator("math").count() == 1
+    # Nothing was recorded by previewing.
+    assert page.locator(".problem-attempts .attempt").count() == 0
+
+    page.locator("#id_text").fill("[1/2, ")
+    page.locator("#id_text").dispatch_event("input")
+    page.locator("#preview .preview--invalid").wait_for()
