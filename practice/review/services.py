@@ -431,8 +431,9 @@ def review_open(*, copy: CourseCopy, item: ReviewItem) -> ProblemInstance:
     if item.copy_id != copy.pk:
         raise ValueError("the review item belongs to another copy")
     with transaction.atomic():
+        # Lock the item row only: the joined problems are read, not written.
         locked = (
-            ReviewItem.objects.select_for_update()
+            ReviewItem.objects.select_for_update(of=("self",))
             .select_related("problem", "previous_problem", "source_problem")
             .get(pk=item.pk)
         )
@@ -453,7 +454,7 @@ def review_prepare(*, item_id: int, now: datetime | None = None) -> ProblemInsta
     now = now or timezone.now()
     with transaction.atomic():
         item = (
-            ReviewItem.objects.select_for_update()
+            ReviewItem.objects.select_for_update(of=("self",))
             .select_related("previous_problem", "source_problem")
             .filter(pk=item_id)
             .first()

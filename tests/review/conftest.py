@@ -177,6 +177,10 @@ def use_broker(url: str) -> None:
     if "amqp" in app.__dict__:
         app.amqp._producer_pool = None
     app.conf.broker_url = url
+    # Celery prefers the CELERY_BROKER_URL environment variable to broker_url, but the read and
+    # write URLs to both: set those so the switch holds in CI too.
+    app.conf.broker_read_url = url
+    app.conf.broker_write_url = url
     app.conf.broker_transport_options = {"visibility_timeout": 3600}
     # Fail fast when the broker is down instead of retrying for long.
     app.conf.task_publish_retry_policy = {
@@ -202,7 +206,13 @@ def redis_app(transactional_db):
     """Yield the project's Celery app pointed at Redis with an empty queue; restore it after."""
     saved = {
         key: app.conf.get(key)
-        for key in ("broker_url", "broker_transport_options", "task_publish_retry_policy")
+        for key in (
+            "broker_url",
+            "broker_read_url",
+            "broker_write_url",
+            "broker_transport_options",
+            "task_publish_retry_policy",
+        )
     }
     use_broker(redis_broker_url())
     app.control.purge()
@@ -210,6 +220,8 @@ def redis_app(transactional_db):
     use_broker(redis_broker_url())
     app.control.purge()
     use_broker(saved["broker_url"])
+    app.conf.broker_read_url = saved["broker_read_url"]
+    app.conf.broker_write_url = saved["broker_write_url"]
     app.conf.broker_transport_options = saved["broker_transport_options"]
     app.conf.task_publish_retry_policy = saved["task_publish_retry_policy"]
 
