@@ -15,6 +15,7 @@ from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
 
+import mpmath
 import sympy
 
 Scalar = Fraction | sympy.Expr
@@ -44,31 +45,34 @@ def as_fraction(value: Scalar) -> Fraction | None:
 
 
 @lru_cache(maxsize=4096)
-def _numeric_sympy(value: sympy.Expr) -> sympy.Float:
-    return sympy.N(value, DIGITS)
+def _approx_sympy(value: sympy.Expr) -> mpmath.mpf:
+    return mpmath.mpf(sympy.N(value, DIGITS + 10)._mpf_)
 
 
-def numeric(value: Scalar) -> sympy.Float | Fraction:
-    """Return a high-precision numeric value (the Fraction itself when rational)."""
+def approx(value: Scalar) -> mpmath.mpf:
+    """Return the value as an mpmath number good to DIGITS + 10 significant digits."""
     fraction = as_fraction(value)
-    if fraction is not None:
-        return fraction
-    return _numeric_sympy(value)
+    with mpmath.workdps(DIGITS + 10):
+        if fraction is not None:
+            return mpmath.mpf(fraction.numerator) / fraction.denominator
+        return _approx_sympy(value)
 
 
-def _as_float(value: sympy.Float | Fraction) -> sympy.Float:
-    if isinstance(value, Fraction):
-        return sympy.Float(sympy.Rational(value.numerator, value.denominator), DIGITS)
-    return value
+def numeric(value: Scalar) -> Fraction | mpmath.mpf:
+    """Return the Fraction itself when rational, else a high-precision mpmath number."""
+    fraction = as_fraction(value)
+    return fraction if fraction is not None else approx(value)
+
+
+def close(a: mpmath.mpf, b: mpmath.mpf) -> bool:
+    """Return True when two high-precision numbers agree to DIGITS significant digits."""
+    with mpmath.workdps(DIGITS + 10):
+        scale = max(abs(a), abs(b), mpmath.mpf(1))
+        return bool(abs(a - b) <= scale * mpmath.mpf(10) ** (-DIGITS))
 
 
 def _close(a: Scalar, b: Scalar) -> bool:
-    na, nb = numeric(a), numeric(b)
-    if isinstance(na, Fraction) and isinstance(nb, Fraction):
-        return na == nb
-    fa, fb = _as_float(na), _as_float(nb)
-    scale = max(abs(fa), abs(fb), sympy.Float(1))
-    return bool(abs(fa - fb) <= scale * sympy.Float(10) ** (5 - DIGITS))
+    return close(approx(a), approx(b))
 
 
 def _exp_atoms_to_t(expr: sympy.Expr) -> sympy.Expr | None:
@@ -108,7 +112,11 @@ def equal(a: Scalar, b: Scalar) -> bool:
 
 def vectors_equal(a: Sequence[Scalar], b: Sequence[Scalar]) -> bool:
     """Return True when two vectors have the same length and equal coordinates."""
-    return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b, strict=True))
+    if len(a) != len(b):
+        return False
+    if all(type(x) is Fraction for x in a) and all(type(y) is Fraction for y in b):
+        return tuple(a) == tuple(b)
+    return all(equal(x, y) for x, y in zip(a, b, strict=True))
 
 
 class Rounding(StrEnum):
@@ -140,15 +148,16 @@ def rounding(text: str, typed: Fraction, exact: Scalar) -> Rounding:
     A decimal rounds the exact value correctly when it lies within half a unit of its last
     typed digit of it. Truncation (0.666 for 2/3) is not rounding.
     """
-    if equal(typed, exact):
-        return Rounding.EXACT
     half_unit = Fraction(1, 2 * 10 ** decimal_places(text))
     exact_fraction = as_fraction(exact)
     if exact_fraction is not None:
+        if typed == exact_fraction:
+            return Rounding.EXACT
         within = abs(typed - exact_fraction) <= half_unit
     else:
-        value = _as_float(numeric(exact))
-        within = bool(abs(_as_float(typed) - value) <= _as_float(half_unit))
+        # A decimal is rational; an exp/sqrt value is not, so only rounding can apply.
+        with mpmath.workdps(DIGITS + 10):
+            within = bool(abs(approx(typed) - approx(exact)) <= approx(half_unit))
     if not within:
         return Rounding.WRONG
     if significant_figures(text) >= MIN_SIGNIFICANT:

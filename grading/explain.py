@@ -9,9 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-import sympy
-
-from .compare import Scalar, as_fraction, numeric, to_sympy
+from .compare import Scalar, approx, as_fraction, to_sympy
 from .kinds import MistakeCode, ProblemKind
 from .mistakes import Vector, combine, scores, term_weights
 from .spec import Problem
@@ -254,19 +252,19 @@ def coordinate_offsets(answer: Sequence[Scalar], expected: Sequence[Scalar]) -> 
     """Return a sentence saying which coordinates are off and by how much."""
     parts = []
     for d, (got, want) in enumerate(zip(answer, expected, strict=True)):
-        diff = to_sympy(got) - to_sympy(want)
-        fraction = as_fraction(diff)
-        if fraction is not None:
-            if fraction == 0:
+        got_fraction, want_fraction = as_fraction(got), as_fraction(want)
+        if got_fraction is not None and want_fraction is not None:
+            diff = got_fraction - want_fraction
+            if diff == 0:
                 continue
-            sign = "+" if fraction > 0 else ""
-            parts.append(f"the {ordinal(d)} coordinate is off by ${sign}{scalar_tex(fraction)}$")
+            sign = "+" if diff > 0 else ""
+            parts.append(f"the {ordinal(d)} coordinate is off by ${sign}{scalar_tex(diff)}$")
         else:
-            approx = numeric(diff)
-            if abs(approx) < sympy.Float("1e-12"):
+            off = float(approx(got) - approx(want))
+            if abs(off) < 1e-12:
                 continue
-            parts.append(f"the {ordinal(d)} coordinate is off by about ${float(approx):+.4g}$")
+            parts.append(f"the {ordinal(d)} coordinate is off by about ${off:+.4g}$")
     if not parts:
         return "Your vector is not the answer."
     listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"No common mistake explains this answer: {listed}. Check each term's weight and row."
+    return f"No common mistake explains this answer: {listed}."

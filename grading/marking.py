@@ -13,14 +13,24 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .compare import Rounding, Scalar, as_fraction, equal, rounding, vectors_equal
+from .compare import (
+    Rounding,
+    Scalar,
+    approx,
+    as_fraction,
+    close,
+    decimal_places,
+    equal,
+    rounding,
+    vectors_equal,
+)
 from .explain import coordinate_offsets, describe, explain, term_name
 from .kinds import MistakeCode, ProblemKind, Status
 from .mistakes import (
     Vector,
     combine,
     expected_cached,
-    mistaken,
+    mistake_index,
     term_weights,
     whole_sum_weightings,
 )
@@ -237,32 +247,64 @@ def _explain_terms(problem: Problem, report: TermReport) -> str:
 # ---------------------------------------------------------------- grade
 
 
-def _final_vector_verdict(
-    problem: Problem, reading: Reading, interpreted: str, notes: list[str]
-) -> tuple[Diagnosis | None, str]:
-    value = reading.value
-    decimals = reading.coordinate_decimals or (None,) * len(value)  # type: ignore[arg-type]
+def _candidates(problem: Problem, reading: Reading) -> list[Diagnosis]:
+    """Return every mistake variant whose vector is the learner's (decimals may round it)."""
+    value: Vector = reading.value  # type: ignore[assignment]
+    decimals = reading.coordinate_decimals or (None,) * len(value)
+    index = mistake_index(problem)
+    exact_rational = all(type(x) is Fraction for x in value) and not any(decimals)
+    if exact_rational and index.all_rational:
+        return list(index.by_vector.get(tuple(value), ()))
+    learner = [approx(x) for x in value]
+    halves = [
+        approx(Fraction(1, 2 * 10 ** decimal_places(text))) if text else None for text in decimals
+    ]
+    found = []
+    for diagnosis, target, target_approx in index.wrong:
+        # cheap numeric test first; exact confirmation only for the survivors
+        if not all(
+            (abs(got - want) <= half) if half is not None else close(got, want)
+            for got, want, half in zip(learner, target_approx, halves, strict=True)
+        ):
+            continue
+        if _matches(value, decimals, target):
+            found.append(diagnosis)
+    return found
+
+
+def _final_vector_verdict(problem: Problem, reading: Reading) -> tuple[Diagnosis | None, str]:
+    value: Vector = reading.value  # type: ignore[assignment]
+    expected = expected_cached(problem)
     matches: list[Diagnosis] = []
     seen: set[tuple[MistakeCode, tuple[int, ...]]] = set()
-    expected = expected_cached(problem)
-    for diagnosis, target in mistaken(problem):
-        if vectors_equal(target, expected):
-            continue
-        if _matches(value, decimals, target):  # type: ignore[arg-type]
-            key = (diagnosis.mistake, diagnosis.terms)
-            if key not in seen:
-                seen.add(key)
-                matches.append(diagnosis)
+    for diagnosis in _candidates(problem, reading):
+        key = (diagnosis.mistake, diagnosis.terms)
+        if key not in seen:
+            seen.add(key)
+            matches.append(diagnosis)
     if len(matches) == 1:
         return matches[0], explain(problem, matches[0])
+    offsets = coordinate_offsets(value, expected)
     if matches:
         listed = "; ".join(describe(problem, d) for d in matches)
+        hint = (
+            " Writing the sum out term by term would show which."
+            if problem.kind in _TERM_KINDS
+            else ""
+        )
         return None, (
-            f"Your answer is what several common mistakes give, so which one happened cannot be "
-            f"told from the final vector alone: {listed}. Writing the sum out term by term would "
-            f"show it. {coordinate_offsets(value, expected)}"  # type: ignore[arg-type]
-        ).replace("No common mistake explains this answer: ", "Compared with the answer, ")
-    return None, coordinate_offsets(value, expected)  # type: ignore[arg-type]
+            "Your answer is what more than one common mistake gives, so the final vector alone "
+            f"cannot tell which happened: {listed}.{hint}"
+        )
+    return None, offsets + _HINTS[problem.kind]
+
+
+_HINTS = {
+    ProblemKind.WEIGHTED_SUM: " Check each term's weight and row.",
+    ProblemKind.CONTENT_WEIGHTS: " Check the scores, their softmax, and each weighted row.",
+    ProblemKind.CONTRAST: " Compute each sentence's sum, then subtract A from B.",
+    ProblemKind.LOOKUP: " Find the token's id in the vocabulary, then take that row of the table.",
+}
 
 
 def _grade(problem: Problem, answer: str) -> Verdict:
@@ -307,7 +349,7 @@ def _grade(problem: Problem, answer: str) -> Verdict:
             return Verdict(
                 Status.INCORRECT, report.score, interpreted, diagnosis, text, notes=tuple(notes)
             )
-        final, text = _final_vector_verdict(problem, reading, interpreted, notes)
+        final, text = _final_vector_verdict(problem, reading)
         if final is None:
             text = _explain_terms(problem, report)
         return Verdict(Status.INCORRECT, report.score, interpreted, final, text, notes=tuple(notes))
@@ -335,7 +377,7 @@ def _grade(problem: Problem, answer: str) -> Verdict:
                 explanation="Your decimals round the answer, but too coarsely to be marked right.",
                 notes=tuple(notes),
             )
-    diagnosis, text = _final_vector_verdict(problem, reading, interpreted, notes)
+    diagnosis, text = _final_vector_verdict(problem, reading)
     return Verdict(Status.INCORRECT, 0.0, interpreted, diagnosis, text, notes=tuple(notes))
 
 

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+import mpmath
 import sympy
 
-from .compare import Scalar, to_sympy
+from .compare import Scalar, approx, to_sympy, vectors_equal
 from .kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind
 from .spec import Problem, load_problem
 from .verdict import Diagnosis
@@ -419,6 +420,42 @@ def mistaken(problem: Problem) -> tuple[tuple[Diagnosis, Vector], ...]:
 def expected_cached(problem: Problem) -> Vector:
     """Return the right answer of a problem, cached."""
     return right_answer(problem)
+
+
+@dataclass(frozen=True)
+class MistakeIndex:
+    """Hold, per problem, the mistaken vectors that differ from the right one, ready to match.
+
+    Rational vectors are keyed by value, so diagnosing an exact rational answer is one dict
+    lookup; every vector also carries a high-precision approximation for a cheap first test.
+    """
+
+    wrong: tuple[tuple[Diagnosis, Vector, tuple[mpmath.mpf, ...]], ...]
+    by_vector: dict[Vector, tuple[Diagnosis, ...]]
+    all_rational: bool
+
+
+def _is_rational(vector: Vector) -> bool:
+    return all(type(x) is Fraction for x in vector)
+
+
+@lru_cache(maxsize=512)
+def mistake_index(problem: Problem) -> MistakeIndex:
+    """Return the cached MistakeIndex of a problem."""
+    expected = expected_cached(problem)
+    wrong = []
+    by_vector: dict[Vector, list[Diagnosis]] = {}
+    for diagnosis, vector in mistaken(problem):
+        if vectors_equal(vector, expected):
+            continue
+        wrong.append((diagnosis, vector, tuple(approx(x) for x in vector)))
+        if _is_rational(vector):
+            by_vector.setdefault(vector, []).append(diagnosis)
+    return MistakeIndex(
+        tuple(wrong),
+        {key: tuple(value) for key, value in by_vector.items()},
+        all(_is_rational(v) for _, v, _ in wrong),
+    )
 
 
 # ---------------------------------------------------------------- public API

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import sympy
 
-from .compare import Scalar, as_fraction, numeric, to_sympy
+from .compare import Scalar, approx, as_fraction, to_sympy
 
 MAX_CHARS = 2000
 MAX_TOKENS = 400
@@ -312,6 +312,14 @@ def tokenize(text: str) -> list[Token]:
 _CLOSE = {"(": ")", "[": "]", "{": "}"}
 
 
+def _literal(text: str) -> Fraction:
+    """Return the exact value of a typed number (`0.1` is 1/10), without a regex."""
+    whole, _, decimals = text.partition(".")
+    if not decimals:
+        return Fraction(int(whole or "0"))
+    return Fraction(int((whole or "0") + decimals), 10 ** len(decimals))
+
+
 class _Parser:
     def __init__(self, tokens: list[Token]) -> None:
         self.tokens = tokens
@@ -481,7 +489,7 @@ class _Parser:
         kind = token.kind
         if kind == "NUM":
             self.take()
-            return Num(token.pos, token.text, Fraction(token.text), "." in token.text)
+            return Num(token.pos, token.text, _literal(token.text), "." in token.text)
         if kind == "PI":
             self.take()
             return Const(token.pos, "pi")
@@ -575,8 +583,7 @@ def _is_zero(value: Scalar) -> bool:
     fraction = as_fraction(value)
     if fraction is not None:
         return fraction == 0
-    approx = numeric(value)
-    return bool(abs(approx) < sympy.Float("1e-25"))
+    return bool(abs(approx(value)) < 1e-25)
 
 
 class _Evaluator:
