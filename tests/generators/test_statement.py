@@ -83,5 +83,8 @@ def test_generated_statements_render_at_every_level(kind, level):
 
 
 def test_unknown_kind_is_refused(make_spec):
+    spec = make_spec("lookup")
+    spec["kind"] = "two_layers"
+
     with pytest.raises(ValueError):
-        render_statement(make_spec("lookup", kind="two_layers"))
+        render_statement(spec)

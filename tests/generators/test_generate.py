@@ -1,0 +1,179 @@
+import hashlib
+import json
+from fractions import Fraction
+
+import pytest
+
+import grading
+from grading.kinds import MistakeCode, ProblemKind
+from practice.generators import GENERATORS, GenerationError, generate
+from practice.generators.base import ProblemGenerator
+
+CASES = [(kind, level) for kind, generator in GENERATORS.items() for level in generator.levels]
+
+
+def fingerprint(spec: dict) -> str:
+    return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
+
+
+# (kind, seed, level, target) -> fingerprint. A failure here means generated problems changed:
+# if that is intended, bump the generator's version and re-pin; if not, it is a bug.
+PINNED: dict[tuple[str, int, int, str | None], str] = {
+    ("lookup", 1, 1, None): "84dd3329c2c8eb04",
+    ("lookup", 42, 4, None): "bf8dfb9cd89e4a11",
+    ("lookup", 7, 2, "off_by_one_row"): "e2e0f7db8e163b8d",
+    ("weighted_sum", 1, 1, None): "aa52e0b1a5a1caf5",
+    ("weighted_sum", 42, 4, None): "93d44557c5b98fa7",
+    ("weighted_sum", 7, 2, "omitted_term"): "58f43ecc74e53d72",
+    ("contrast", 1, 1, None): "675c8c80546e0979",
+    ("contrast", 42, 4, None): "a1c4ea1ed9e39a13",
+    ("contrast", 7, 3, "forgot_weight"): "7708ce389cb8e0fb",
+    ("content_weights", 1, 1, None): "03f2fe7095ac7a8e",
+    ("content_weights", 42, 4, None): "5a2c640f74879490",
+    ("content_weights", 7, 2, "omitted_self_score"): "2ea3fdbcd050badb",
+}
+
+
+@pytest.mark.parametrize("case", sorted(PINNED, key=str))
+def test_pinned_problems_never_change(case):
+    kind, seed, level, target = case
+    assert fingerprint(generate(kind, seed=seed, level=level, target=target)) == PINNED[case]
+
+
+def test_every_generator_has_pinned_problems():
+    assert {kind for kind, *_ in PINNED} == {k.value for k in ProblemKind}
+
+
+def test_generators_are_registered_by_kind_with_name_version_and_levels():
+    assert set(GENERATORS) == set(ProblemKind)
+    for kind, generator in GENERATORS.items():
+        assert isinstance(generator, ProblemGenerator)
+        assert generator.kind == kind
+        assert generator.name == kind.value
+        assert isinstance(generator.version, int) and generator.version >= 1
+        assert generator.levels == (1, 2, 3, 4)
+
+
+@pytest.mark.parametrize(("kind", "level"), CASES)
+def test_same_arguments_give_the_same_spec_and_seeds_vary_it(kind, level):
+    specs = [generate(kind, seed=seed, level=level) for seed in range(6)]
+
+    assert specs[0] == generate(kind, seed=0, level=level)
+    assert len({fingerprint(s) for s in specs}) >= 5
+
+
+@pytest.mark.parametrize(("kind", "level"), CASES)
+def test_specs_are_valid_and_carry_their_generator(kind, level):
+    for seed in range(5):
+        spec = generate(kind, seed=seed, level=level)
+        assert next(iter(spec)) == "kind"
+        assert grading.validate_spec(spec) == spec  # already normalised
+        assert spec["level"] == level
+        info = spec["generator"]
+        assert info["name"] == GENERATORS[kind].name
+        assert info["version"] == GENERATORS[kind].version
+        assert (info["seed"], info["level"], info["target"]) == (seed, level, None)
+        assert isinstance(info["redraws"], int) and info["redraws"] >= 0
+        assert json.loads(json.dumps(spec)) == spec
+
+
+@pytest.mark.parametrize(("kind", "level"), CASES)
+def test_sizes_grow_with_the_level(kind, level):
+    spec = generate(kind, seed=1, level=level)
+    rows = spec.get("rows") or spec.get("rows_a") or spec["table"]
+    tokens = spec.get("tokens") or spec["tokens_a"]
+
+    assert len(rows[0]) == {1: 2, 2: 2, 3: 3, 4: 4}[level]
+    assert 3 <= len(tokens) <= 6
+    if level == 4:
+        assert len(tokens) >= 5
+    if level == 1:
+        assert len(tokens) == 3
+
+
+@pytest.mark.parametrize("kind", [ProblemKind.WEIGHTED_SUM, ProblemKind.CONTRAST])
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_weights_are_small_positive_fractions_summing_to_one(kind, level):
+    for seed in range(10):
+        weights = [Fraction(w) for w in generate(kind, seed=seed, level=level)["weights"]]
+        assert sum(weights) == 1
+        assert all(w > 0 for w in weights)  # the self weight included
+        assert all(w.denominator <= 12 for w in weights)
+        if kind == ProblemKind.WEIGHTED_SUM:
+            assert len(set(weights)) > 1  # else the plain average would be right
+
+
+@pytest.mark.parametrize(("kind", "level"), CASES)
+def test_a_word_has_one_row_and_different_words_different_rows(kind, level):
+    for seed in range(5):
+        spec = generate(kind, seed=seed, level=level)
+        if kind == ProblemKind.LOOKUP:
+            pairs = list(zip(spec["vocab"], map(tuple, spec["table"]), strict=True))
+        elif kind == ProblemKind.CONTRAST:
+            pairs = [
+                (token, tuple(row))
+                for side in ("a", "b")
+                for token, row in zip(spec[f"tokens_{side}"], spec[f"rows_{side}"], strict=True)
+            ]
+        else:
+            pairs = list(zip(spec["tokens"], map(tuple, spec["rows"]), strict=True))
+        row_of = dict(pairs)
+        assert all(row_of[token] == row for token, row in pairs)
+        assert len(set(row_of.values())) == len(row_of)
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_contrast_sentences_differ_only_at_neighbours_of_the_same_word(level):
+    for seed in range(10):
+        spec = generate(ProblemKind.CONTRAST, seed=seed, level=level)
+        a, b, i = spec["tokens_a"], spec["tokens_b"], spec["position"]
+        assert a[i] == b[i]
+        changed = [k for k in range(len(a)) if a[k] != b[k]]
+        assert changed and i not in changed
+        assert i - 1 in changed  # the modifier right before the word
+        assert all(
+            (spec["rows_a"][k] != spec["rows_b"][k]) == (k in changed) for k in range(len(a))
+        )
+
+
+def test_sentences_look_real():
+    spec = generate(ProblemKind.WEIGHTED_SUM, seed=3, level=1)
+    words = {"bank", "bat", "crane", "mouse", "plant", "fan", "seal"}
+
+    assert spec["tokens"][spec["position"]] in words
+    assert all(token.isalpha() and token.islower() for token in spec["tokens"])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        ({"seed": -1, "level": 1}, ValueError),
+        ({"seed": 2**63, "level": 1}, ValueError),
+        ({"seed": "7", "level": 1}, TypeError),
+        ({"seed": 1.5, "level": 1}, TypeError),
+        ({"seed": True, "level": 1}, TypeError),
+        ({"seed": 1, "level": 0}, ValueError),
+        ({"seed": 1, "level": 5}, ValueError),
+        ({"seed": 1, "level": 1, "target": MistakeCode.FORGOT_WEIGHT}, ValueError),
+        ({"seed": 1, "level": 1, "target": "no_such_mistake"}, ValueError),
+    ],
+)
+def test_bad_arguments_are_refused(arguments, error):
+    with pytest.raises(error):
+        generate(ProblemKind.WEIGHTED_SUM, **arguments)
+
+
+def test_unknown_kind_is_refused():
+    with pytest.raises(ValueError):
+        generate("two_layers", seed=1, level=1)
+
+
+def test_a_generator_that_cannot_satisfy_the_catalog_says_so():
+    class Hopeless(type(GENERATORS[ProblemKind.WEIGHTED_SUM])):
+        max_redraws = 3
+
+        def plausible(self, spec, target):
+            return False
+
+    with pytest.raises(GenerationError, match="no diagnosable problem in 3 draws"):
+        Hopeless().generate(seed=1, level=1)
