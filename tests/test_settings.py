@@ -10,7 +10,9 @@ STRONG_KEY = "k" * 20 + "9fQ2-vT7!mZ4@xL8#pR1$wN6%bC3^hJ5&dS0*"
 
 
 def manage(*args: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
+    # The browser tests' DJANGO_ALLOW_ASYNC_UNSAFE must not leak into a production check.
+    unset = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {k: v for k, v in os.environ.items() if k not in unset}
     clean.update(DJANGO_SETTINGS_MODULE="basislab.settings", BASISLAB_VAR_DIR=str(tmp_path), **env)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
