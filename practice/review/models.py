@@ -37,8 +37,13 @@ class CardState(models.IntegerChoices):
 class ReviewItem(models.Model):
     """One explained mistake that keeps coming back until it is gone."""
 
+    # No index of its own: the (copy, due) index and the unique (copy, kind, mistake) lead
+    # with the copy.
     copy = models.ForeignKey(
-        "courses.CourseCopy", on_delete=models.CASCADE, related_name="review_items"
+        "courses.CourseCopy",
+        on_delete=models.CASCADE,
+        related_name="review_items",
+        db_index=False,
     )
     kind = models.CharField(max_length=32, choices=[(k.value, k.value) for k in ProblemKind])
     mistake = models.CharField(max_length=40, choices=[(m.value, m.value) for m in MistakeCode])
@@ -126,7 +131,10 @@ class ReviewLog(models.Model):
         PRACTICE = "practice", _("a mistake in practice")
         REVIEW = "review", _("a review")
 
-    item = models.ForeignKey(ReviewItem, on_delete=models.CASCADE, related_name="logs")
+    # Indexed by the (item, -reviewed_at) index and the unique (item, attempt).
+    item = models.ForeignKey(
+        ReviewItem, on_delete=models.CASCADE, related_name="logs", db_index=False
+    )
     attempt = models.ForeignKey(
         "practice.Attempt", on_delete=models.CASCADE, related_name="review_logs"
     )

@@ -340,10 +340,15 @@ def _interleave(items: list[ReviewItem]) -> list[ReviewItem]:
     return out
 
 
-def review_done_today(*, copy: CourseCopy, now: datetime | None = None) -> int:
-    """Return how many reviews the learner rated today, in their own time zone."""
+def review_done_today(
+    *, copy: CourseCopy, now: datetime | None = None, row: ReviewSettings | None = None
+) -> int:
+    """Return how many reviews the learner rated today, in their own time zone.
+
+    ``row`` is the learner's settings when the caller already has them.
+    """
     now = now or timezone.now()
-    zone = _zone(review_settings_for(user=copy.owner))
+    zone = _zone(row or review_settings_for(user=copy.owner))
     return ReviewLog.objects.filter(
         item__copy=copy,
         origin=ReviewLog.Origin.REVIEW,
@@ -358,7 +363,7 @@ def review_next(*, copy: CourseCopy, now: datetime | None = None) -> list[Review
     """
     now = now or timezone.now()
     row = review_settings_for(user=copy.owner)
-    remaining = max(0, row.daily_limit - review_done_today(copy=copy, now=now))
+    remaining = max(0, row.daily_limit - review_done_today(copy=copy, now=now, row=row))
     if remaining == 0:
         return []
     # A copy has at most one item per catalogued mistake, so the due list is short.
