@@ -131,6 +131,7 @@ def test_after_five_failures_the_sixth_sign_in_is_refused_with_a_clear_page(
         assert response.status_code == 429
         html = response.content.decode()
         assert "Too many failed sign-ins" in html
+        assert "Try again in 15 minutes" in html
         assert reverse("password_reset") in html
     assert "_auth_user_id" not in client.session
 
