@@ -15,7 +15,8 @@ from grading.kinds import ProblemKind
 
 ANSWER_FORMS = (
     "Answer with the vector, for example `[1/2, 1]`, or with the sum written out term by term, "
-    "for example `1/2*[1, 0] + 1/2*[0, 2]`; fractions are exact, decimals are read as typed."
+    "for example `1/2*[1, 0] + 1/2*[0, 2]`. Fractions are exact; a decimal counts when it rounds "
+    "the exact value at the digits typed, with at least three significant figures."
 )
 
 # Python-Markdown's backslash escapes (with the tables extension's "|"); "<", "&" and "$" have

@@ -3,6 +3,8 @@ import json
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import grading
 from grading.kinds import MistakeCode, ProblemKind
@@ -177,3 +179,17 @@ def test_a_generator_that_cannot_satisfy_the_catalog_says_so():
 
     with pytest.raises(GenerationError, match="no diagnosable problem in 3 draws"):
         Hopeless().generate(seed=1, level=1)
+
+
+@settings(max_examples=25, deadline=2000)
+@given(
+    kind=st.sampled_from(list(ProblemKind)),
+    seed=st.integers(min_value=0, max_value=2**63 - 1),
+    level=st.integers(min_value=1, max_value=4),
+)
+def test_any_seed_gives_a_valid_reproducible_spec(kind, seed, level):
+    spec = generate(kind, seed=seed, level=level)
+
+    assert grading.validate_spec(spec) == spec
+    assert spec["generator"]["seed"] == seed
+    assert generate(kind, seed=seed, level=level) == spec
