@@ -46,6 +46,7 @@ LEGEND_TEXT = {
 }
 
 Number = Fraction | float
+FAR_OUT = 20
 
 
 @dataclass
@@ -245,6 +246,29 @@ def _arrow_markup(arrow: Arrow, scale: float, ox: float, oy: float, marker: str)
     )
 
 
+def _drawable_answer(
+    answer: Sequence[Any] | None, bounds: tuple[float, float, float, float]
+) -> tuple[Number, ...] | None:
+    """Return the learner's vector if it can share the picture, else None.
+
+    It is left out when it has another length, is not a finite real, or lies so far out
+    (beyond FAR_OUT times the drawing's extent) that the right answer would shrink to a dot.
+    """
+    if answer is None or len(answer) != 2:
+        return None
+    try:
+        vector = _vec(answer)
+        values = [float(v) for v in vector]
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return None
+    if not all(math.isfinite(v) for v in values):
+        return None
+    extent = max(1.0, *(abs(b) for b in bounds))
+    if max(abs(v) for v in values) > FAR_OUT * extent:
+        return None
+    return vector
+
+
 def _describe(spec: dict, tip: tuple[Number, Number], answer: tuple | None) -> tuple[str, str]:
     kind = ProblemKind(spec["kind"])
     right = f"({_fmt(tip[0])}, {_fmt(tip[1])})"
@@ -272,7 +296,7 @@ def render_svg(spec: dict, *, answer: Sequence[Any] | None = None) -> str | None
     if dimension(spec) != 2:
         return None
     panels, tip = _PANELS[ProblemKind(spec["kind"])](spec)
-    learner = _vec(answer) if answer is not None and len(answer) == 2 else None
+    learner = _drawable_answer(answer, _bounds(panels))
     if learner is not None:
         panels[-1].arrows.append(Arrow("answer", (0, 0), (learner[0], learner[1]), "your answer"))
     scale, ox, oy = _scale(_bounds(panels))

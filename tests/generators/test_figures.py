@@ -179,3 +179,28 @@ def test_generated_two_dimensional_problems_draw_the_right_answer(kind, level):
         root = parse(render_svg(spec, answer=(0, 0)))
         (line,) = arrows(root, "right" if kind in ("lookup", "contrast") else "sum")
         assert pixel_tip(root, line) == pytest.approx(right, abs=1e-3)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        ("nan", "1"),
+        (float("inf"), 0),
+        ("not a number", "1"),
+        ("10**100", "1"),
+        (10**100, 1),
+    ],
+)
+def test_answers_that_cannot_share_the_picture_are_left_out(make_spec, answer):
+    root = parse(render_svg(make_spec("weighted_sum"), answer=answer))
+
+    assert arrows(root, "answer") == []
+    assert len(arrows(root, "sum")) == 1
+
+
+def test_a_complex_answer_is_left_out(make_spec):
+    import sympy
+
+    root = parse(render_svg(make_spec("weighted_sum"), answer=(sympy.sqrt(-1), 1)))
+
+    assert arrows(root, "answer") == []
