@@ -76,7 +76,7 @@ def describe(problem: Problem, diagnosis: Diagnosis) -> str:
     if code == M.WRONG_WEIGHT:
         weight = scalar_tex(Fraction(detail["weight"]))
         return f"using the weight ${weight}$ in {term_name(problem, terms[0])}"
-    if code == M.WRONG_ROW:
+    if code == M.WRONG_ROW and "row" in detail:
         return f"using {_row_name(problem, int(detail['row']))} in {term_name(problem, terms[0])}"
     if code == M.SWAPPED_WEIGHTS:
         first, second = term_name(problem, terms[0]), term_name(problem, terms[1])
@@ -113,20 +113,20 @@ def explain(problem: Problem, diagnosis: Diagnosis) -> str:
                 f", the weight of {term_name(problem, owners[0])}" if owners else ""
             )
         return (
-            f"In {term_name(problem, k)} you seem to have used the weight {where}. Its weight "
+            f"In {term_name(problem, k)}, you seem to have used the weight {where}. Its weight "
             f"is ${scalar_tex(_weight(problem, k))}$, so the term should be "
             f"{_right_term(problem, k)}."
         )
     if code == M.WRONG_ROW:
         (k,) = terms
-        used = (
-            f"{_row_name(problem, int(detail['row']))}, "
-            f"${vector_tex(problem.rows[int(detail['row'])])}$"
-            if "row" in detail
-            else "a different row"
-        )
+        if "row" in detail:
+            row = int(detail["row"])
+            used = f"{_row_name(problem, row)}, ${vector_tex(problem.rows[row])}$"
+        else:
+            vector = [Fraction(x) for x in detail.get("vector", ())]
+            used = f"the row ${vector_tex(vector)}$" if vector else "a different row"
         return (
-            f"In {term_name(problem, k)} you seem to have used {used}, instead of its own "
+            f"In {term_name(problem, k)}, you seem to have used {used}, instead of its own "
             f"row ${vector_tex(problem.rows[k])}$. The term should be {_right_term(problem, k)}."
         )
     if code == M.SWAPPED_WEIGHTS:
@@ -193,7 +193,7 @@ def _explain_contrast(problem: Problem, diagnosis: Diagnosis) -> str:
         diff = _diff_tex(problem.rows_b[k], problem.rows_a[k])
         right = tuple(to_sympy(weights[k]) * x for x in diff)
         return (
-            f"In {term_name(problem, k)} you seem to have used "
+            f"In {term_name(problem, k)}, you seem to have used "
             f"$\\mathbf{{x}}_{k}^B - \\mathbf{{x}}_{k}^A = {vector_tex(diff)}$ without its "
             f"weight ${scalar_tex(weights[k])}$. The term should be "
             f"${scalar_tex(weights[k])}\\,{vector_tex(diff)} = {vector_tex(right)}$, "

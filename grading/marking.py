@@ -89,6 +89,7 @@ class TermReport:
     issues: list[tuple[str, int, Any]] = field(default_factory=list)  # (what, k, used)
     notes: list[str] = field(default_factory=list)
     weights_by_term: dict[int, Term] = field(default_factory=dict)
+    extra_terms: list[Term] = field(default_factory=list)
 
     @property
     def score(self) -> float:
@@ -151,7 +152,9 @@ def match_terms(problem: Problem, terms: Sequence[Term]) -> TermReport:
                 note = _rounding_note(terms[t].decimal or "", weights[k], check)
                 if note:
                     report.notes.append(note)
-            report.issues.append(("weight", k, terms[t].coefficient))
+                report.issues.append(("digits", k, terms[t].decimal))
+            else:
+                report.issues.append(("weight", k, terms[t].coefficient))
             report.weights_by_term[k] = terms[t]
             free_k.remove(k)
             free_t.remove(t)
@@ -172,26 +175,29 @@ def match_terms(problem: Problem, terms: Sequence[Term]) -> TermReport:
     for k in free_k:
         report.issues.append(("omitted", k, None))
     report.extras = len(free_t)
+    report.extra_terms = [terms[t] for t in free_t]
     return report
 
 
 def _term_diagnosis(problem: Problem, report: TermReport) -> Diagnosis | None:
+    """Return the one catalogued mistake the term-by-term comparison shows, if there is one."""
     kinds = {what for what, _, _ in report.issues}
-    if report.extras or kinds & {"row", "both"}:
+    if report.extras or not report.issues:
         return None
-    # whole-sum mistakes: every row in place, the weights all follow one wrong rule
-    for diagnosis, wrong_weights in whole_sum_weightings(problem):
-        fits = True
-        for k, weight in enumerate(wrong_weights):
-            term = report.weights_by_term.get(k)
-            if (weight is None) != (term is None):
-                fits = False
-            elif term is not None and weight is not None:
-                fits = _weight_check(term, weight) != Rounding.WRONG
-            if not fits:
-                break
-        if fits and report.issues:
-            return diagnosis
+    if "digits" in kinds:
+        return None
+    if not kinds & {"row", "both"}:
+        # whole-sum mistakes: every row in place, the weights all follow one wrong rule
+        for diagnosis, wrong_weights in whole_sum_weightings(problem):
+            if all(
+                (weight is None) == (k not in report.weights_by_term)
+                and (
+                    weight is None
+                    or _weight_check(report.weights_by_term[k], weight) != Rounding.WRONG
+                )
+                for k, weight in enumerate(wrong_weights)
+            ):
+                return diagnosis
     if problem.kind != ProblemKind.WEIGHTED_SUM:
         return None
     if len(report.issues) == 2 and kinds == {"weight"}:
@@ -203,7 +209,13 @@ def _term_diagnosis(problem: Problem, report: TermReport) -> Diagnosis | None:
     what, k, used = report.issues[0]
     if what == "omitted":
         return Diagnosis(MistakeCode.OMITTED_TERM, (k,))
-    fraction = as_fraction(used)
+    if what == "row":
+        rows = [r for r, row in enumerate(problem.rows) if vectors_equal(used, row)]
+        if rows:
+            return Diagnosis(MistakeCode.WRONG_ROW, (k,), detail={"row": rows[0]})
+        vector = [str(as_fraction(x)) if as_fraction(x) is not None else str(x) for x in used]
+        return Diagnosis(MistakeCode.WRONG_ROW, (k,), detail={"vector": vector})
+    fraction = as_fraction(used) if what == "weight" else None
     if fraction is None:
         return None
     return Diagnosis(MistakeCode.WRONG_WEIGHT, (k,), detail={"weight": str(fraction)})
@@ -220,6 +232,11 @@ def _issue_sentence(problem: Problem, what: str, k: int, used: Any) -> str:
             f"{name.capitalize()} has the weight ${scalar_tex(used)}$; its weight is "
             f"${scalar_tex(weight)}$, so the term should be {right}."
         )
+    if what == "digits":
+        return (
+            f"{name.capitalize()} has the weight {used}, which rounds ${scalar_tex(weight)}$ "
+            f"too coarsely; the term should be {right}."
+        )
     if what == "row":
         source = [r for r in range(len(problem.rows)) if vectors_equal(used, problem.rows[r])]
         whose = f" (the row at position {source[0]})" if source else ""
@@ -235,10 +252,10 @@ def _issue_sentence(problem: Problem, what: str, k: int, used: Any) -> str:
 
 def _explain_terms(problem: Problem, report: TermReport) -> str:
     sentences = [_issue_sentence(problem, what, k, used) for what, k, used in report.issues]
-    if report.extras:
+    for term in report.extra_terms:
         sentences.append(
-            f"Your sum has {report.extras} term(s) more than the {report.n} positions of the "
-            "sentence."
+            f"The term ${term_tex(term.coefficient, term.vector)}$ is one more than the "
+            f"{report.n} positions of the sentence have; it does not belong to the sum."
         )
     right = f"{report.right} of {report.n} terms are right."
     return " ".join([*sentences, right])
@@ -345,7 +362,7 @@ def _grade(problem: Problem, answer: str) -> Verdict:
         if diagnosis is not None:
             text = explain(problem, diagnosis)
             if report.right:
-                text += f" The other {report.right} term(s) are right."
+                text += f" {report.right} of {report.n} terms are right."
             return Verdict(
                 Status.INCORRECT, report.score, interpreted, diagnosis, text, notes=tuple(notes)
             )
