@@ -169,7 +169,7 @@ def problem_new_variant(*, copy: CourseCopy, problem: ProblemInstance) -> Proble
 
 
 def _attempt_by_token(*, copy: CourseCopy, token: uuid.UUID) -> Attempt | None:
-    return Attempt.objects.select_related("problem").filter(copy=copy, form_token=token).first()
+    return Attempt.objects.filter(copy=copy, form_token=token).first()
 
 
 def attempt_submit(
@@ -195,12 +195,13 @@ def attempt_submit(
         mistake = str(verdict.diagnosis.mistake)
     with transaction.atomic():
         # The row lock serialises submits to one problem: a racing duplicate waits here, then
-        # finds the first attempt below.
+        # finds the first attempt (below, or through the unique constraint).
         locked = ProblemInstance.objects.select_for_update().get(pk=problem.pk)
-        existing = _attempt_by_token(copy=copy, token=token)
-        if existing is not None:
-            return existing
         if locked.state != ProblemInstance.State.OPEN:
+            # A racing duplicate of the answer that solved it finds that attempt here.
+            existing = _attempt_by_token(copy=copy, token=token)
+            if existing is not None:
+                return existing
             raise ProblemClosedError(locked)
         try:
             with transaction.atomic():
@@ -215,7 +216,7 @@ def attempt_submit(
                     form_token=token,
                 )
         except IntegrityError:
-            # SQLite ignores the row lock; the unique constraint still allows one attempt.
+            # The same token raced past the first check: the unique constraint lets one in.
             existing = _attempt_by_token(copy=copy, token=token)
             if existing is None:
                 raise

@@ -1,0 +1,82 @@
+"""Races that really happen: threads with their own database connections.
+
+On PostgreSQL every racer gets the one row. SQLite's shared in-memory test database refuses a
+second writer outright ("database table is locked") instead of waiting; there a loser may fail
+with that error, but a second row is never written.
+"""
+
+import threading
+import uuid
+from collections.abc import Callable
+
+import pytest
+from django.db import OperationalError, connection
+
+from courses.models import IdeaProgress
+from practice import services
+from practice.models import Attempt, ProblemInstance
+
+from .conftest import IDEA_SLUG, PAGE_SLUG, right_answer, wrong_answer
+
+RACERS = 3
+
+
+def _race(call: Callable[[], object]) -> list:
+    """Run call in RACERS threads released together; return what the winners returned."""
+    barrier = threading.Barrier(RACERS)
+    results: list = []
+    errors: list = []
+
+    def run() -> None:
+        try:
+            barrier.wait(timeout=10)
+            results.append(call())
+        except Exception as exc:  # collected and asserted below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    workers = [threading.Thread(target=run) for _ in range(RACERS)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=30)
+    if connection.vendor == "sqlite":
+        assert all(isinstance(e, OperationalError) and "locked" in str(e) for e in errors), errors
+        assert results, "every racer failed"
+    else:
+        assert not errors, errors
+        assert len(results) == RACERS
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("answer", ["wrong", "right"])
+def test_racing_double_submit_records_one_attempt_and_counts_once(course_copy, answer):
+    problem = services.problem_open(
+        copy=course_copy, page_slug=PAGE_SLUG, idea_slug=IDEA_SLUG, kind="weighted_sum"
+    )
+    text = right_answer(problem) if answer == "right" else wrong_answer(problem)[1]
+    token = uuid.uuid4()
+    results = _race(
+        lambda: services.attempt_submit(copy=course_copy, problem=problem, text=text, token=token)
+    )
+    assert len({attempt.pk for attempt in results}) == 1
+    assert Attempt.objects.count() == 1
+    progress = IdeaProgress.objects.get(copy=course_copy, idea_slug=IDEA_SLUG)
+    assert progress.attempts == 1
+    expected_state = "solved" if answer == "right" else "open"
+    assert ProblemInstance.objects.get(pk=problem.pk).state == expected_state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_opens_create_one_problem(course_copy):
+    results = _race(
+        lambda: (
+            services.problem_open(
+                copy=course_copy, page_slug=PAGE_SLUG, idea_slug=IDEA_SLUG, kind="contrast"
+            ).pk
+        )
+    )
+    assert len(set(results)) == 1
+    assert ProblemInstance.objects.filter(kind="contrast").count() == 1
