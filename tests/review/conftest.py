@@ -215,8 +215,12 @@ def redis_app(transactional_db):
         )
     }
     use_broker(redis_broker_url())
+    # An embedded worker must not take over the root logger for the tests that follow.
+    hijack = app.conf.worker_hijack_root_logger
+    app.conf.worker_hijack_root_logger = False
     app.control.purge()
     yield app
+    app.conf.worker_hijack_root_logger = hijack
     use_broker(redis_broker_url())
     app.control.purge()
     use_broker(saved["broker_url"])

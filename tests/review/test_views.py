@@ -178,3 +178,17 @@ def test_export_downloads_json(signed_in, copy):
     response = signed_in.get(reverse("review:export", args=[copy.pk]))
     assert response.status_code == 200
     assert response.json()["items"][0]["mistake"] == "omitted_term"
+
+
+def test_an_empty_review_answer_is_refused_and_records_nothing(signed_in, copy):
+    item = _mistake_made(copy)
+    with time_machine.travel(item.due + timedelta(minutes=1), tick=False):
+        signed_in.get(reverse("review:review", args=[copy.pk, item.pk]))
+        variant = ProblemInstance.objects.get(purpose=ProblemInstance.Purpose.REVIEW)
+        response = signed_in.post(
+            reverse("review:answer", args=[copy.pk, variant.pk]),
+            {"text": "", "token": str(uuid.uuid4())},
+        )
+    assert response.status_code == 400
+    assert 'id="answer-form"' in response.text
+    assert not Attempt.objects.filter(problem=variant).exists()
