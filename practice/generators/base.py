@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, TypeVar
 
@@ -92,15 +92,6 @@ def frac_str(value: Fraction | int) -> str:
     return (
         str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
     )
-
-
-def parse_frac(text: str | int) -> Fraction:
-    """Read a spec number (``"1/4"``, ``"-3"``) as a Fraction."""
-    return Fraction(str(text))
-
-
-def vector_strs(vector: Iterable[int | Fraction]) -> list[str]:
-    return [frac_str(x) for x in vector]
 
 
 def composition(draw: Draw, total: int, parts: int) -> list[int]:

@@ -89,7 +89,9 @@ def _lookup(spec: dict) -> str:
     return "\n".join(lines)
 
 
-def _mix_lines(position: int, tokens: Sequence[str], rows: Sequence, weights: Sequence) -> list:
+def _mix_lines(
+    position: int, tokens: Sequence[str], rows: Sequence[Sequence[str]], weights: Sequence[str]
+) -> list[str]:
     lines = []
     for j, (token, row, weight) in enumerate(zip(tokens, rows, weights, strict=True)):
         self_note = " (the word itself)" if j == position else ""
