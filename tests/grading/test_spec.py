@@ -1,0 +1,116 @@
+import pytest
+
+from grading import SpecError, validate_spec
+
+from .conftest import content_spec, contrast_spec, lookup_spec, seed_weighted_sum, three_terms
+
+
+@pytest.mark.parametrize(
+    "spec", [seed_weighted_sum(), three_terms(), lookup_spec(), contrast_spec(), content_spec()]
+)
+def test_valid_spec_of_every_kind_is_returned_normalised(spec):
+    normal = validate_spec(spec)
+    assert next(iter(normal)) == "kind"
+    assert normal["kind"] == spec["kind"]
+    assert validate_spec(normal) == normal
+
+
+def test_numbers_are_normalised_to_canonical_rationals():
+    spec = seed_weighted_sum() | {"weights": ["2/4", "0.5"], "rows": [[1, "0"], ["-0", "4/2"]]}
+    normal = validate_spec(spec)
+    assert normal["weights"] == ["1/2", "1/2"]
+    assert normal["rows"] == [["1", "0"], ["0", "2"]]
+
+
+def test_keys_grading_does_not_read_are_kept():
+    generator = {"name": "ws", "version": 1, "seed": 7, "level": 1, "target": None}
+    normal = validate_spec(seed_weighted_sum() | {"level": 2, "generator": generator})
+    assert normal["level"] == 2
+    assert normal["generator"] == generator
+
+
+def test_validate_returns_a_fresh_dict_each_time():
+    first = validate_spec(seed_weighted_sum())
+    first["weights"].append("9")
+    assert validate_spec(seed_weighted_sum())["weights"] == ["1/2", "1/2"]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"kind": "two_layers"}, "kind"),
+        ({"kind": None}, "kind"),
+        ({"rows": None}, "rows"),
+        ({"rows": []}, "rows"),
+        ({"rows": [["1", "0"], ["0"]]}, "rows[1]"),
+        ({"rows": [["1", "x"], ["0", "2"]]}, "rows[0][1]"),
+        ({"rows": [["1", 0.5], ["0", "2"]]}, "rows[0][1]"),
+        ({"rows": [["1", True], ["0", "2"]]}, "rows[0][1]"),
+        ({"weights": ["1/0", "1/2"]}, "weights[0]"),
+        ({"weights": ["1/2"]}, "weights"),
+        ({"weights": ["1e5", "1/2"]}, "weights[0]"),
+        ({"weights": ["1" * 40, "1/2"]}, "weights[0]"),
+        ({"tokens": ["bank"]}, "tokens"),
+        ({"tokens": ["bank", ""]}, "tokens[1]"),
+        ({"tokens": ["bank", 3]}, "tokens[1]"),
+        ({"position": 2}, "position"),
+        ({"position": -1}, "position"),
+        ({"position": "0"}, "position"),
+        ({"position": True}, "position"),
+    ],
+)
+def test_malformed_weighted_sum_names_the_field(change, field):
+    with pytest.raises(SpecError) as caught:
+        validate_spec(seed_weighted_sum() | change)
+    assert caught.value.field == field
+    assert caught.value.message
+    assert str(caught.value).startswith(field)
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"tokens": ["the", "lake"]}, "tokens[1]"),
+        ({"vocab": ["the", "the", "river", "money", "flows"]}, "vocab"),
+        ({"table": [["1", "1"]]}, "table"),
+        ({"position": 3}, "position"),
+    ],
+)
+def test_malformed_lookup_names_the_field(change, field):
+    with pytest.raises(SpecError) as caught:
+        validate_spec(lookup_spec() | change)
+    assert caught.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"rows_b": [["1", "0"]]}, "rows_b"),
+        ({"rows_b": [["1", "0", "0"], ["0", "2", "0"]]}, "rows_b[0]"),
+        ({"tokens_b": ["bank"]}, "tokens_b"),
+        ({"weights": ["1/2", "1/2", "0"]}, "weights"),
+    ],
+)
+def test_malformed_contrast_names_the_field(change, field):
+    with pytest.raises(SpecError) as caught:
+        validate_spec(contrast_spec() | change)
+    assert caught.value.field == field
+
+
+def test_contrast_without_tokens_is_valid():
+    spec = contrast_spec()
+    del spec["tokens_a"], spec["tokens_b"]
+    assert "tokens_a" not in validate_spec(spec)
+
+
+def test_content_weights_scores_are_bounded():
+    spec = content_spec() | {"rows": [["9", "9"], ["9", "0"], ["0", "1"]]}
+    with pytest.raises(SpecError) as caught:
+        validate_spec(spec)
+    assert caught.value.field == "rows[0]"
+
+
+@pytest.mark.parametrize("data", [None, [], "spec", {"kind": "lookup", "vocab": {1, 2}}])
+def test_non_object_spec_is_a_spec_error(data):
+    with pytest.raises(SpecError):
+        validate_spec(data)
