@@ -181,7 +181,7 @@ def test_a_generator_that_cannot_satisfy_the_catalog_says_so():
         Hopeless().generate(seed=1, level=1)
 
 
-@settings(max_examples=25, deadline=2000)
+@settings(max_examples=25, deadline=5000)
 @given(
     kind=st.sampled_from(list(ProblemKind)),
     seed=st.integers(min_value=0, max_value=2**63 - 1),
