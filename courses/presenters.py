@@ -4,6 +4,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy as _
 
 from grading.kinds import ProblemKind
 
@@ -12,10 +13,10 @@ from .mathml import render_markdown
 from .models import CourseCopy, Idea, IdeaProgress, Page
 
 KIND_LABELS: dict[str, str] = {
-    ProblemKind.LOOKUP: "Look up a row",
-    ProblemKind.WEIGHTED_SUM: "Compute a weighted sum",
-    ProblemKind.CONTRAST: "Contrast two sentences",
-    ProblemKind.CONTENT_WEIGHTS: "Weights from content",
+    ProblemKind.LOOKUP: _("Look up a row"),
+    ProblemKind.WEIGHTED_SUM: _("Compute a weighted sum"),
+    ProblemKind.CONTRAST: _("Contrast two sentences"),
+    ProblemKind.CONTENT_WEIGHTS: _("Weights from content"),
 }
 
 ProgressMap = dict[tuple[str, str], IdeaProgress]
@@ -79,7 +80,7 @@ def _kind_links(copy: CourseCopy, page_slug: str, idea: Idea) -> tuple[KindLink,
         except NoReverseMatch:
             # Practice is not wired in (yet): name the kinds without links.
             url = None
-        links.append(KindLink(kind=kind, label=KIND_LABELS.get(kind, kind), url=url))
+        links.append(KindLink(kind=kind, label=str(KIND_LABELS.get(kind, kind)), url=url))
     return tuple(links)
 
 

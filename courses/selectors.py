@@ -4,7 +4,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.http import Http404
 
-from .models import Course, CourseCopy, IdeaProgress, Note, Page
+from .models import Course, CourseCopy, CourseVersion, IdeaProgress, Note, Page
 
 
 def access_copy(*, user: AbstractBaseUser | AnonymousUser, copy_id: int) -> CourseCopy:
@@ -63,7 +63,7 @@ def copy_note_text(*, copy: CourseCopy, page_slug: str) -> str:
     return note.text if note else ""
 
 
-def copy_newer_version(*, copy: CourseCopy):
+def copy_newer_version(*, copy: CourseCopy) -> CourseVersion | None:
     """Return the course's newest version when it is newer than the copy's, else None."""
     latest = copy.course.latest_version()
     if latest is not None and latest.number > copy.version.number:

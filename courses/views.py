@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .forms import NoteForm
+from .models import CourseCopy, Page
 from .presenters import dashboard_pages, page_segments
 from .selectors import (
     access_copy,
@@ -45,7 +46,9 @@ def page(request: HttpRequest, copy_id: int, page_slug: str) -> HttpResponse:
     return _render_page(request, copy, course_page, form)
 
 
-def _render_page(request: HttpRequest, copy, course_page, form: NoteForm) -> HttpResponse:
+def _render_page(
+    request: HttpRequest, copy: CourseCopy, course_page: Page, form: NoteForm
+) -> HttpResponse:
     pages = list(copy.version.pages.order_by("order").only("slug", "title", "order"))
     index = next(i for i, p in enumerate(pages) if p.pk == course_page.pk)
     return render(
