@@ -81,7 +81,7 @@ def test_every_accepted_format_of_the_right_answer_is_correct(spec):
     if all(is_decimal(x) for x in right):
         texts.append("[" + ", ".join(decimal_text(x) for x in right) + "]")
     if not all(x.is_Rational for x in right):
-        texts.append("[" + ", ".join(f"{float(x):.6g}" for x in right) + "]")
+        texts.append("[" + ", ".join(f"{float(x):.10f}" for x in right) + "]")
     if spec["kind"] == "weighted_sum":
         terms = [
             f"{w}*[{', '.join(row)}]" for w, row in zip(spec["weights"], spec["rows"], strict=True)
