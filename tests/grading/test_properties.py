@@ -1,5 +1,6 @@
 """Property-based tests: random specs of every kind, every catalogued mistake, random text."""
 
+from decimal import Decimal
 from fractions import Fraction
 
 import sympy
@@ -69,6 +70,14 @@ def test_each_mistake_is_recovered_when_it_alone_gives_the_answer(spec):
             assert "more than one common mistake" in verdict.explanation
 
 
+def fixed(value: sympy.Expr, figures: int = 12) -> str:
+    """Write a value as a plain decimal correctly rounded to `figures` significant figures."""
+    exact = Decimal(str(sympy.N(value, 40)))
+    if exact == 0:
+        return "0"
+    return format(exact.quantize(Decimal(1).scaleb(exact.adjusted() - figures + 1)), "f")
+
+
 @SETTINGS
 @given(any_spec)
 def test_every_accepted_format_of_the_right_answer_is_correct(spec):
@@ -81,7 +90,7 @@ def test_every_accepted_format_of_the_right_answer_is_correct(spec):
     if all(is_decimal(x) for x in right):
         texts.append("[" + ", ".join(decimal_text(x) for x in right) + "]")
     if not all(x.is_Rational for x in right):
-        texts.append("[" + ", ".join(f"{float(x):.10f}" for x in right) + "]")
+        texts.append("[" + ", ".join(fixed(x) for x in right) + "]")
     if spec["kind"] == "weighted_sum":
         terms = [
             f"{w}*[{', '.join(row)}]" for w, row in zip(spec["weights"], spec["rows"], strict=True)
