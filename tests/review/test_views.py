@@ -192,3 +192,15 @@ def test_an_empty_review_answer_is_refused_and_records_nothing(signed_in, copy):
     assert response.status_code == 400
     assert 'id="answer-form"' in response.text
     assert not Attempt.objects.filter(problem=variant).exists()
+
+
+def test_the_course_dashboard_shows_the_review_badge(course_copy, learner_client):
+    # The foundation's dashboard includes review/dashboard_badge.html with the copy in context.
+    with time_machine.travel(NOW, tick=False):
+        _mistake_made(course_copy)
+    with time_machine.travel(NOW + timedelta(days=1), tick=False):
+        response = learner_client.get(reverse("courses:dashboard"))
+    assert response.status_code == 200
+    assert 'id="review-badge"' in response.text
+    assert "1 review due" in response.text
+    assert reverse("review:queue", args=[course_copy.pk]) in response.text
