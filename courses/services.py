@@ -24,6 +24,9 @@ from .models import (
 class LoadResult:
     version: CourseVersion
     created: bool
+    # (page slug, idea slug) of the previous version that this one no longer has: learners'
+    # history of them is kept but no longer shown, so a rename by mistake is worth a warning.
+    removed_ideas: tuple[tuple[str, str], ...] = ()
 
 
 def course_load(*, directory: Path | str) -> LoadResult:
@@ -76,7 +79,12 @@ def course_source_save(*, source: CourseSource) -> LoadResult:
                 )
                 for order, idea in enumerate(page_source.ideas, start=1)
             )
-    return LoadResult(version=version, created=True)
+    removed: tuple[tuple[str, str], ...] = ()
+    if latest is not None:
+        before = set(Idea.objects.filter(page__version=latest).values_list("page__slug", "slug"))
+        now = {(page.slug, idea.slug) for page in source.pages for idea in page.ideas}
+        removed = tuple(sorted(before - now))
+    return LoadResult(version=version, created=True, removed_ideas=removed)
 
 
 def progress_record(

@@ -71,6 +71,22 @@ def test_changed_content_becomes_a_new_version(course_dir):
     assert "Some clearer *text*" in new
 
 
+def test_load_course_warns_about_an_idea_that_vanished(course_dir):
+    load(course_dir)
+    page = course_dir / "pages" / "first-page.md"
+    page.write_text(
+        page.read_text(encoding="utf-8")
+        .replace("slug: weighted-sum", "slug: weighted-sums")
+        .replace("::: idea weighted-sum", "::: idea weighted-sums"),
+        encoding="utf-8",
+    )
+
+    output = load(course_dir)
+
+    assert "version 2" in output
+    assert "The idea first-page/weighted-sum is gone from this version" in output
+
+
 def test_reverting_content_is_a_new_version_too(course_dir):
     load(course_dir)
     page = course_dir / "pages" / "second-page.md"

@@ -107,6 +107,23 @@ def load_changed_course(tmp_path: Path):
     return course_load(directory=directory).version
 
 
+def test_loading_a_version_names_the_ideas_it_dropped(course, tmp_path):
+    directory = tmp_path / "mini-course"
+    shutil.copytree(FIXTURE_COURSE_DIR, directory)
+    first = directory / "pages" / "first-page.md"
+    first.write_text(
+        first.read_text(encoding="utf-8")
+        .replace("slug: one-row", "slug: one-id-one-row")
+        .replace("::: idea one-row", "::: idea one-id-one-row"),
+        encoding="utf-8",
+    )
+
+    result = course_load(directory=directory)
+
+    assert result.created
+    assert result.removed_ideas == (("first-page", "one-row"),)
+
+
 def test_copy_stays_on_its_version_and_is_offered_the_upgrade(course_copy, tmp_path):
     newer = load_changed_course(tmp_path)
     course_copy.refresh_from_db()

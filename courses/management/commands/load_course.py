@@ -25,6 +25,13 @@ class Command(BaseCommand):
                     f"Loaded {version.course.slug} version {version.number} ({pages} pages)."
                 )
             )
+            for page_slug, idea_slug in result.removed_ideas:
+                self.stdout.write(
+                    self.style.WARNING(
+                        f"The idea {page_slug}/{idea_slug} is gone from this version: learners' "
+                        "progress on it is kept but no longer shown (renamed a slug by mistake?)."
+                    )
+                )
         else:
             self.stdout.write(
                 f"{version.course.slug} is unchanged: "
