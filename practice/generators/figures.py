@@ -269,43 +269,81 @@ def _drawable_answer(
     return vector
 
 
-def _describe(spec: dict, tip: tuple[Number, Number], answer: tuple | None) -> tuple[str, str]:
+def _describe(
+    spec: dict, tip: tuple[Number, Number], answer: tuple | None, *, solution: bool
+) -> tuple[str, str]:
     kind = ProblemKind(spec["kind"])
-    right = f"({_fmt(tip[0])}, {_fmt(tip[1])})"
+    if not solution:
+        title = {
+            ProblemKind.LOOKUP: "The table's rows as arrows",
+            ProblemKind.CONTRAST: "The rows of sentence A and of sentence B",
+        }.get(kind, "The rows of the sentence as arrows")
+        desc = (
+            "Each row is an arrow from the origin, labelled with its word; the answer is not drawn."
+        )
+        if answer is not None:
+            desc += f" Your answer, ({_fmt(answer[0])}, {_fmt(answer[1])}), is drawn dashed."
+        return title, desc
     titles = {
         ProblemKind.LOOKUP: "The table's rows as arrows; the looked-up row highlighted",
         ProblemKind.WEIGHTED_SUM: "Rows, weighted terms and their sum",
         ProblemKind.CONTRAST: "The same word's sum in sentence A and in sentence B",
         ProblemKind.CONTENT_WEIGHTS: "Rows, content-weighted terms and their sum",
     }
-    desc = f"The right answer is {right}."
+    desc = f"The right answer is ({_fmt(tip[0])}, {_fmt(tip[1])})."
     if answer is not None:
         desc += f" Your answer, ({_fmt(answer[0])}, {_fmt(answer[1])}), is drawn dashed beside it."
     return titles[kind], desc
 
 
-def render_svg(spec: dict, *, answer: Sequence[Any] | None = None) -> str | None:
+def _rows_only(kind: ProblemKind, panels: list[Panel]) -> list[Panel]:
+    """Return the panels with only the rows: the picture shown before the learner answers."""
+    if kind == ProblemKind.CONTRAST:
+        panels = panels[:2]
+    return [
+        Panel(
+            panel.caption.split(":")[0] if kind == ProblemKind.CONTRAST else "rows",
+            [a for a in panel.arrows if a.role == "row"],
+        )
+        for panel in panels
+    ]
+
+
+def render_svg(
+    spec: dict, *, answer: Sequence[Any] | None = None, solution: bool | None = None
+) -> str | None:
     """Return an SVG picture of a two-dimensional problem, or None for other dimensions.
 
-    Rows are arrows from the origin, the weighted terms follow tip to tail, and the sum (the
-    right answer) goes from the origin to the last tip; for ``contrast`` the two sentences are
-    drawn side by side with the difference in a third panel. ``answer`` (the learner's vector)
-    is drawn dashed beside the right one, in the panel of the answer; an answer of another
-    length is not drawn.
+    Rows are arrows from the origin labelled with their tokens. With the solution, the
+    weighted terms follow tip to tail and the sum (the right answer) goes from the origin to the
+    last tip; for ``contrast`` the two sentences are drawn side by side with the difference in
+    a third panel; for ``lookup`` the right row is highlighted. ``answer`` (the learner's
+    vector) is drawn dashed beside the right one; an answer of another length, not finite or
+    far off the picture is not drawn.
+
+    ``solution`` defaults to showing the solution only when an ``answer`` is given, so the
+    picture shown with a fresh problem never gives its answer away (in lines, labels or data
+    attributes); pass ``solution=True`` to draw it after a right answer.
     """
     if dimension(spec) != 2:
         return None
-    panels, tip = _PANELS[ProblemKind(spec["kind"])](spec)
+    kind = ProblemKind(spec["kind"])
+    panels, tip = _PANELS[kind](spec)
+    show_solution = answer is not None if solution is None else solution
+    if not show_solution:
+        panels = _rows_only(kind, panels)
     learner = _drawable_answer(answer, _bounds(panels))
     if learner is not None:
         panels[-1].arrows.append(Arrow("answer", (0, 0), (learner[0], learner[1]), "your answer"))
     scale, ox, oy = _scale(_bounds(panels))
 
     digest = hashlib.sha1(  # noqa: S324 - a short id for the markup, not security
-        json.dumps([spec, [_fmt(v) for v in learner or ()]], sort_keys=True, default=str).encode()
+        json.dumps(
+            [spec, [_fmt(v) for v in learner or ()], show_solution], sort_keys=True, default=str
+        ).encode()
     ).hexdigest()[:10]
     prefix = f"bl-{digest}"
-    title, desc = _describe(spec, tip, learner)
+    title, desc = _describe(spec, tip, learner, solution=show_solution)
     roles = list(dict.fromkeys(a.role for panel in panels for a in panel.arrows))
 
     width = PANEL * len(panels)

@@ -37,7 +37,7 @@ def pixel_tip(root: ET.Element, line: ET.Element) -> tuple[float, float]:
 
 
 def test_weighted_sum_draws_rows_terms_and_the_sum_at_the_right_point(make_spec):
-    root = parse(render_svg(make_spec("weighted_sum")))
+    root = parse(render_svg(make_spec("weighted_sum"), solution=True))
 
     assert len(arrows(root, "row")) == 3
     assert len(arrows(root, "term")) == 3
@@ -48,7 +48,7 @@ def test_weighted_sum_draws_rows_terms_and_the_sum_at_the_right_point(make_spec)
 
 
 def test_weighted_terms_run_tip_to_tail_and_end_at_the_sum(make_spec):
-    root = parse(render_svg(make_spec("weighted_sum")))
+    root = parse(render_svg(make_spec("weighted_sum"), solution=True))
     terms = arrows(root, "term")
 
     for before, after in itertools.pairwise(terms):
@@ -66,7 +66,7 @@ def test_rows_are_labelled_with_their_tokens(make_spec):
 
 
 def test_svg_is_accessible_with_title_desc_and_role(make_spec):
-    root = parse(render_svg(make_spec("weighted_sum")))
+    root = parse(render_svg(make_spec("weighted_sum"), solution=True))
 
     assert root.get("role") == "img"
     title = root.find(f"{SVG}title")
@@ -126,7 +126,7 @@ def test_contrast_draws_both_sentences_side_by_side_and_the_difference(make_spec
 
 
 def test_lookup_draws_every_table_row_and_highlights_the_right_one(make_spec):
-    root = parse(render_svg(make_spec("lookup")))
+    root = parse(render_svg(make_spec("lookup"), solution=True))
 
     assert len(arrows(root, "row")) == 4
     (right,) = arrows(root, "right")
@@ -135,7 +135,7 @@ def test_lookup_draws_every_table_row_and_highlights_the_right_one(make_spec):
 
 
 def test_content_weights_sum_is_the_softmax_mix(make_spec):
-    root = parse(render_svg(make_spec("content_weights")))
+    root = parse(render_svg(make_spec("content_weights"), solution=True))
 
     # Scores with x_2 = [1, 0]: 0, 1, 1, so the weights are 1/(1+2e), e/(1+2e), e/(1+2e).
     e = 2.718281828459045
@@ -176,7 +176,7 @@ def test_generated_two_dimensional_problems_draw_the_right_answer(kind, level):
     for seed in range(5):
         spec = generate(kind, seed=seed, level=level)
         right = tuple(float(x) for x in grading.expected_answer(spec))
-        root = parse(render_svg(spec, answer=(0, 0)))
+        root = parse(render_svg(spec, solution=True))
         (line,) = arrows(root, "right" if kind in ("lookup", "contrast") else "sum")
         assert pixel_tip(root, line) == pytest.approx(right, abs=1e-3)
 
@@ -204,3 +204,35 @@ def test_a_complex_answer_is_left_out(make_spec):
     root = parse(render_svg(make_spec("weighted_sum"), answer=(sympy.sqrt(-1), 1)))
 
     assert arrows(root, "answer") == []
+
+
+@pytest.mark.parametrize("kind", list(ProblemKind))
+def test_the_picture_of_a_fresh_problem_does_not_give_the_answer_away(kind, make_spec):
+    spec = make_spec(kind)
+    svg = render_svg(spec)
+    root = parse(svg)
+
+    assert {line.get("data-role") for line in arrows(root)} == {"row"}
+    solved = parse(render_svg(spec, solution=True))
+    (right,) = arrows(solved, "right" if kind in ("lookup", "contrast") else "sum")
+    answer_text = f"({right.get('data-x')}, {right.get('data-y')})"
+    assert answer_text in solved.find(f"{SVG}desc").text
+    assert answer_text not in root.find(f"{SVG}desc").text
+    assert "answer is not drawn" in root.find(f"{SVG}desc").text
+
+
+def test_a_fresh_contrast_shows_the_two_sentences_without_the_difference(make_spec):
+    root = parse(render_svg(make_spec("contrast")))
+
+    panels = [g for g in root.iter(f"{SVG}g") if g.get("class") == "panel"]
+    assert len(panels) == 2
+    assert len(arrows(root, "row")) == 6
+
+
+def test_an_answer_brings_the_solution_unless_told_otherwise(make_spec):
+    with_answer = parse(render_svg(make_spec("weighted_sum"), answer=(1, 1)))
+    without_solution = parse(render_svg(make_spec("weighted_sum"), answer=(1, 1), solution=False))
+
+    assert len(arrows(with_answer, "sum")) == 1
+    assert arrows(without_solution, "sum") == []
+    assert len(arrows(without_solution, "answer")) == 1
