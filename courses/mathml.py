@@ -6,6 +6,7 @@ the browser typesets MathML with the math font served from ``static/fonts/``.
 """
 
 import re
+import threading
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from html import escape
@@ -166,7 +167,22 @@ class _SafeMathExtension(Extension):
         md.treeprocessors.register(_SafeLinks(md), "safe_links", 0)
 
 
+_local = threading.local()
+
+
+def _markdown() -> Markdown:
+    """Return this thread's Markdown converter (building one costs more than a short render)."""
+    md = getattr(_local, "markdown", None)
+    if md is None:
+        md = Markdown(extensions=[_SafeMathExtension(), "tables", "fenced_code", "sane_lists"])
+        _local.markdown = md
+    return md
+
+
 def render_markdown(text: str) -> str:
     """Render Markdown with `$...$` and `$$...$$` TeX to HTML with MathML; escape raw HTML."""
-    md = Markdown(extensions=[_SafeMathExtension(), "tables", "fenced_code", "sane_lists"])
-    return md.convert(text)
+    md = _markdown()
+    try:
+        return md.convert(text)
+    finally:
+        md.reset()
