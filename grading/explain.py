@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 
 from .compare import Scalar, approx, as_fraction, to_sympy
 from .kinds import MistakeCode, ProblemKind
-from .mistakes import Vector, combine, scores, term_weights
+from .mistakes import Vector, combine, expected_cached, scores, term_weights
 from .spec import Problem
 from .tex import scalar_tex, term_tex, vector_tex
 from .verdict import Diagnosis
@@ -65,7 +66,10 @@ def _right_term(problem: Problem, k: int) -> str:
 
 
 def _diff_tex(a: Vector, b: Vector) -> Vector:
-    return tuple(to_sympy(x) - to_sympy(y) for x, y in zip(a, b, strict=True))
+    return tuple(
+        x - y if isinstance(x, Fraction) and isinstance(y, Fraction) else to_sympy(x) - to_sympy(y)
+        for x, y in zip(a, b, strict=True)
+    )
 
 
 def describe(problem: Problem, diagnosis: Diagnosis) -> str:
@@ -90,8 +94,12 @@ def describe(problem: Problem, diagnosis: Diagnosis) -> str:
     return code.value.replace("_", " ")
 
 
+@lru_cache(maxsize=2048)
 def explain(problem: Problem, diagnosis: Diagnosis) -> str:
-    """Return the explanation of one diagnosed mistake, naming the term and its right form."""
+    """Return the explanation of one diagnosed mistake, naming the term and its right form.
+
+    Cached: it depends on the problem and the diagnosis only, and both repeat.
+    """
     code, terms, detail = diagnosis.mistake, diagnosis.terms, diagnosis.detail
     i = problem.position
     if code == M.OMITTED_TERM:
@@ -191,7 +199,7 @@ def _explain_contrast(problem: Problem, diagnosis: Diagnosis) -> str:
     if code == M.FORGOT_WEIGHT:
         (k,) = diagnosis.terms
         diff = _diff_tex(problem.rows_b[k], problem.rows_a[k])
-        right = tuple(to_sympy(weights[k]) * x for x in diff)
+        right = tuple(weights[k] * x for x in diff)
         return (
             f"In {term_name(problem, k)}, you seem to have used "
             f"$\\mathbf{{x}}_{k}^B - \\mathbf{{x}}_{k}^A = {vector_tex(diff)}$ without its "
@@ -223,7 +231,7 @@ def _explain_content(problem: Problem, diagnosis: Diagnosis) -> str:
     i = problem.position
     formula = f"$w_{{{i}j}} = e^{{s_{{{i}j}}}} / \\sum_k e^{{s_{{{i}k}}}}$, which add to 1"
     code = diagnosis.mistake
-    answer = f"$\\mathbf{{h}}_{i} = {vector_tex(combine(term_weights(problem), problem.rows))}$"
+    answer = f"$\\mathbf{{h}}_{i} = {vector_tex(expected_cached(problem))}$"
     if code == M.UNNORMALISED_WEIGHTS:
         did = (
             f"You seem to have used $e^{{s_{{{i}j}}}}$ as the weights without dividing by their "

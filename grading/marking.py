@@ -278,6 +278,10 @@ def _candidates(problem: Problem, reading: Reading) -> list[Diagnosis]:
     ]
     found = []
     for diagnosis, target, target_approx in index.wrong:
+        if target_approx is None:  # a rational vector: exact arithmetic is cheap enough
+            if _matches(value, decimals, target):
+                found.append(diagnosis)
+            continue
         # cheap numeric test first; exact confirmation only for the survivors
         if not all(
             (abs(got - want) <= half) if half is not None else close(got, want)

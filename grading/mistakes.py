@@ -173,10 +173,20 @@ def _omitted_variants(p: Problem) -> list[Diagnosis]:
     return [Diagnosis(MistakeCode.OMITTED_TERM, (k,)) for k in range(len(p.rows))]
 
 
+def _shifted(p: Problem, changes: Sequence[tuple[Fraction, Sequence[Fraction]]]) -> Vector:
+    """Return the right answer plus sum(c * row): a mistake changes one or two terms only."""
+    total = list(expected_cached(p))
+    for factor, row in changes:
+        if factor:
+            for d, x in enumerate(row):
+                if x:
+                    total[d] += factor * x
+    return tuple(total)
+
+
 def _omitted_apply(p: Problem, d: Diagnosis) -> Vector:
     (k,) = d.terms
-    weights = [w if j != k else Fraction(0) for j, w in enumerate(p.weights)]
-    return combine(weights, p.rows)
+    return _shifted(p, [(-p.weights[k], p.rows[k])])
 
 
 def _wrong_weight_variants(p: Problem) -> list[Diagnosis]:
@@ -193,9 +203,7 @@ def _wrong_weight_variants(p: Problem) -> list[Diagnosis]:
 
 def _wrong_weight_apply(p: Problem, d: Diagnosis) -> Vector:
     (k,) = d.terms
-    weights = list(p.weights)
-    weights[k] = _fraction(d.detail["weight"])
-    return combine(weights, p.rows)
+    return _shifted(p, [(_fraction(d.detail["weight"]) - p.weights[k], p.rows[k])])
 
 
 def _wrong_row_variants(p: Problem) -> list[Diagnosis]:
@@ -210,9 +218,8 @@ def _wrong_row_variants(p: Problem) -> list[Diagnosis]:
 
 def _wrong_row_apply(p: Problem, d: Diagnosis) -> Vector:
     (k,) = d.terms
-    rows = list(p.rows)
-    rows[k] = p.rows[int(d.detail["row"])]
-    return combine(p.weights, rows)
+    row = p.rows[int(d.detail["row"])]
+    return _shifted(p, [(p.weights[k], row), (-p.weights[k], p.rows[k])])
 
 
 def _swapped_variants(p: Problem) -> list[Diagnosis]:
@@ -227,9 +234,8 @@ def _swapped_variants(p: Problem) -> list[Diagnosis]:
 
 def _swapped_apply(p: Problem, d: Diagnosis) -> Vector:
     a, b = d.terms
-    weights = list(p.weights)
-    weights[a], weights[b] = weights[b], weights[a]
-    return combine(weights, p.rows)
+    change = p.weights[b] - p.weights[a]
+    return _shifted(p, [(change, p.rows[a]), (-change, p.rows[b])])
 
 
 def _single(code: MistakeCode) -> Callable[[Problem], list[Diagnosis]]:
@@ -427,10 +433,10 @@ class MistakeIndex:
     """Hold, per problem, the mistaken vectors that differ from the right one, ready to match.
 
     Rational vectors are keyed by value, so diagnosing an exact rational answer is one dict
-    lookup; every vector also carries a high-precision approximation for a cheap first test.
+    lookup; an irrational vector carries a high-precision approximation for a cheap first test.
     """
 
-    wrong: tuple[tuple[Diagnosis, Vector, tuple[mpmath.mpf, ...]], ...]
+    wrong: tuple[tuple[Diagnosis, Vector, tuple[mpmath.mpf, ...] | None], ...]
     by_vector: dict[Vector, tuple[Diagnosis, ...]]
     all_rational: bool
 
@@ -448,9 +454,11 @@ def mistake_index(problem: Problem) -> MistakeIndex:
     for diagnosis, vector in mistaken(problem):
         if vectors_equal(vector, expected):
             continue
-        wrong.append((diagnosis, vector, tuple(approx(x) for x in vector)))
         if _is_rational(vector):
+            wrong.append((diagnosis, vector, None))
             by_vector.setdefault(vector, []).append(diagnosis)
+        else:
+            wrong.append((diagnosis, vector, tuple(approx(x) for x in vector)))
     return MistakeIndex(
         tuple(wrong),
         {key: tuple(value) for key, value in by_vector.items()},

@@ -180,129 +180,126 @@ class Frac(Node):
 # ---------------------------------------------------------------- tokenizer
 
 
+_FOLD_TABLE = str.maketrans(_FOLD)
+_DISALLOWED = re.compile("[^" + re.escape("".join(sorted(_ALLOWED))) + "]")
+_TOKEN = re.compile(
+    r"(?P<space> +)"
+    r"|(?P<num>\d+(?:\.\d*)?|\.\d+)"
+    r"|(?P<name>[A-Za-z]+)"
+    r"|(?P<rowsep>\\\\)"
+    r"|(?P<spacing>\\[,;:! ])"
+    r"|(?P<command>\\[A-Za-z]*)"
+    r"|(?P<pow>\*\*)"
+    r"|(?P<op>[-+*/^])"
+    r"|(?P<lp>[(\[{])"
+    r"|(?P<rp>[)\]}])"
+    r"|(?P<comma>[,;])"
+    r"|(?P<colsep>&)"
+)
+_ENVIRONMENT = re.compile(r"\s*\{([A-Za-z]+)\}")
+
+
 def _check_characters(text: str) -> str:
     if len(text) > MAX_CHARS:
         raise AnswerError(
             f"the answer is {len(text)} characters long; at most {MAX_CHARS} are read",
             bound="length",
         )
-    out = []
-    for index, char in enumerate(text):
-        char = _FOLD.get(char, char)
-        if char not in _ALLOWED:
-            hint = _CHARACTER_HINTS.get(char, "")
-            shown = repr(char) if char.isprintable() else f"U+{ord(char):04X}"
-            reason = f"the character {shown} is not allowed" + (f": {hint}" if hint else "")
-            raise AnswerError(reason, column=index + 1, bound="character")
-        out.append(char)
-    return "".join(out)
+    folded = text.translate(_FOLD_TABLE)
+    bad = _DISALLOWED.search(folded)
+    if bad:
+        char = bad.group()
+        hint = _CHARACTER_HINTS.get(char, "")
+        shown = repr(char) if char.isprintable() else f"U+{ord(char):04X}"
+        reason = f"the character {shown} is not allowed" + (f": {hint}" if hint else "")
+        raise AnswerError(reason, column=bad.start() + 1, bound="character")
+    return folded
+
+
+def _too_many(column: int) -> AnswerError:
+    return AnswerError(
+        f"the answer has more than {MAX_TOKENS} symbols", column=column, bound="tokens"
+    )
 
 
 def tokenize(text: str) -> list[Token]:
     """Split whitelisted text into tokens, or raise AnswerError."""
     text = _check_characters(text)
     tokens: list[Token] = []
+    append = tokens.append
     i, n, space = 0, len(text), False
+    match_token = _TOKEN.match
     while i < n:
-        if len(tokens) > MAX_TOKENS:
-            raise AnswerError(
-                f"the answer has more than {MAX_TOKENS} symbols", column=i + 1, bound="tokens"
-            )
-        c = text[i]
-        if c == " ":
-            space, i = True, i + 1
+        match = match_token(text, i)
+        if match is None:  # only a lone "." can get here: every other character has a rule
+            raise AnswerError(f"{text[i]!r} cannot start a number or a symbol", column=i + 1)
+        kind, literal, start, i = match.lastgroup, match.group(), i, match.end()
+        if kind == "space" or kind == "spacing":
+            space = True
             continue
-        start = i
-        if c.isdigit() or (c == "." and i + 1 < n and text[i + 1].isdigit()):
-            while i < n and text[i].isdigit():
-                i += 1
-            if i < n and text[i] == ".":
-                i += 1
-                while i < n and text[i].isdigit():
-                    i += 1
-            literal = text[start:i]
-            if sum(ch.isdigit() for ch in literal) > MAX_NUMBER_DIGITS:
+        if len(tokens) >= MAX_TOKENS:
+            raise _too_many(start + 1)
+        if kind == "num":
+            if len(literal) > MAX_NUMBER_DIGITS and (
+                sum(ch.isdigit() for ch in literal) > MAX_NUMBER_DIGITS
+            ):
                 raise AnswerError(
                     f"a number has more than {MAX_NUMBER_DIGITS} digits",
                     column=start + 1,
                     bound="digits",
                 )
-            if _SCIENTIFIC.match(text, i):
+            if i < n and text[i] in "eE" and _SCIENTIFIC.match(text, i):
                 raise AnswerError(
                     "scientific notation is not accepted; write the number out, or use 10^k",
                     column=i + 1,
                 )
-            tokens.append(Token("NUM", literal, start, space))
-        elif c.isalpha():
-            while i < n and text[i].isalpha():
-                i += 1
-            name = text[start:i]
-            if name not in _NAMES:
+            append(Token("NUM", literal, start, space))
+        elif kind == "name":
+            if literal not in _NAMES:
                 raise AnswerError(
-                    f"unknown name {name[:20]!r}; the names allowed are exp, sqrt, pi and e",
+                    f"unknown name {literal[:20]!r}; the names allowed are exp, sqrt, pi and e",
                     column=start + 1,
                 )
-            tokens.append(Token("NAME", name, start, space))
-        elif c == "\\":
-            i += 1
-            if i < n and text[i] == "\\":
-                i += 1
-                tokens.append(Token("ROWSEP", "\\\\", start, space))
-            elif i < n and text[i] in ",;:! ":
-                i += 1
+            append(Token("NAME", literal, start, space))
+        elif kind == "rowsep":
+            append(Token("ROWSEP", literal, start, space))
+        elif kind == "command":
+            command = literal[1:]
+            if command in _SPACING:
                 space = True
-                continue
-            else:
-                while i < n and text[i].isalpha():
+                if command == "right" and text.startswith(".", i):
                     i += 1
-                command = text[start + 1 : i]
-                if command in _SPACING:
-                    space = True
-                    if command == "right" and i < n and text[i] == ".":
-                        i += 1
-                    continue
-                if command in ("begin", "end"):
-                    match = re.compile(r"\s*\{([A-Za-z]+)\}").match(text, i)
-                    if not match or match.group(1) not in _ENVIRONMENTS:
-                        raise AnswerError(
-                            f"\\{command} is read only for bmatrix or pmatrix", column=start + 1
-                        )
-                    i = match.end()
-                    tokens.append(Token(command.upper(), match.group(1), start, space))
-                elif command in _COMMANDS:
-                    kind = _COMMANDS[command]
-                    if kind in "*/":
-                        tokens.append(Token("OP", kind, start, space))
-                    else:
-                        tokens.append(Token(kind, command, start, space))
-                else:
-                    shown = command[:20] or text[i : i + 1]
+                continue
+            if command in ("begin", "end"):
+                environment = _ENVIRONMENT.match(text, i)
+                if not environment or environment.group(1) not in _ENVIRONMENTS:
                     raise AnswerError(
-                        f"the LaTeX command \\{shown} is not supported", column=start + 1
+                        f"\\{command} is read only for bmatrix or pmatrix", column=start + 1
                     )
-        elif c == "*" and text.startswith("**", i):
-            i += 2
-            tokens.append(Token("OP", "^", start, space))
-        elif c in "+-*/^":
-            i += 1
-            tokens.append(Token("OP", c, start, space))
-        elif c in "([{":
-            i += 1
-            tokens.append(Token("LP", c, start, space))
-        elif c in ")]}":
-            i += 1
-            tokens.append(Token("RP", c, start, space))
-        elif c in ",;":
-            i += 1
-            tokens.append(Token("COMMA", c, start, space))
-        elif c == "&":
-            i += 1
-            tokens.append(Token("COLSEP", c, start, space))
+                i = environment.end()
+                append(Token(command.upper(), environment.group(1), start, space))
+            elif command in _COMMANDS:
+                kind = _COMMANDS[command]
+                if kind in ("*", "/"):
+                    append(Token("OP", kind, start, space))
+                else:
+                    append(Token(kind, command, start, space))
+            else:
+                shown = command[:20] or text[i : i + 1]
+                raise AnswerError(f"the LaTeX command \\{shown} is not supported", column=start + 1)
+        elif kind == "pow":
+            append(Token("OP", "^", start, space))
+        elif kind == "op":
+            append(Token("OP", literal, start, space))
+        elif kind == "lp":
+            append(Token("LP", literal, start, space))
+        elif kind == "rp":
+            append(Token("RP", literal, start, space))
+        elif kind == "comma":
+            append(Token("COMMA", literal, start, space))
         else:
-            raise AnswerError(f"{c!r} cannot start a number or a symbol", column=start + 1)
+            append(Token("COLSEP", literal, start, space))
         space = False
-    if len(tokens) > MAX_TOKENS:
-        raise AnswerError(f"the answer has more than {MAX_TOKENS} symbols", bound="tokens")
     tokens.append(Token("EOF", "", n, space))
     return tokens
 
@@ -323,11 +320,13 @@ def _literal(text: str) -> Fraction:
 class _Parser:
     def __init__(self, tokens: list[Token]) -> None:
         self.tokens = tokens
+        self.last = len(tokens) - 1
         self.i = 0
         self.depth = 0
 
     def peek(self, offset: int = 0) -> Token:
-        return self.tokens[min(self.i + offset, len(self.tokens) - 1)]
+        index = self.i + offset
+        return self.tokens[index] if index < self.last else self.tokens[self.last]
 
     def take(self) -> Token:
         token = self.tokens[self.i]
@@ -679,6 +678,8 @@ class _Evaluator:
         if _is_zero(right):
             raise AnswerError("division by zero", column=node.pos + 1)
         if isinstance(right, Fraction):
+            if isinstance(left, Fraction):
+                return left / right
             return _multiply(left, 1 / right, node)
         return _multiply(left, 1 / to_sympy(right), node)
 

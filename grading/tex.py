@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from functools import lru_cache
 
 import sympy
 
@@ -17,6 +18,12 @@ def scalar_tex(value: object) -> str:
             return str(value.numerator)
         sign = "-" if value < 0 else ""
         return f"{sign}\\frac{{{abs(value.numerator)}}}{{{value.denominator}}}"
+    return _sympy_tex(value)
+
+
+@lru_cache(maxsize=4096)
+def _sympy_tex(value: sympy.Expr) -> str:
+    # Printing an exp expression costs milliseconds; problems repeat, so their values repeat.
     return sympy.latex(value)
 
 

@@ -1,0 +1,181 @@
+"""Benchmark grading: grade + diagnose one answer, against the naive check on the same answers.
+
+The naive check is what the issue names: `sympify` the text (vectors as `Matrix`) and test
+`simplify(answer - expected) == 0`, with no diagnosis. Rows: final vectors and written-out
+sums of the rational kinds, final vectors of content_weights (exact `exp` answers), first
+answers on never-seen problems (cold caches), and the slowest input of the hostile corpus.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from fractions import Fraction
+
+import numpy as np
+import sympy
+
+from grading import expected_answer, grade, mistaken_answers
+from tests.grading.conftest import content_spec, seed_weighted_sum
+from tests.grading.test_hostile import CORPUS
+
+WORDS = ["the", "bank", "river", "money", "flows", "near", "of", "a", "loan", "water"]
+
+
+def _weights(rng: np.random.Generator, n: int) -> list[str]:
+    parts = rng.integers(1, 6, size=n)
+    return [str(Fraction(int(p), int(parts.sum()))) for p in parts]
+
+
+def _rows(rng: np.random.Generator, n: int, dim: int, bound: int = 3) -> list[list[str]]:
+    return [[str(int(x)) for x in rng.integers(-bound, bound + 1, size=dim)] for _ in range(n)]
+
+
+def weighted_sum(rng: np.random.Generator) -> dict:
+    n, dim = int(rng.integers(2, 6)), int(rng.integers(2, 5))
+    return {
+        "kind": "weighted_sum",
+        "tokens": [str(w) for w in rng.choice(WORDS, size=n)],
+        "position": int(rng.integers(0, n)),
+        "weights": _weights(rng, n),
+        "rows": _rows(rng, n, dim),
+    }
+
+
+def contrast(rng: np.random.Generator) -> dict:
+    n, dim = int(rng.integers(2, 5)), int(rng.integers(2, 5))
+    return {
+        "kind": "contrast",
+        "position": int(rng.integers(0, n)),
+        "weights": _weights(rng, n),
+        "rows_a": _rows(rng, n, dim),
+        "rows_b": _rows(rng, n, dim),
+    }
+
+
+def lookup(rng: np.random.Generator) -> dict:
+    size, dim = int(rng.integers(4, 9)), int(rng.integers(2, 5))
+    tokens = [str(w) for w in rng.choice(WORDS[:size], size=int(rng.integers(2, 6)))]
+    return {
+        "kind": "lookup",
+        "vocab": WORDS[:size],
+        "table": _rows(rng, size, dim),
+        "tokens": tokens,
+        "position": int(rng.integers(0, len(tokens))),
+    }
+
+
+def content_weights(rng: np.random.Generator) -> dict:
+    n, dim = int(rng.integers(2, 5)), int(rng.integers(2, 4))
+    return {
+        "kind": "content_weights",
+        "tokens": [str(w) for w in rng.choice(WORDS, size=n)],
+        "position": int(rng.integers(0, n)),
+        "rows": _rows(rng, n, dim, 2),
+    }
+
+
+def _text(vector) -> str:
+    return "[" + ", ".join(str(x) for x in vector) + "]"
+
+
+def _final_answers(spec: dict, limit: int) -> list[str]:
+    """Return the right answer, some catalogued mistakes, and one unexplained wrong vector."""
+    right = expected_answer(spec)
+    texts = [_text(right)]
+    texts += [_text(v) for _, v in mistaken_answers(spec)][: limit - 2]
+    texts.append(_text([x + sympy.Rational(1, 7) for x in right]))
+    return texts
+
+
+def _written_answers(spec: dict) -> list[str]:
+    terms = [f"{w}*[{', '.join(r)}]" for w, r in zip(spec["weights"], spec["rows"], strict=True)]
+    texts = [" + ".join(terms)]
+    for k in range(len(terms)):
+        wrong = list(terms)
+        wrong[k] = f"{spec['weights'][(k + 1) % len(terms)]}*[{', '.join(spec['rows'][k])}]"
+        texts.append(" + ".join(wrong))
+        texts.append(" + ".join(t for j, t in enumerate(terms) if j != k))
+    return texts
+
+
+def naive(spec: dict, text: str) -> bool:
+    """Check an answer the naive way: sympify, then simplify the difference (no diagnosis)."""
+    expected = sympy.Matrix(expected_answer(spec))
+    answer = sympy.sympify(text.replace("[", "Matrix([").replace("]", "])"))
+    if not isinstance(answer, sympy.MatrixBase):
+        answer = sympy.Matrix(answer)
+    return sympy.simplify(answer - expected) == sympy.zeros(*expected.shape)
+
+
+def _time(calls: list[Callable[[], object]]) -> list[float]:
+    times = []
+    for call in calls:
+        started = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def _row(case: str, times: list[float], **extra) -> dict:
+    ordered = sorted(times)
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+    return {
+        "benchmark": "grading",
+        "case": case,
+        "n": len(times),
+        "median_ms": statistics.median(times),
+        "p99_ms": p99,
+        **extra,
+    }
+
+
+def _compare(case: str, pairs: list[tuple[dict, str]]) -> list[dict]:
+    for spec, text in pairs:  # warm the per-problem caches, as a second look at a problem does
+        grade(spec, text)
+    graded: list[float] = []
+    checked: list[float] = []
+    for spec, text in pairs:  # interleaved, so load from other processes hits both alike
+        graded += _time([lambda s=spec, t=text: grade(s, t)])
+        checked += _time([lambda s=spec, t=text: naive(s, t)])
+    ratio = statistics.median(checked) / statistics.median(graded)
+    return [
+        _row(f"{case}: grade+diagnose", graded, ratio=round(ratio, 1), note="ratio = naive/grade"),
+        _row(f"{case}: naive sympify+simplify", checked),
+    ]
+
+
+def run() -> list[dict]:
+    """Return the benchmark rows."""
+    rng = np.random.default_rng(20261202)
+    rational = [make(rng) for _ in range(30) for make in (weighted_sum, contrast, lookup)]
+    finals = [(spec, text) for spec in rational for text in _final_answers(spec, 8)]
+    written = [(spec, text) for spec in rational[::3] for text in _written_answers(spec)]
+    contents = [content_weights(rng) for _ in range(8)]
+    content_pairs = [(spec, text) for spec in contents for text in _final_answers(spec, 4)]
+    rows = _compare("final vector (rational kinds)", finals)
+    rows += _compare("written-out sum (weighted_sum)", written)
+    rows += _compare("final vector (content_weights, exp)", content_pairs)
+
+    fresh = [weighted_sum(rng) for _ in range(60)]
+    cold = _time([lambda s=s: grade(s, _text(expected_answer(s)[::-1])) for s in fresh])
+    rows.append(_row("first answer on a new weighted_sum problem", cold, note="cold caches"))
+    fresh_content = [content_weights(rng) for _ in range(15)]
+    cold = _time([lambda s=s: grade(s, "[1, 1" + ", 1" * 3 + "]") for s in fresh_content])
+    rows.append(_row("first answer on a new content_weights problem", cold, note="cold caches"))
+
+    hostile = []
+    for text in CORPUS:  # each input's median of three runs, so one scheduler hiccup is not it
+        for spec in (seed_weighted_sum(), content_spec()):
+            runs = _time([lambda s=spec, t=text: grade(s, t)] * 3)
+            hostile.append((statistics.median(runs), text))
+    slowest, text = max(hostile)
+    rows.append(
+        _row(
+            "hostile corpus",
+            [ms for ms, _ in hostile],
+            note=f"slowest {slowest:.1f} ms: {text[:40]!r}",
+        )
+    )
+    return rows
