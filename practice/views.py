@@ -82,8 +82,9 @@ def _problem_context(
     return {
         "copy": problem.copy,
         "problem": problem,
-        "statement": render_statement(problem.spec),
-        "picture": _picture(problem.spec),
+        # Callables: the template calls them only when its cached fragment is missing.
+        "statement": functools.partial(render_statement, problem.spec),
+        "picture": functools.partial(_picture, problem.spec),
         "wrong_picture": wrong_picture,
         "form": form if is_open else None,
         "attempt": attempt,

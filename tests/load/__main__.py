@@ -215,6 +215,7 @@ def main() -> int:
             env=locust_env,
             timeout=_seconds(run_time) + 120,
             stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         table, total = _summary(workdir / "load_stats.csv")
         _print_table(table, total)
