@@ -30,9 +30,26 @@ KIND_NUMBERS: dict[ProblemKind, int] = {
     ProblemKind.CONTRAST: 3,
     ProblemKind.CONTENT_WEIGHTS: 4,
 }
-MISTAKE_NUMBERS: dict[MistakeCode, int] = {code: n for n, code in enumerate(MistakeCode, start=1)}
-# Pinned explicitly so that adding a code to the enum cannot renumber older ones.
-assert MISTAKE_NUMBERS[MistakeCode.RAW_SCORES] == 16
+# Written out, so that adding a code to the enum cannot renumber older ones; a new code gets
+# the next number here (a test checks every code has one).
+MISTAKE_NUMBERS: dict[MistakeCode, int] = {
+    MistakeCode.OMITTED_TERM: 1,
+    MistakeCode.WRONG_WEIGHT: 2,
+    MistakeCode.WRONG_ROW: 3,
+    MistakeCode.SWAPPED_WEIGHTS: 4,
+    MistakeCode.UNWEIGHTED_SUM: 5,
+    MistakeCode.PLAIN_AVERAGE: 6,
+    MistakeCode.ROW_BY_POSITION: 7,
+    MistakeCode.OFF_BY_ONE_ROW: 8,
+    MistakeCode.OTHER_TOKEN_ROW: 9,
+    MistakeCode.FORGOT_WEIGHT: 10,
+    MistakeCode.REVERSED_DIFFERENCE: 11,
+    MistakeCode.ANSWERED_ONE_SIDE: 12,
+    MistakeCode.UNNORMALISED_WEIGHTS: 13,
+    MistakeCode.POSITIONAL_WEIGHTS: 14,
+    MistakeCode.OMITTED_SELF_SCORE: 15,
+    MistakeCode.RAW_SCORES: 16,
+}
 
 MAX_SEED = 2**63 - 1
 # Below this, "different" means exactly different (rational answers are compared exactly).

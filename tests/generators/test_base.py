@@ -89,3 +89,14 @@ def test_ambiguities_uses_the_separation_for_near_answers():
     ]
     assert ambiguities(right, mistaken, separation=0.05)
     assert ambiguities(right, mistaken, separation=0.001) == []
+
+
+def test_every_kind_and_mistake_has_a_stable_number():
+    from grading.kinds import MistakeCode, ProblemKind
+    from practice.generators.base import KIND_NUMBERS, MISTAKE_NUMBERS
+
+    assert set(KIND_NUMBERS) == set(ProblemKind)
+    assert set(MISTAKE_NUMBERS) == set(MistakeCode)
+    assert len(set(MISTAKE_NUMBERS.values())) == len(MISTAKE_NUMBERS)
+    assert MISTAKE_NUMBERS[MistakeCode.OMITTED_TERM] == 1
+    assert MISTAKE_NUMBERS[MistakeCode.RAW_SCORES] == 16
