@@ -9,6 +9,7 @@ import re
 import threading
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from functools import lru_cache
 from html import escape
 from urllib.parse import urlsplit
 
@@ -179,8 +180,24 @@ def _markdown() -> Markdown:
     return md
 
 
+# Short texts (idea summaries, statements, explanations) come back on every page view; the
+# rendering is a pure function of the text, so remember the recent ones.
+_CACHED_TEXT_LENGTH = 4000
+
+
 def render_markdown(text: str) -> str:
     """Render Markdown with `$...$` and `$$...$$` TeX to HTML with MathML; escape raw HTML."""
+    if len(text) <= _CACHED_TEXT_LENGTH:
+        return _render_cached(text)
+    return _render(text)
+
+
+@lru_cache(maxsize=2048)
+def _render_cached(text: str) -> str:
+    return _render(text)
+
+
+def _render(text: str) -> str:
     md = _markdown()
     try:
         return md.convert(text)

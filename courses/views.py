@@ -49,7 +49,11 @@ def page(request: HttpRequest, copy_id: int, page_slug: str) -> HttpResponse:
 def _render_page(
     request: HttpRequest, copy: CourseCopy, course_page: Page, form: NoteForm
 ) -> HttpResponse:
-    pages = list(copy.version.pages.order_by("order").only("slug", "title", "order"))
+    pages = list(
+        Page.objects.filter(version_id=copy.version_id)
+        .order_by("order")
+        .only("slug", "title", "order")
+    )
     index = next(i for i, p in enumerate(pages) if p.pk == course_page.pk)
     return render(
         request,

@@ -1,9 +1,9 @@
 """Course content: validating the authored course, and rendering its pages' Markdown and TeX.
 
 Pure (no database): ``read_course`` is what ``load_course`` does before writing, and
-``render_markdown`` is what a page view does on its first request per process (the split and
-rendered body is then cached per page text). ``ratio`` compares each case with the cheapest
-single formula conversion in the same run.
+``render_markdown`` (timed uncached, through ``_render``) is what a page view does on its first
+request per process; the rendered body is then cached per page text. ``ratio`` compares each
+case with one formula conversion in the same run.
 """
 
 import statistics
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from courses.loader import read_course
-from courses.mathml import render_markdown, tex_to_mathml
+from courses.mathml import _render, tex_to_mathml
 
 COURSE_DIR = (
     Path(__file__).resolve().parents[2] / "courses" / "content" / "how-text-becomes-numbers"
@@ -57,7 +57,7 @@ def run() -> list[dict]:
         }
     )
     for page in source.pages:
-        median, p99 = _time(lambda body=page.body: render_markdown(body), 20)
+        median, p99 = _time(lambda body=page.body: _render(body), 20)
         rows.append(
             {
                 "benchmark": "courses",

@@ -198,3 +198,17 @@ def test_dashboard_before_any_course_is_loaded_is_404(learner_client, settings):
     settings.BASISLAB_COURSE_SLUG = "not-loaded"
 
     assert learner_client.get(reverse("courses:dashboard")).status_code == 404
+
+
+def test_page_and_dashboard_queries_do_not_grow_with_the_course(
+    real_course, learner, learner_client, django_assert_max_num_queries
+):
+    learner_client.get(reverse("courses:dashboard"))
+    copy = CourseCopy.objects.get(owner=learner)
+
+    # Session, user, copy, page, ideas, note, page list, progress: no query per page or idea.
+    with django_assert_max_num_queries(8):
+        learner_client.get(page_url(copy, "the-same-word-twice"))
+    # The same, plus the course and the review badge's count.
+    with django_assert_max_num_queries(10):
+        learner_client.get(reverse("courses:dashboard"))
