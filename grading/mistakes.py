@@ -39,8 +39,28 @@ def _mul(a: Scalar, b: Scalar) -> Scalar:
     return to_sympy(a) * to_sympy(b)
 
 
+def _rational_combine(weights: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]) -> Vector:
+    """Return sum_j weights[j] * rows[j] with integer arithmetic and one Fraction per coordinate
+    (Fraction's own + and * reduce by a gcd at every step, which dominates mistake listing)."""
+    out = []
+    for d in range(len(rows[0])):
+        num, den = 0, 1
+        for weight, row in zip(weights, rows, strict=True):
+            x = row[d]
+            if weight and x:
+                term_den = weight.denominator * x.denominator
+                num = num * term_den + weight.numerator * x.numerator * den
+                den *= term_den
+        out.append(Fraction(num, den))
+    return tuple(out)
+
+
 def combine(weights: Sequence[Scalar], rows: Sequence[Sequence[Scalar]]) -> Vector:
     """Return sum_j weights[j] * rows[j], exactly."""
+    if all(type(w) is Fraction for w in weights) and all(
+        type(x) is Fraction for row in rows for x in row
+    ):
+        return _rational_combine(weights, rows)  # type: ignore[arg-type]
     dim = len(rows[0])
     total: list[Scalar] = [Fraction(0)] * dim
     for weight, row in zip(weights, rows, strict=True):
@@ -175,13 +195,10 @@ def _omitted_variants(p: Problem) -> list[Diagnosis]:
 
 def _shifted(p: Problem, changes: Sequence[tuple[Fraction, Sequence[Fraction]]]) -> Vector:
     """Return the right answer plus sum(c * row): a mistake changes one or two terms only."""
-    total = list(expected_cached(p))
-    for factor, row in changes:
-        if factor:
-            for d, x in enumerate(row):
-                if x:
-                    total[d] += factor * x
-    return tuple(total)
+    base = expected_cached(p)
+    weights = [Fraction(1)] + [factor for factor, _ in changes]
+    rows = [base] + [row for _, row in changes]
+    return _rational_combine(weights, rows)  # type: ignore[arg-type]
 
 
 def _omitted_apply(p: Problem, d: Diagnosis) -> Vector:
@@ -294,13 +311,12 @@ def _forgot_weight_variants(p: Problem) -> list[Diagnosis]:
 
 def _forgot_weight_apply(p: Problem, d: Diagnosis) -> Vector:
     (k,) = d.terms
-    weights = list(p.weights)
-    weights[k] = Fraction(1)
-    return _difference(combine(weights, p.rows_b), combine(weights, p.rows_a))
+    change = 1 - p.weights[k]
+    return _shifted(p, [(change, p.rows_b[k]), (-change, p.rows_a[k])])
 
 
 def _reversed_apply(p: Problem, d: Diagnosis) -> Vector:
-    return _difference(combine(p.weights, p.rows_a), combine(p.weights, p.rows_b))
+    return tuple(-x for x in expected_cached(p))
 
 
 def _one_side_variants(p: Problem) -> list[Diagnosis]:

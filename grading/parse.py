@@ -20,6 +20,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import NamedTuple
 
 import sympy
 
@@ -104,8 +105,9 @@ class AnswerError(Exception):
         self.bound = bound
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """One token: its kind, its text, its 0-based position, and whether space preceded it."""
+
     kind: str
     text: str
     pos: int
@@ -585,6 +587,9 @@ def _is_zero(value: Scalar) -> bool:
     return bool(abs(approx(value)) < 1e-25)
 
 
+_ARITHMETIC = frozenset({Sum, Product, Power, Frac, Neg})
+
+
 class _Evaluator:
     def __init__(self, deadline: float) -> None:
         self.deadline = deadline
@@ -592,6 +597,8 @@ class _Evaluator:
         self.irrational = 0
 
     def value(self, node: Node) -> Value:
+        if type(node) is Num:  # a literal: its digits are already bounded
+            return node.value
         cached = self.values.get(id(node))
         if cached is None:
             if time.perf_counter() > self.deadline:
@@ -601,7 +608,7 @@ class _Evaluator:
                     bound="time",
                 )
             cached = self._value(node)
-            if isinstance(cached, Fraction):
+            if type(cached) is Fraction and type(node) in _ARITHMETIC:
                 self._check_fraction(cached, node)
             self.values[id(node)] = cached
         return cached

@@ -92,7 +92,9 @@ def _number(value: Any, field: str) -> Fraction:
         if int(denominator) == 0:
             raise SpecError(field, "has a zero denominator")
         return Fraction(int(numerator), int(denominator))
-    return Fraction(text)
+    if "." in text:
+        return Fraction(text)
+    return Fraction(int(text))
 
 
 def _list(data: dict[str, Any], field: str, *, low: int, high: int) -> list[Any]:
