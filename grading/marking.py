@@ -8,6 +8,7 @@ answer scores 0 and costs the learner nothing (it is not a wrong attempt).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -38,6 +39,8 @@ from .parse import AnswerError, Reading, Term, read_answer
 from .spec import Problem, load_problem
 from .tex import scalar_tex, term_tex, vector_tex
 from .verdict import Diagnosis, Verdict
+
+logger = logging.getLogger(__name__)
 
 _TERM_KINDS = (ProblemKind.WEIGHTED_SUM, ProblemKind.CONTENT_WEIGHTS)
 
@@ -406,4 +409,9 @@ def grade(spec: dict[str, Any], answer: str) -> Verdict:
     """Mark one answer against a spec. Learner text never raises: unreadable text is an
     `invalid` Verdict. A malformed spec raises SpecError naming the field."""
     problem = load_problem(spec)
-    return _grade(problem, answer)
+    try:
+        return _grade(problem, answer)
+    except (ArithmeticError, ValueError, TypeError, AttributeError, RecursionError):
+        # A defect here must not become a server error for the learner; it is logged in full.
+        logger.exception("grading failed on an answer of %d characters", len(str(answer)))
+        return _invalid("the answer could not be marked; please write it another way")

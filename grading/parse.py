@@ -588,6 +588,7 @@ def _is_zero(value: Scalar) -> bool:
 
 
 _ARITHMETIC = frozenset({Sum, Product, Power, Frac, Neg})
+_NOT_FINITE = (sympy.zoo, sympy.oo, -sympy.oo, sympy.nan)
 
 
 class _Evaluator:
@@ -608,6 +609,11 @@ class _Evaluator:
                     bound="time",
                 )
             cached = self._value(node)
+            if isinstance(cached, sympy.Basic):
+                if cached.has(*_NOT_FINITE):  # zoo, oo, nan: never a value a learner meant
+                    raise AnswerError("division by zero", column=node.pos + 1)
+                if cached.is_Rational:  # e - e is 0: keep rationals on the Fraction path
+                    cached = Fraction(int(cached.p), int(cached.q))
             if type(cached) is Fraction and type(node) in _ARITHMETIC:
                 self._check_fraction(cached, node)
             self.values[id(node)] = cached
@@ -721,6 +727,8 @@ class _Evaluator:
                 raise AnswerError("the root is too deep", column=node.pos + 1, bound="power")
             self.irrational_atom(node)
             return to_sympy(base) ** sympy.Rational(exponent.numerator, exponent.denominator)
+        if exponent < 0 and _is_zero(base):
+            raise AnswerError("division by zero (0 to a negative power)", column=node.pos + 1)
         if exponent.denominator != 1 or abs(exponent.numerator) > MAX_SYMBOLIC_POWER:
             raise AnswerError(
                 f"powers of exp, sqrt or pi are limited to whole exponents up to "
