@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from grading import Status, expected_answer, grade, mistaken_answers, validate_spec
 
+from .conftest import content_spec, seed_weighted_sum
 from .strategies import any_spec, content_specs, weighted_sum_specs
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -158,3 +159,33 @@ def test_content_weights_decimals_to_three_figures_are_correct_with_a_note(spec)
     if all(abs(float(x)) >= 0.1 for x in right):
         assert verdict.status == Status.CORRECT, (text, verdict)
         assert verdict.notes
+
+
+ATOMS = st.sampled_from(
+    ["0", "1", "2", "1/2", "0.5", "-1", "e", "pi", "exp(1)", "exp(-2)", "sqrt(2)", "(e-e)"]
+)
+EXPRESSIONS = st.recursive(
+    ATOMS,
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(["+", "-", "*", "/", " ", "^"]), inner).map(
+            lambda t: f"({t[0]}){t[1]}({t[2]})"
+        ),
+        st.tuples(inner, st.sampled_from(["2", "-1", "1/2", "0", "-2"])).map(
+            lambda t: f"({t[0]})^{t[1]}"
+        ),
+        inner.map(lambda x: f"\\frac{{{x}}}{{2}}"),
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(EXPRESSIONS, min_size=2, max_size=2), st.sampled_from(["final", "sum"]))
+def test_grammatical_answers_are_marked_without_a_defect(coordinates, shape):
+    text = "[" + ", ".join(coordinates) + "]"
+    if shape == "sum":
+        text = f"{coordinates[0]}*[1, 0] + ({coordinates[1]}) [0, 2]"
+    for spec in (seed_weighted_sum(), content_spec()):
+        verdict = grade(spec, text)
+        assert "could not be marked" not in verdict.message
+        assert "took longer" not in verdict.message
