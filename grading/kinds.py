@@ -27,7 +27,7 @@ class MistakeCode(StrEnum):
     # lookup
     ROW_BY_POSITION = "row_by_position"
     OFF_BY_ONE_ROW = "off_by_one_row"
-    OTHER_TOKEN_ROW = "other_token_row"
+    OTHER_TOKEN_ROW = "other_token_row"  # noqa: S105 - a mistake code, not a password
     # contrast
     FORGOT_WEIGHT = "forgot_weight"
     REVERSED_DIFFERENCE = "reversed_difference"
