@@ -44,9 +44,35 @@ def as_fraction(value: Scalar) -> Fraction | None:
     return None
 
 
+def _walk(value: sympy.Expr) -> mpmath.mpf:
+    """Evaluate a tree of rationals, E, pi, exp, Add, Mul and Pow in the current mpmath
+    precision: several times cheaper than SymPy's adaptive `evalf` on these shapes."""
+    if value.is_Rational:
+        return mpmath.mpf(int(value.p)) / int(value.q)
+    if value is sympy.E:
+        return mpmath.e + 0
+    if value is sympy.pi:
+        return mpmath.pi + 0
+    if isinstance(value, sympy.exp):
+        return mpmath.exp(_walk(value.args[0]))
+    if value.is_Add:
+        return mpmath.fsum(_walk(arg) for arg in value.args)
+    if value.is_Mul:
+        return mpmath.fprod(_walk(arg) for arg in value.args)
+    if value.is_Pow:
+        exponent = value.exp
+        if exponent.is_Integer:
+            return _walk(value.base) ** int(exponent)
+        return mpmath.power(_walk(value.base), _walk(exponent))
+    return mpmath.mpf(sympy.N(value, DIGITS + 10)._mpf_)
+
+
 @lru_cache(maxsize=4096)
 def _approx_sympy(value: sympy.Expr) -> mpmath.mpf:
-    return mpmath.mpf(sympy.N(value, DIGITS + 10)._mpf_)
+    # Fixed precision, no adaptive refinement: 40 guard digits absorb the cancellation a
+    # reasonable exact form can have before the 30-digit comparison.
+    with mpmath.workdps(DIGITS + 40):
+        return _walk(value)
 
 
 def approx(value: Scalar) -> mpmath.mpf:
