@@ -25,7 +25,7 @@ def access_problem(
     """
     if not user.is_authenticated:
         raise Http404("No such problem")
-    problems = ProblemInstance.objects.select_related("copy", "copy__course", "copy__version")
+    problems = ProblemInstance.objects.select_related("copy")
     filters = Q(pk=problem_id, copy__owner=user)
     if copy_id is not None:
         filters &= Q(copy_id=copy_id)
@@ -47,11 +47,7 @@ def access_attempt(
     filters = Q(pk=attempt_id, copy__owner=user)
     if copy_id is not None:
         filters &= Q(copy_id=copy_id)
-    attempt = (
-        Attempt.objects.select_related("problem", "copy", "copy__course", "copy__version")
-        .filter(filters)
-        .first()
-    )
+    attempt = Attempt.objects.select_related("problem", "copy").filter(filters).first()
     if attempt is None:
         raise Http404("No such attempt")
     return attempt

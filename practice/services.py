@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from courses.models import CourseCopy, Idea, IdeaProgress, Note
 from courses.services import progress_record
-from grading import grade
+from grading import Verdict, grade
 from grading.kinds import ProblemKind, Status
 from practice.generators import GENERATORS, generate
 
@@ -185,42 +185,45 @@ def attempt_submit(
     if problem.copy_id != copy.pk:
         raise ValueError("the problem belongs to another copy")
     token = token if isinstance(token, uuid.UUID) else uuid.UUID(str(token))
-    existing = _attempt_by_token(copy=copy, token=token)
-    if existing is not None:
-        return existing
     verdict = grade(problem.spec, text)
+    try:
+        return _attempt_store(copy=copy, problem=problem, text=text, token=token, verdict=verdict)
+    except IntegrityError:
+        # Two submits with one token raced past the check under the lock (possible only where
+        # the lock is not honoured): the unique constraint let one in, and this one returns it.
+        existing = _attempt_by_token(copy=copy, token=token)
+        if existing is None:
+            raise
+        return existing
+
+
+def _attempt_store(
+    *, copy: CourseCopy, problem: ProblemInstance, text: str, token: uuid.UUID, verdict: Verdict
+) -> Attempt:
+    """Store the graded attempt and its consequences in one transaction (see attempt_submit)."""
     status = Status(verdict.status)
     mistake = None
     if status == Status.INCORRECT and verdict.diagnosis is not None:
         mistake = str(verdict.diagnosis.mistake)
     with transaction.atomic():
-        # The row lock serialises submits to one problem: a racing duplicate waits here, then
-        # finds the first attempt (below, or through the unique constraint).
+        # The row lock serialises submits to one problem: a duplicate waits here, then finds
+        # the first attempt.
         locked = ProblemInstance.objects.select_for_update().get(pk=problem.pk)
-        if locked.state != ProblemInstance.State.OPEN:
-            # A racing duplicate of the answer that solved it finds that attempt here.
-            existing = _attempt_by_token(copy=copy, token=token)
-            if existing is not None:
-                return existing
-            raise ProblemClosedError(locked)
-        try:
-            with transaction.atomic():
-                attempt = Attempt.objects.create(
-                    problem=locked,
-                    copy=copy,
-                    text=text,
-                    status=status.value,
-                    score=float(verdict.score),
-                    verdict=verdict.to_dict(),
-                    mistake=mistake,
-                    form_token=token,
-                )
-        except IntegrityError:
-            # The same token raced past the first check: the unique constraint lets one in.
-            existing = _attempt_by_token(copy=copy, token=token)
-            if existing is None:
-                raise
+        existing = _attempt_by_token(copy=copy, token=token)
+        if existing is not None:
             return existing
+        if locked.state != ProblemInstance.State.OPEN:
+            raise ProblemClosedError(locked)
+        attempt = Attempt.objects.create(
+            problem=locked,
+            copy=copy,
+            text=text,
+            status=status.value,
+            score=float(verdict.score),
+            verdict=verdict.to_dict(),
+            mistake=mistake,
+            form_token=token,
+        )
         if status == Status.INVALID:
             return attempt
         if status == Status.CORRECT:

@@ -14,6 +14,7 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from unittest import mock
 
 ROUNDS = int(os.environ.get("BENCH_SUBMIT_ROUNDS", "150"))
 WARMUP = 10
@@ -159,6 +160,11 @@ def _run(label: str) -> list[dict]:
         response = client.post(submit_url, {"text": wrong, "token": str(known_token)})
         assert response.status_code == 302, response.status_code
 
+    def submit_wrong_without_review() -> None:
+        # The same request with spaced review switched off: what review_record_attempt adds.
+        with mock.patch.object(services, "review_services", None):
+            submit_wrong()
+
     def bare() -> None:
         response = client.post("/bench/bare-insert/", {"text": wrong})
         assert response.status_code == 204, response.status_code
@@ -177,6 +183,7 @@ def _run(label: str) -> list[dict]:
             {
                 "bare view, one insert": bare,
                 "submit, incorrect answer": submit_wrong,
+                "submit, incorrect, review off": submit_wrong_without_review,
                 "submit, repeated token": submit_double,
                 "grade() alone": grade_only,
                 "preview (htmx)": preview,
@@ -200,7 +207,12 @@ def _run(label: str) -> list[dict]:
 
     base = statistics.median(times["bare view, one insert"])
     rows = [_row("bare view, one insert", times["bare view, one insert"], ratio=1.0, note=label)]
-    for case in ("submit, incorrect answer", "submit, repeated token", "preview (htmx)"):
+    for case in (
+        "submit, incorrect answer",
+        "submit, incorrect, review off",
+        "submit, repeated token",
+        "preview (htmx)",
+    ):
         rows.append(_row(case, times[case], ratio=statistics.median(times[case]) / base))
     rows.append(
         _row(
