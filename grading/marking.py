@@ -32,6 +32,7 @@ from .mistakes import (
     combine,
     expected_cached,
     mistake_index,
+    rational_key,
     term_weights,
     whole_sum_weightings,
 )
@@ -274,7 +275,7 @@ def _candidates(problem: Problem, reading: Reading) -> list[Diagnosis]:
     index = mistake_index(problem)
     exact_rational = all(type(x) is Fraction for x in value) and not any(decimals)
     if exact_rational and index.all_rational:
-        return list(index.by_vector.get(tuple(value), ()))
+        return list(index.by_vector.get(rational_key(value), ()))
     learner = [approx(x) for x in value]
     halves = [
         approx(Fraction(1, 2 * 10 ** decimal_places(text))) if text else None for text in decimals

@@ -453,8 +453,18 @@ class MistakeIndex:
     """
 
     wrong: tuple[tuple[Diagnosis, Vector, tuple[mpmath.mpf, ...] | None], ...]
-    by_vector: dict[Vector, tuple[Diagnosis, ...]]
+    by_vector: dict[tuple[int, ...], tuple[Diagnosis, ...]]
     all_rational: bool
+
+
+def rational_key(vector: Sequence[Fraction]) -> tuple[int, ...]:
+    """Return a cheap dict key for a rational vector (hashing a Fraction costs a modular
+    inverse; its numerator and denominator hash as plain ints)."""
+    key: list[int] = []
+    for x in vector:
+        key.append(x.numerator)
+        key.append(x.denominator)
+    return tuple(key)
 
 
 def _is_rational(vector: Vector) -> bool:
@@ -466,13 +476,13 @@ def mistake_index(problem: Problem) -> MistakeIndex:
     """Return the cached MistakeIndex of a problem."""
     expected = expected_cached(problem)
     wrong = []
-    by_vector: dict[Vector, list[Diagnosis]] = {}
+    by_vector: dict[tuple[int, ...], list[Diagnosis]] = {}
     for diagnosis, vector in mistaken(problem):
         if vectors_equal(vector, expected):
             continue
         if _is_rational(vector):
             wrong.append((diagnosis, vector, None))
-            by_vector.setdefault(vector, []).append(diagnosis)
+            by_vector.setdefault(rational_key(vector), []).append(diagnosis)
         else:
             wrong.append((diagnosis, vector, tuple(approx(x) for x in vector)))
     return MistakeIndex(
