@@ -43,7 +43,7 @@ from .verdict import Diagnosis, Verdict
 
 logger = logging.getLogger(__name__)
 
-_TERM_KINDS = (ProblemKind.WEIGHTED_SUM, ProblemKind.CONTENT_WEIGHTS)
+_TERM_KINDS = (ProblemKind.WEIGHTED_SUM, ProblemKind.CONTENT_WEIGHTS, ProblemKind.CONTRAST)
 
 
 def _invalid(message: str, interpreted: str = "") -> Verdict:
@@ -97,11 +97,63 @@ class TermReport:
 
     @property
     def score(self) -> float:
-        return max(0, self.right - self.extras) / self.n
+        return max(0, self.right - self.extras) / self.n if self.n else 0.0
 
     @property
     def all_right(self) -> bool:
         return not self.issues and not self.extras and self.right == self.n
+
+
+@dataclass(frozen=True)
+class TermTable:
+    """The terms a written-out answer is matched against: weight, row and name of each."""
+
+    weights: tuple[Scalar, ...]
+    rows: tuple[Vector, ...]
+    names: tuple[str, ...]
+
+
+def term_table(problem: Problem) -> TermTable:
+    """Return the problem's terms. For contrast, h^B - h^A is the terms +w_k x_k^B and
+    -w_k x_k^A; a position whose row is the same in both sentences cancels and is left out."""
+    if problem.kind != ProblemKind.CONTRAST:
+        n = len(problem.rows)
+        names = tuple(term_name(problem, k) for k in range(n))
+        return TermTable(term_weights(problem), problem.rows, names)
+    weights: list[Scalar] = []
+    rows: list[Vector] = []
+    names: list[str] = []
+    for k, weight in enumerate(problem.weights):
+        if problem.rows_a[k] == problem.rows_b[k]:
+            continue
+        for sign, side, row, tokens in (
+            (1, "B", problem.rows_b[k], problem.tokens_b),
+            (-1, "A", problem.rows_a[k], problem.tokens_a),
+        ):
+            weights.append(sign * weight)
+            rows.append(row)
+            token = f", *{tokens[k]}*" if tokens else ""
+            names.append(f"the term for position {k} of sentence {side}{token}")
+    return TermTable(tuple(weights), tuple(rows), tuple(names))
+
+
+def _cancel_pairs(terms: Sequence[Term]) -> list[Term]:
+    """Drop pairs of learner terms that cancel (c v and -c v): they add nothing."""
+    kept = list(terms)
+    changed = True
+    while changed:
+        changed = False
+        for a in range(len(kept)):
+            for b in range(a + 1, len(kept)):
+                if vectors_equal(kept[a].vector, kept[b].vector) and equal(
+                    kept[a].coefficient, -kept[b].coefficient
+                ):
+                    del kept[b], kept[a]
+                    changed = True
+                    break
+            if changed:
+                break
+    return kept
 
 
 def _weight_check(term: Term, weight: Scalar) -> Rounding:
@@ -116,8 +168,10 @@ def _pick(candidates: list[int], preferred: int) -> int:
 
 def match_terms(problem: Problem, terms: Sequence[Term]) -> TermReport:
     """Assign each learner term to a problem term and say what is wrong with each."""
-    weights = term_weights(problem)
-    rows = problem.rows
+    table = term_table(problem)
+    if problem.kind == ProblemKind.CONTRAST:
+        terms = _cancel_pairs(terms)
+    weights, rows = table.weights, table.rows
     n = len(rows)
     report = TermReport(n=n)
     free_k = list(range(n))
@@ -130,7 +184,7 @@ def match_terms(problem: Problem, terms: Sequence[Term]) -> TermReport:
         for k in free_k:
             weight_right = _weight_check(term, weights[k]) in (Rounding.EXACT, Rounding.ROUNDED)
             folded = not term.explicit and vectors_equal(
-                term.vector, combine([weights[k]], [rows[k]])
+                combine([term.coefficient], [term.vector]), combine([weights[k]], [rows[k]])
             )
             if (k in row_of[t] and weight_right) or folded:
                 good.append(k)
@@ -225,37 +279,37 @@ def _term_diagnosis(problem: Problem, report: TermReport) -> Diagnosis | None:
     return Diagnosis(MistakeCode.WRONG_WEIGHT, (k,), detail={"weight": str(fraction)})
 
 
-def _issue_sentence(problem: Problem, what: str, k: int, used: Any) -> str:
-    name = term_name(problem, k)
-    weight = term_weights(problem)[k]
-    right = f"${term_tex(weight, problem.rows[k])}$"
+def _issue_sentence(table: TermTable, what: str, k: int, used: Any) -> str:
+    name = table.names[k][0].upper() + table.names[k][1:]
+    weight, row = table.weights[k], table.rows[k]
+    right = f"${term_tex(weight, row)}$"
     if what == "omitted":
-        return f"{name.capitalize()} is missing; it should be {right}."
-    if what == "weight":
-        return (
-            f"{name.capitalize()} has the weight ${scalar_tex(used)}$; its weight is "
-            f"${scalar_tex(weight)}$, so the term should be {right}."
-        )
+        return f"{name} is missing; it should be {right}."
     if what == "digits":
         return (
-            f"{name.capitalize()} has the weight {used}, which rounds ${scalar_tex(weight)}$ "
+            f"{name} has the weight {used}, which rounds ${scalar_tex(weight)}$ "
             f"too coarsely; the term should be {right}."
         )
-    if what == "row":
-        source = [r for r in range(len(problem.rows)) if vectors_equal(used, problem.rows[r])]
-        whose = f" (the row at position {source[0]})" if source else ""
+    if what == "weight":
         return (
-            f"{name.capitalize()} uses the row ${vector_tex(used)}${whose}; its row is "
-            f"${vector_tex(problem.rows[k])}$, so the term should be {right}."
+            f"{name} has the weight ${scalar_tex(used)}$; its weight is "
+            f"${scalar_tex(weight)}$, so the term should be {right}."
+        )
+    if what == "row":
+        owners = [r for r, other in enumerate(table.rows) if vectors_equal(used, other)]
+        whose = f" (the row of {table.names[owners[0]]})" if owners else ""
+        return (
+            f"{name} uses the row ${vector_tex(used)}${whose}; its row is "
+            f"${vector_tex(row)}$, so the term should be {right}."
         )
     return (
-        f"{name.capitalize()} was written as ${term_tex(used.coefficient, used.vector)}$; it "
-        f"should be {right}."
+        f"{name} was written as ${term_tex(used.coefficient, used.vector)}$; it should be {right}."
     )
 
 
 def _explain_terms(problem: Problem, report: TermReport) -> str:
-    sentences = [_issue_sentence(problem, what, k, used) for what, k, used in report.issues]
+    table = term_table(problem)
+    sentences = [_issue_sentence(table, what, k, used) for what, k, used in report.issues]
     for term in report.extra_terms:
         sentences.append(
             f"The term ${term_tex(term.coefficient, term.vector)}$ is one more than the "

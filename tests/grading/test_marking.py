@@ -176,3 +176,22 @@ def test_malformed_spec_raises_naming_the_field():
     with pytest.raises(SpecError) as caught:
         grade({"kind": "weighted_sum"}, "[1, 2]")
     assert caught.value.field == "rows"
+
+
+def test_contrast_written_out_in_full_is_correct_and_the_self_terms_cancel(contrast):
+    full = "1/2*[1,0] + 1/2*[0,2] - 1/2*[1,0] - 1/2*[0,1]"
+    assert grade(contrast, full).status == Status.CORRECT
+    assert grade(contrast, "1/2*[0,2] - 1/2*[0,1]").status == Status.CORRECT
+
+
+def test_contrast_written_out_names_the_wrong_term_by_sentence(contrast):
+    verdict = grade(contrast, "1/2*[0,2] - [0,1]")
+    assert verdict.status == Status.INCORRECT
+    assert verdict.score == 0.5
+    assert "position 1 of sentence A, *river*" in verdict.explanation
+
+
+def test_contrast_written_out_without_weights_is_forgot_weight(contrast):
+    verdict = grade(contrast, "[0,2] - [0,1]")
+    assert verdict.diagnosis == Diagnosis(MistakeCode.FORGOT_WEIGHT, (1,))
+    assert verdict.score == 0.0
