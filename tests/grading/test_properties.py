@@ -98,6 +98,13 @@ def test_every_accepted_format_of_the_right_answer_is_correct(spec):
         ]
         texts.append(" + ".join(terms))
         texts.append(" + ".join(t.replace("*", " ") for t in terms))
+    if spec["kind"] == "contrast":
+        texts.append(
+            " + ".join(
+                f"{w}*([{', '.join(b)}] - [{', '.join(a)}])"
+                for w, a, b in zip(spec["weights"], spec["rows_a"], spec["rows_b"], strict=True)
+            )
+        )
     for text in texts:
         verdict = grade(spec, text)
         assert verdict.status == Status.CORRECT, (text, verdict)
