@@ -315,7 +315,7 @@ def _explain_terms(problem: Problem, report: TermReport) -> str:
             f"The term ${term_tex(term.coefficient, term.vector)}$ is one more than the "
             f"{report.n} positions of the sentence have; it does not belong to the sum."
         )
-    right = f"{report.right} of {report.n} terms are right."
+    right = f"{report.right} of {report.n} terms {'is' if report.right == 1 else 'are'} right."
     return " ".join([*sentences, right])
 
 
@@ -424,7 +424,8 @@ def _grade(problem: Problem, answer: str) -> Verdict:
         if diagnosis is not None:
             text = explain(problem, diagnosis)
             if report.right:
-                text += f" {report.right} of {report.n} terms are right."
+                verb = "is" if report.right == 1 else "are"
+                text += f" {report.right} of {report.n} terms {verb} right."
             return Verdict(
                 Status.INCORRECT, report.score, interpreted, diagnosis, text, notes=tuple(notes)
             )

@@ -140,7 +140,9 @@ def _position(data: dict[str, Any], size: int) -> int:
 
 def _same_length(field: str, items: tuple[Any, ...], other: str, size: int) -> None:
     if len(items) != size:
-        raise SpecError(field, f"has {len(items)} entries; {other} has {size}")
+        raise SpecError(
+            field, f"has {len(items)} entr{'y' if len(items) == 1 else 'ies'}; {other} has {size}"
+        )
 
 
 def _build(data: dict[str, Any]) -> Problem:

@@ -66,7 +66,7 @@ def test_malformed_spec_exits_non_zero_naming_line_and_field():
     outputs = [json.loads(line) for line in result.stdout.splitlines()]
     assert outputs[0]["status"] == "correct"
     assert outputs[1] == {
-        "error": "has 1 entries; rows has 2",
+        "error": "has 1 entry; rows has 2",
         "line": 2,
         "field": "problem.weights",
     }
