@@ -109,6 +109,21 @@ def _wait_until_serving(url: str, process: subprocess.Popen, timeout: float = 60
     raise RuntimeError(f"gunicorn did not answer {url} within {timeout:.0f} s")
 
 
+def _cpu_seconds(pid: int) -> float:
+    """Return the user+system CPU seconds of a process and its children (the gunicorn workers)."""
+    import psutil
+
+    root = psutil.Process(pid)
+    total = 0.0
+    for process in [root, *root.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system
+    return total
+
+
 def _summary(stats_csv: Path) -> tuple[list[dict], dict]:
     with stats_csv.open() as handle:
         rows = list(csv.DictReader(handle))
@@ -188,6 +203,7 @@ def main() -> int:
             file=sys.stderr,
             flush=True,
         )
+        cpu_before = _cpu_seconds(server.pid)
         locust_env = dict(env, LOAD_LEARNERS_FILE=str(learners_file), LOAD_ORACLE_URL=scratch_url)
         result = subprocess.run(
             [
@@ -217,6 +233,7 @@ def main() -> int:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+        server_cpu = _cpu_seconds(server.pid) - cpu_before
         table, total = _summary(workdir / "load_stats.csv")
         _print_table(table, total)
         failures = workdir / "load_failures.csv"
@@ -229,6 +246,12 @@ def main() -> int:
             f"p99 {total['p99_ms']:.0f} ms, {total['errors']} errors "
             f"({total['requests']} requests; locust exit {result.returncode})"
         )
+        if total["requests"]:
+            print(
+                f"server CPU: {server_cpu:.1f} s in all, "
+                f"{1000 * server_cpu / total['requests']:.0f} ms per request "
+                f"(the machine has {os.cpu_count()} CPUs, shared with the load generator)"
+            )
         return 0 if total.get("errors") == 0 else 1
     finally:
         if server is not None and server.poll() is None:
