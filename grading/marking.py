@@ -9,6 +9,8 @@ answer scores 0 and costs the learner nothing (it is not a wrong attempt).
 from __future__ import annotations
 
 import logging
+import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -36,7 +38,7 @@ from .mistakes import (
     term_weights,
     whole_sum_weightings,
 )
-from .parse import AnswerError, Reading, Term, read_answer
+from .parse import TIME_BUDGET_SECONDS, AnswerError, Reading, Term, read_answer
 from .spec import Problem, load_problem
 from .tex import scalar_tex, term_tex, vector_tex
 from .verdict import Diagnosis, Verdict
@@ -322,7 +324,7 @@ def _explain_terms(problem: Problem, report: TermReport) -> str:
 # ---------------------------------------------------------------- grade
 
 
-def _candidates(problem: Problem, reading: Reading) -> list[Diagnosis]:
+def _candidates(problem: Problem, reading: Reading, deadline: float) -> list[Diagnosis]:
     """Return every mistake variant whose vector is the learner's (decimals may round it)."""
     value: Vector = reading.value  # type: ignore[assignment]
     decimals = reading.coordinate_decimals or (None,) * len(value)
@@ -336,6 +338,10 @@ def _candidates(problem: Problem, reading: Reading) -> list[Diagnosis]:
     ]
     found = []
     for diagnosis, target, target_approx in index.wrong:
+        if time.perf_counter() > deadline:
+            raise AnswerError(
+                f"marking the answer took longer than {TIME_BUDGET_SECONDS:g} s", bound="time"
+            )
         if target_approx is None:  # a rational vector: exact arithmetic is cheap enough
             if _matches(value, decimals, target):
                 found.append(diagnosis)
@@ -351,12 +357,14 @@ def _candidates(problem: Problem, reading: Reading) -> list[Diagnosis]:
     return found
 
 
-def _final_vector_verdict(problem: Problem, reading: Reading) -> tuple[Diagnosis | None, str]:
+def _final_vector_verdict(
+    problem: Problem, reading: Reading, deadline: float = math.inf
+) -> tuple[Diagnosis | None, str]:
     value: Vector = reading.value  # type: ignore[assignment]
     expected = expected_cached(problem)
     matches: list[Diagnosis] = []
     seen: set[tuple[MistakeCode, tuple[int, ...]]] = set()
-    for diagnosis in _candidates(problem, reading):
+    for diagnosis in _candidates(problem, reading, deadline):
         key = (diagnosis.mistake, diagnosis.terms)
         if key not in seen:
             seen.add(key)
@@ -387,6 +395,7 @@ _HINTS = {
 
 
 def _grade(problem: Problem, answer: str) -> Verdict:
+    deadline = time.perf_counter() + TIME_BUDGET_SECONDS
     try:
         reading = read_answer(answer)
     except AnswerError as error:
@@ -429,7 +438,7 @@ def _grade(problem: Problem, answer: str) -> Verdict:
             return Verdict(
                 Status.INCORRECT, report.score, interpreted, diagnosis, text, notes=tuple(notes)
             )
-        final, text = _final_vector_verdict(problem, reading)
+        final, text = _final_vector_verdict(problem, reading, deadline)
         if final is None:
             text = _explain_terms(problem, report)
         return Verdict(Status.INCORRECT, report.score, interpreted, final, text, notes=tuple(notes))
@@ -457,7 +466,7 @@ def _grade(problem: Problem, answer: str) -> Verdict:
                 explanation="Your decimals round the answer, but too coarsely to be marked right.",
                 notes=tuple(notes),
             )
-    diagnosis, text = _final_vector_verdict(problem, reading)
+    diagnosis, text = _final_vector_verdict(problem, reading, deadline)
     return Verdict(Status.INCORRECT, 0.0, interpreted, diagnosis, text, notes=tuple(notes))
 
 
@@ -467,6 +476,8 @@ def grade(spec: dict[str, Any], answer: str) -> Verdict:
     problem = load_problem(spec)
     try:
         return _grade(problem, answer)
+    except AnswerError as error:  # a bound met after reading: the time budget
+        return _invalid(error.message)
     except (ArithmeticError, ValueError, TypeError, AttributeError, RecursionError):
         # A defect here must not become a server error for the learner; it is logged in full.
         logger.exception("grading failed on an answer of %d characters", len(str(answer)))

@@ -170,3 +170,19 @@ def test_nul_byte_message_points_at_its_column():
     assert verdict.status == Status.INVALID
     assert "U+0000" in verdict.message
     assert "column 4" in verdict.message
+
+
+def test_reading_past_its_time_budget_is_invalid_naming_the_bound():
+    with pytest.raises(AnswerError) as caught:
+        read_answer("[1/2, 1]", budget=-1.0)
+    assert caught.value.bound == "time"
+    assert "took longer" in caught.value.message
+
+
+def test_marking_past_its_time_budget_is_an_invalid_verdict(monkeypatch):
+    import grading.marking
+
+    monkeypatch.setattr(grading.marking, "TIME_BUDGET_SECONDS", -1.0)
+    verdict = grade(seed_weighted_sum(), "[1, 2]")  # wrong, so the mistake catalog is searched
+    assert verdict.status == Status.INVALID
+    assert "took longer" in verdict.message
