@@ -324,11 +324,19 @@ def _explain_terms(problem: Problem, report: TermReport) -> str:
 # ---------------------------------------------------------------- grade
 
 
+def _check_clock(deadline: float) -> None:
+    if time.perf_counter() > deadline:
+        raise AnswerError(
+            f"marking the answer took longer than {TIME_BUDGET_SECONDS:g} s", bound="time"
+        )
+
+
 def _candidates(problem: Problem, reading: Reading, deadline: float) -> list[Diagnosis]:
     """Return every mistake variant whose vector is the learner's (decimals may round it)."""
     value: Vector = reading.value  # type: ignore[assignment]
     decimals = reading.coordinate_decimals or (None,) * len(value)
     index = mistake_index(problem)
+    _check_clock(deadline)
     exact_rational = all(type(x) is Fraction for x in value) and not any(decimals)
     if exact_rational and index.all_rational:
         return list(index.by_vector.get(rational_key(value), ()))
@@ -338,10 +346,7 @@ def _candidates(problem: Problem, reading: Reading, deadline: float) -> list[Dia
     ]
     found = []
     for diagnosis, target, target_approx in index.wrong:
-        if time.perf_counter() > deadline:
-            raise AnswerError(
-                f"marking the answer took longer than {TIME_BUDGET_SECONDS:g} s", bound="time"
-            )
+        _check_clock(deadline)
         if target_approx is None:  # a rational vector: exact arithmetic is cheap enough
             if _matches(value, decimals, target):
                 found.append(diagnosis)
