@@ -150,6 +150,8 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Basis Lab <practice@basislab.invalid>")
+# The site's public address, for links in email (review reminders, unsubscribe).
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000")
 
 # Security: strict in production, `manage.py check --deploy` clean with DEBUG=0.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
