@@ -288,3 +288,14 @@ def test_author_stats_queries_do_not_grow_with_attempts(
     with CaptureQueriesContext(connection) as many:
         author.get(url)
     assert len(many) == len(few)
+
+
+def test_cached_statement_belongs_to_its_own_problem(learner_client, problem, copy):
+    from courses.mathml import render_markdown
+    from practice.generators import render_statement
+
+    learner_client.get(_problem_url(problem))  # fills the cache for the first problem
+    fresh = services.problem_new_variant(copy=copy, problem=problem)
+    for shown in (fresh, problem):
+        html = learner_client.get(_problem_url(shown)).content.decode()
+        assert render_markdown(render_statement(shown.spec)) in html
