@@ -84,11 +84,15 @@ def describe(problem: Problem, diagnosis: Diagnosis) -> str:
         return f"using {_row_name(problem, int(detail['row']))} in {term_name(problem, terms[0])}"
     if code == M.SWAPPED_WEIGHTS:
         first, second = term_name(problem, terms[0]), term_name(problem, terms[1])
-        return f"exchanging the weights of {first} and {second}"
+        return f"exchanging the weights of {first}, and {second}"
     if code == M.FORGOT_WEIGHT:
         return f"leaving the weight out of {term_name(problem, terms[0])}"
-    if code in (M.ROW_BY_POSITION, M.OFF_BY_ONE_ROW, M.OTHER_TOKEN_ROW):
-        return f"taking row {detail.get('row')} of the table ({code.value.replace('_', ' ')})"
+    if code == M.ROW_BY_POSITION:
+        return f"taking the row numbered by the position (row {detail.get('row')})"
+    if code == M.OFF_BY_ONE_ROW:
+        return f"taking the row next to the right one (row {detail.get('row')})"
+    if code == M.OTHER_TOKEN_ROW:
+        return f"taking the row of *{detail.get('token')}*, another token (row {detail.get('row')})"
     if code == M.ANSWERED_ONE_SIDE:
         return f"giving $\\mathbf{{h}}_i^{detail.get('side', 'b').upper()}$ alone"
     return code.value.replace("_", " ")
@@ -140,7 +144,7 @@ def explain(problem: Problem, diagnosis: Diagnosis) -> str:
     if code == M.SWAPPED_WEIGHTS:
         a, b = terms
         return (
-            f"You seem to have exchanged the weights of {term_name(problem, a)} and "
+            f"You seem to have exchanged the weights of {term_name(problem, a)}, and "
             f"{term_name(problem, b)}. Each weight belongs to its own row: the terms should be "
             f"{_right_term(problem, a)} and {_right_term(problem, b)}."
         )
@@ -166,6 +170,16 @@ def _sum_tex(problem: Problem) -> str:
     weights = term_weights(problem)
     parts = " + ".join(term_tex(w, x) for w, x in zip(weights, problem.rows, strict=True))
     return f"{parts} = {vector_tex(combine(weights, problem.rows))}"
+
+
+def lookup_answer(problem: Problem) -> str:
+    """Return the sentence giving a lookup's right row and why."""
+    i = problem.position
+    right = problem.token_id(i)
+    return (
+        f"The word at position {i} is *{problem.tokens[i]}*, whose id is {right}, so its row "
+        f"is $E[{right}] = {vector_tex(problem.table[right])}$."
+    )
 
 
 def _explain_lookup(problem: Problem, diagnosis: Diagnosis) -> str:

@@ -27,7 +27,7 @@ from .compare import (
     rounding,
     vectors_equal,
 )
-from .explain import coordinate_offsets, describe, explain, term_name
+from .explain import coordinate_offsets, describe, explain, lookup_answer, term_name
 from .kinds import MistakeCode, ProblemKind, Status
 from .mistakes import (
     Vector,
@@ -384,9 +384,10 @@ def _final_vector_verdict(
             if problem.kind in _TERM_KINDS
             else ""
         )
+        right = f" {lookup_answer(problem)}" if problem.kind == ProblemKind.LOOKUP else ""
         return None, (
             "Your answer is what more than one common mistake gives, so the final vector alone "
-            f"cannot tell which happened: {listed}.{hint}"
+            f"cannot tell which happened: {listed}.{hint}{right}"
         )
     return None, offsets + _HINTS[problem.kind]
 
