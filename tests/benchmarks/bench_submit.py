@@ -138,8 +138,12 @@ def _run(label: str) -> list[dict]:
     problem = services.problem_open(
         copy=copy, page_slug="first-page", idea_slug="weighted-sum", kind="weighted_sum"
     )
-    diagnosis, vector = grading.mistaken_answers(problem.spec)[0]
-    wrong = "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
+    # The first catalogued mistake the grader names (some coincide with the right answer).
+    for _diagnosis, vector in grading.mistaken_answers(problem.spec):
+        wrong = "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
+        diagnosis = grading.grade(problem.spec, wrong).diagnosis
+        if diagnosis is not None:
+            break
     _bare_state.update(
         problem_id=problem.pk,
         copy_id=copy.pk,
@@ -204,6 +208,7 @@ def _run(label: str) -> list[dict]:
                 correct_times.append(elapsed)
             problem = fresh
     assert Attempt.objects.filter(status="correct").count() == WARMUP + ROUNDS // 3
+    assert Attempt.objects.filter(status="incorrect").count() > 2 * ROUNDS
 
     base = statistics.median(times["bare view, one insert"])
     rows = [_row("bare view, one insert", times["bare view, one insert"], ratio=1.0, note=label)]

@@ -8,6 +8,7 @@ import sympy
 import grading
 from practice.labels import mistake_label
 from practice.models import ProblemInstance
+from tests.practice.answers import wrong_answer
 
 pytestmark = pytest.mark.browser
 
@@ -45,8 +46,8 @@ def test_sign_up_open_a_problem_answer_wrong_see_why_then_right(page, live_serve
     assert page.locator(".problem__statement math").count() > 0
     assert page.locator(".problem__picture svg").count() == 1
 
-    diagnosis, vector = grading.mistaken_answers(problem.spec)[0]
-    page.fill("#id_text", _vector_text(vector))
+    diagnosis, wrong = wrong_answer(problem)
+    page.fill("#id_text", wrong)
     page.click("button[name=submit]")
     page.wait_for_url(re.compile(r"/attempts/\d+/$"))
     verdict = page.locator("#verdict")

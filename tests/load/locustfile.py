@@ -45,8 +45,16 @@ def _answers(problem_id: int) -> tuple[str, str]:
     )
     spec = row[0]
     right = _vector_text(grading.expected_answer(spec))
-    mistaken = grading.mistaken_answers(spec)
-    wrong = _vector_text(random.choice(mistaken)[1]) if mistaken else "[0, 0]"
+    expected = [float(x) for x in grading.expected_answer(spec)]
+    # Some mistakes coincide with the right answer for some terms; a learner's wrong answer
+    # here is one that is really wrong.
+    wrong_vectors = [
+        vector
+        for _, vector in grading.mistaken_answers(spec)
+        if len(vector) != len(expected)
+        or max(abs(float(a) - b) for a, b in zip(vector, expected, strict=True)) > 1e-6
+    ]
+    wrong = _vector_text(random.choice(wrong_vectors)) if wrong_vectors else "[0, 0]"
     return right, wrong
 
 

@@ -7,32 +7,19 @@ The mini course's ``first-page`` has the ideas ``one-row`` [lookup] and ``weight
 import uuid
 
 import pytest
-import sympy
 
-import grading
 from courses.models import CourseCopy
 from grading.kinds import ProblemKind
 from practice import services
 from practice.models import ProblemInstance
 
+from .answers import right_answer, vector_text, wrong_answer
+
 PAGE_SLUG = "first-page"
 IDEA_SLUG = "weighted-sum"
 LOOKUP_IDEA_SLUG = "one-row"
 
-
-def vector_text(vector) -> str:
-    """Write a vector of SymPy numbers the way a learner types it: ``[1/2, 1]``."""
-    return "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
-
-
-def right_answer(problem: ProblemInstance) -> str:
-    return vector_text(grading.expected_answer(problem.spec))
-
-
-def wrong_answer(problem: ProblemInstance):
-    """Return (diagnosis, text) of the first catalogued mistake for the problem."""
-    diagnosis, vector = grading.mistaken_answers(problem.spec)[0]
-    return diagnosis, vector_text(vector)
+__all__ = ["right_answer", "vector_text", "wrong_answer"]
 
 
 @pytest.fixture

@@ -299,3 +299,45 @@ def test_cached_statement_belongs_to_its_own_problem(learner_client, problem, co
     for shown in (fresh, problem):
         html = learner_client.get(_problem_url(shown)).content.decode()
         assert render_markdown(render_statement(shown.spec)) in html
+
+
+@pytest.mark.parametrize(
+    ("idea_slug", "kind"),
+    [
+        ("one-row", "lookup"),
+        (IDEA_SLUG, "weighted_sum"),
+        (IDEA_SLUG, "contrast"),
+        (IDEA_SLUG, "content_weights"),
+    ],
+)
+def test_every_kind_goes_from_open_to_wrong_to_right_over_http(
+    learner_client, copy, idea_slug, kind
+):
+    opened = learner_client.get(
+        reverse(
+            "practice:problem_open",
+            kwargs={
+                "copy_id": copy.pk,
+                "page_slug": PAGE_SLUG,
+                "idea_slug": idea_slug,
+                "kind": kind,
+            },
+        ),
+        follow=True,
+    )
+    problem = opened.context["problem"]
+    assert problem.kind == kind
+    assert "<math" in opened.content.decode()
+    diagnosis, wrong = wrong_answer(problem)
+    verdict = learner_client.post(
+        _problem_url(problem), {"text": wrong, "token": str(uuid.uuid4())}, follow=True
+    )
+    assert verdict.context["verdict"]["status"] == "incorrect"
+    assert verdict.context["verdict"]["diagnosis"]["mistake"] == diagnosis.mistake
+    assert "Not quite." in verdict.content.decode()
+    right = learner_client.post(
+        _problem_url(problem),
+        {"text": right_answer(problem), "token": str(uuid.uuid4())},
+        follow=True,
+    )
+    assert right.context["verdict"]["status"] == "correct"
