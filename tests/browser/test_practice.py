@@ -81,3 +81,18 @@ def test_preview_shows_how_the_answer_was_read_while_typing(page, live_server, c
     page.locator("#id_text").fill("[1/2, ")
     page.locator("#id_text").dispatch_event("input")
     page.locator("#preview .preview--invalid").wait_for()
+
+
+def test_preview_past_the_rate_limit_says_so_politely(page, live_server, course, settings):
+    settings.PRACTICE_PREVIEW_RATE = "2/m"
+    _sign_up(page, live_server, "hedy")
+    _open_weighted_sum_problem(page)
+    for text in ("[1]", "[1, 2]", "[1, 2, 3]"):
+        with page.expect_response(lambda r: "/preview/" in r.url) as answer:
+            page.locator("#id_text").fill(text)
+            page.locator("#id_text").dispatch_event("input")
+        last = answer.value
+    assert last.status == 429
+    limited = page.locator("#preview .preview--limited")
+    limited.wait_for()
+    assert "Wait a few seconds" in limited.inner_text()
