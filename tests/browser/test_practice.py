@@ -96,3 +96,20 @@ def test_preview_past_the_rate_limit_says_so_politely(page, live_server, course,
     limited = page.locator("#preview .preview--limited")
     limited.wait_for()
     assert "Wait a few seconds" in limited.inner_text()
+
+
+def test_preview_button_works_with_javascript_off(browser, live_server, course):
+    context = browser.new_context(java_script_enabled=False)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        _sign_up(page, live_server, "alan")
+        _open_weighted_sum_problem(page)
+        page.fill("#id_text", "[1/2, 3/4]")
+        page.click("button[name=preview]")
+        page.wait_for_url(re.compile(r"/preview/$"))
+        assert "Your answer was read as" in page.locator("#preview").inner_text()
+        assert page.locator("#id_text").input_value() == "[1/2, 3/4]"
+        assert page.locator(".problem-attempts .attempt").count() == 0
+    finally:
+        context.close()
