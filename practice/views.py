@@ -61,6 +61,12 @@ def _picture(spec: dict, *, answer: tuple | None = None) -> SafeString | None:
     return mark_safe(svg) if svg else None  # noqa: S308
 
 
+def _answer_picture(spec: dict, text: str) -> SafeString | None:
+    """Draw the learner's vector beside the right one, when the text reads as one vector."""
+    vector = answer_vector(text)
+    return _picture(spec, answer=vector) if vector is not None else None
+
+
 def _problem_context(
     request: HttpRequest,
     problem: ProblemInstance,
@@ -72,9 +78,7 @@ def _problem_context(
     """Build what the problem page shows: statement, picture, form, verdict, own attempts."""
     wrong_picture = None
     if attempt is not None and attempt.status == Status.INCORRECT:
-        vector = answer_vector(attempt.text)
-        if vector is not None:
-            wrong_picture = _picture(problem.spec, answer=vector)
+        wrong_picture = functools.partial(_answer_picture, problem.spec, attempt.text)
     is_open = problem.state == ProblemInstance.State.OPEN
     if form is None and is_open:
         retry_text = attempt.text if attempt and attempt.status != Status.CORRECT else ""

@@ -12,6 +12,7 @@ CACHE_URL (the preview's rate limit; the development file cache when unset).
 
 import csv
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -204,6 +205,7 @@ def main() -> int:
             flush=True,
         )
         cpu_before = _cpu_seconds(server.pid)
+        children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
         locust_env = dict(env, LOAD_LEARNERS_FILE=str(learners_file), LOAD_ORACLE_URL=scratch_url)
         result = subprocess.run(
             [
@@ -234,6 +236,10 @@ def main() -> int:
             stderr=subprocess.DEVNULL,
         )
         server_cpu = _cpu_seconds(server.pid) - cpu_before
+        children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        locust_cpu = (children_after.ru_utime + children_after.ru_stime) - (
+            children_before.ru_utime + children_before.ru_stime
+        )
         table, total = _summary(workdir / "load_stats.csv")
         _print_table(table, total)
         failures = workdir / "load_failures.csv"
@@ -249,8 +255,8 @@ def main() -> int:
         if total["requests"]:
             print(
                 f"server CPU: {server_cpu:.1f} s in all, "
-                f"{1000 * server_cpu / total['requests']:.0f} ms per request "
-                f"(the machine has {os.cpu_count()} CPUs, shared with the load generator)"
+                f"{1000 * server_cpu / total['requests']:.0f} ms per request; "
+                f"Locust CPU: {locust_cpu:.1f} s (the machine has {os.cpu_count()} CPUs)"
             )
         return 0 if total.get("errors") == 0 else 1
     finally:
