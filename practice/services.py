@@ -150,7 +150,9 @@ def problem_new_variant(*, copy: CourseCopy, problem: ProblemInstance) -> Proble
     """Replace the problem with a fresh variant of the same idea and kind at the current level.
 
     Idempotent for a double click: when the problem is no longer open (already replaced, or
-    solved), the idea's open problem is returned, created only if there is none.
+    solved), the idea's open problem is returned, created only if there is none. A review
+    variant belongs to spaced review and is left as it is; the idea's practice problem is
+    returned instead.
     """
     if problem.copy_id != copy.pk:
         raise ValueError("the problem belongs to another copy")
@@ -159,7 +161,10 @@ def problem_new_variant(*, copy: CourseCopy, problem: ProblemInstance) -> Proble
     )
     with transaction.atomic():
         locked = ProblemInstance.objects.select_for_update().get(pk=problem.pk)
-        if locked.state == ProblemInstance.State.OPEN:
+        if (
+            locked.state == ProblemInstance.State.OPEN
+            and locked.purpose == ProblemInstance.Purpose.PRACTICE
+        ):
             locked.state = ProblemInstance.State.REPLACED
             locked.save(update_fields=["state"])
         problem.state = locked.state

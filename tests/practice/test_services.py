@@ -192,3 +192,18 @@ def test_export_holds_progress_notes_problems_attempts_and_review(problem, submi
     assert [a["status"] for a in data["attempts"]] == ["incorrect", "correct"]
     assert data["attempts"][0]["verdict"]["diagnosis"]["mistake"]
     assert "review" in data
+
+
+def test_new_variant_of_a_review_problem_leaves_it_to_review(copy, submit):
+    review_problem = services._problem_create(
+        copy=copy,
+        page_slug=PAGE_SLUG,
+        idea_slug=IDEA_SLUG,
+        kind=ProblemKind.WEIGHTED_SUM,
+        purpose=ProblemInstance.Purpose.REVIEW,
+    )
+    practice_problem = services.problem_new_variant(copy=copy, problem=review_problem)
+    review_problem.refresh_from_db()
+    assert review_problem.state == ProblemInstance.State.OPEN
+    assert practice_problem.purpose == ProblemInstance.Purpose.PRACTICE
+    assert practice_problem.pk != review_problem.pk

@@ -341,3 +341,15 @@ def test_every_kind_goes_from_open_to_wrong_to_right_over_http(
         follow=True,
     )
     assert right.context["verdict"]["status"] == "correct"
+
+
+def test_admin_lists_problems_and_attempts(client_for, make_user, problem, submit):
+    submit(problem, wrong_answer(problem)[1])
+    admin = make_user(username="root")
+    admin.is_staff = admin.is_superuser = True
+    admin.save(update_fields=["is_staff", "is_superuser"])
+    client = client_for(admin)
+    for name in ("admin:practice_probleminstance_changelist", "admin:practice_attempt_changelist"):
+        assert client.get(reverse(name)).status_code == 200
+    change = reverse("admin:practice_probleminstance_change", args=[problem.pk])
+    assert client.get(change).status_code == 200
