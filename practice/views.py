@@ -130,6 +130,11 @@ def problem_detail(request: HttpRequest, copy_id: int, problem_id: int) -> HttpR
                 messages.info(request, _("This problem is closed; your answer was not recorded."))
                 return redirect("practice:problem", copy_id=copy_id, problem_id=problem.pk)
             return redirect("practice:attempt", copy_id=copy_id, attempt_id=attempt.pk)
+        if "token" in form.errors:
+            # A form without its one-time token (tampered with, or cached by a proxy) gets a
+            # fresh one; the answer text is kept.
+            form = AnswerForm.fresh(text=request.POST.get("text", ""))
+            messages.info(request, _("Your answer was not recorded; check it again."))
     context = _problem_context(request, problem, form=form)
     return render(request, "practice/problem.html", context, status=400 if form else 200)
 

@@ -143,6 +143,10 @@ def test_answer_without_token_is_refused_with_the_form_again(learner_client, pro
     response = learner_client.post(_problem_url(problem), {"text": "[1, 2]"})
     assert response.status_code == 400
     assert not Attempt.objects.exists()
+    # The form comes back with the text and a fresh token, so checking again works.
+    form = response.context["form"]
+    assert form.initial["text"] == "[1, 2]" and form.initial["token"]
+    assert "not recorded" in response.content.decode()
 
 
 def test_answer_to_a_solved_problem_is_not_recorded(learner_client, problem, submit):
