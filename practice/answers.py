@@ -1,19 +1,49 @@
-"""Read the learner's answer back into a vector, to draw it beside the right one."""
+"""Read the learner's answer without marking it: for the preview and for drawing it.
+
+The grader's own bounded reader does the work, so a hostile text costs no more here than it
+does when it is marked, and reading skips the diagnosis, which can cost tens of milliseconds
+for symbolic problems (the preview runs on every pause in typing).
+"""
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
+from grading import vector_tex
 from grading.parse import AnswerError, read_answer
 
 
-def answer_vector(text: str) -> Sequence[Any] | None:
-    """Return the vector the learner's text evaluates to, or None when it is not one vector.
+@dataclass(frozen=True)
+class AnswerReading:
+    """How an answer was read: its TeX when readable, else what could not be read and where."""
 
-    The grader's own bounded reader does the work, so a hostile text costs no more here than
-    it did when it was marked.
-    """
+    tex: str = ""
+    message: str = ""
+
+    @property
+    def readable(self) -> bool:
+        return not self.message
+
+
+def answer_reading(text: str) -> AnswerReading:
+    """Return how the grader reads the text (a written-out sum also shows its value)."""
+    try:
+        reading = read_answer(text)
+    except AnswerError as error:
+        return AnswerReading(message=error.message)
+    except (RecursionError, MemoryError, OverflowError):
+        return AnswerReading(message=_("the answer is too complex to read"))
+    if reading.written_out and isinstance(reading.value, tuple):
+        return AnswerReading(tex=f"{reading.tex} = {vector_tex(reading.value)}")
+    return AnswerReading(tex=reading.tex)
+
+
+def answer_vector(text: str) -> Sequence[Any] | None:
+    """Return the vector the learner's text evaluates to, or None when it is not one vector."""
     try:
         value = read_answer(text).value
-    except (AnswerError, ArithmeticError, ValueError):
+    except (AnswerError, ArithmeticError, ValueError, RecursionError, MemoryError):
         return None
     return value if isinstance(value, tuple) else None

@@ -23,12 +23,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_ratelimit.core import is_ratelimited
 
 from courses.selectors import access_copy
-from grading import grade
 from grading.kinds import ProblemKind, Status
 from practice.generators import render_statement, render_svg
 
 from . import selectors, services
-from .answers import answer_vector
+from .answers import answer_reading, answer_vector
 from .forms import AnswerForm, PreviewForm
 from .models import Attempt, ProblemInstance
 
@@ -155,11 +154,11 @@ def preview(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse
     elif not form.cleaned_data["text"]:
         result = {"empty": True}
     else:
-        verdict = grade(problem.spec, form.cleaned_data["text"])
+        reading = answer_reading(form.cleaned_data["text"])
         result = {
-            "invalid": verdict.status == Status.INVALID,
-            "interpreted": verdict.interpreted,
-            "message": verdict.message,
+            "invalid": not reading.readable,
+            "interpreted": reading.tex,
+            "message": reading.message,
         }
     status = 429 if limited else 200
     if request.htmx:
