@@ -34,7 +34,6 @@ from .mistakes import (
     combine,
     expected_cached,
     mistake_index,
-    rational_key,
     term_weights,
     whole_sum_weightings,
 )
@@ -339,7 +338,7 @@ def _candidates(problem: Problem, reading: Reading, deadline: float) -> list[Dia
     _check_clock(deadline)
     exact_rational = all(type(x) is Fraction for x in value) and not any(decimals)
     if exact_rational and index.all_rational:
-        return list(index.by_vector.get(rational_key(value), ()))
+        return list(index.exact_matches(value))  # type: ignore[arg-type]
     learner = [approx(x) for x in value]
     halves = [
         approx(Fraction(1, 2 * 10 ** decimal_places(text))) if text else None for text in decimals

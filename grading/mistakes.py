@@ -8,10 +8,11 @@ diagnosis of a final vector is matching the learner's vector against that list.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import mpmath
 import sympy
@@ -22,6 +23,8 @@ from .spec import Problem, load_problem
 from .verdict import Diagnosis
 
 Vector = tuple[Scalar, ...]
+# A rational mistake's answer as `a * right answer + sum of c * row` (a is -1, 0 or 1).
+Form = tuple[int, tuple[tuple[Fraction, Vector], ...]]
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -172,10 +175,15 @@ class Mistake:
     summary: str
     variants: Callable[[Problem], list[Diagnosis]]
     apply: Callable[[Problem, Diagnosis], Vector]
+    # Rational mistakes are defined by their form (`a * right answer + sum of c * row`), from
+    # which `apply` is derived; the index of a problem's mistakes evaluates forms in integers.
+    form: Callable[[Problem, Diagnosis], Form] | None = None
 
 
-def _fraction(text: object) -> Fraction:
-    return Fraction(str(text))
+def _weight(p: Problem, text: object) -> Fraction:
+    """Return the weight a `detail["weight"]` names ("1/2", "1"), without Fraction's regex."""
+    numerator, _, denominator = str(text).partition("/")
+    return Fraction(int(numerator), int(denominator or 1))
 
 
 def _unique(values: Sequence[Fraction]) -> list[Fraction]:
@@ -193,15 +201,13 @@ def _omitted_variants(p: Problem) -> list[Diagnosis]:
     return [Diagnosis(MistakeCode.OMITTED_TERM, (k,)) for k in range(len(p.rows))]
 
 
-def _shifted(p: Problem, changes: Sequence[tuple[Fraction, Sequence[Fraction]]]) -> Vector:
-    """Return the right answer plus sum(c * row): a mistake changes one or two terms only."""
-    base = expected_cached(p)
-    weights = [Fraction(1)] + [factor for factor, _ in changes]
-    rows = [base] + [row for _, row in changes]
-    return _rational_combine(weights, rows)  # type: ignore[arg-type]
+def _shifted(p: Problem, changes: Sequence[tuple[Fraction, Vector]]) -> Form:
+    """Return the form of the right answer plus sum(c * row): a mistake changes one or two
+    terms only."""
+    return (1, tuple(changes))
 
 
-def _omitted_apply(p: Problem, d: Diagnosis) -> Vector:
+def _omitted_form(p: Problem, d: Diagnosis) -> Form:
     (k,) = d.terms
     return _shifted(p, [(-p.weights[k], p.rows[k])])
 
@@ -218,9 +224,9 @@ def _wrong_weight_variants(p: Problem) -> list[Diagnosis]:
     return out
 
 
-def _wrong_weight_apply(p: Problem, d: Diagnosis) -> Vector:
+def _wrong_weight_form(p: Problem, d: Diagnosis) -> Form:
     (k,) = d.terms
-    return _shifted(p, [(_fraction(d.detail["weight"]) - p.weights[k], p.rows[k])])
+    return _shifted(p, [(_weight(p, d.detail["weight"]) - p.weights[k], p.rows[k])])
 
 
 def _wrong_row_variants(p: Problem) -> list[Diagnosis]:
@@ -233,7 +239,7 @@ def _wrong_row_variants(p: Problem) -> list[Diagnosis]:
     ]
 
 
-def _wrong_row_apply(p: Problem, d: Diagnosis) -> Vector:
+def _wrong_row_form(p: Problem, d: Diagnosis) -> Form:
     (k,) = d.terms
     row = p.rows[int(d.detail["row"])]
     return _shifted(p, [(p.weights[k], row), (-p.weights[k], p.rows[k])])
@@ -249,7 +255,7 @@ def _swapped_variants(p: Problem) -> list[Diagnosis]:
     ]
 
 
-def _swapped_apply(p: Problem, d: Diagnosis) -> Vector:
+def _swapped_form(p: Problem, d: Diagnosis) -> Form:
     a, b = d.terms
     change = p.weights[b] - p.weights[a]
     return _shifted(p, [(change, p.rows[a]), (-change, p.rows[b])])
@@ -259,12 +265,13 @@ def _single(code: MistakeCode) -> Callable[[Problem], list[Diagnosis]]:
     return lambda p: [Diagnosis(code)]
 
 
-def _unweighted_apply(p: Problem, d: Diagnosis) -> Vector:
-    return combine([Fraction(1)] * len(p.rows), p.rows)
+def _unweighted_form(p: Problem, d: Diagnosis) -> Form:
+    return (0, tuple((Fraction(1), row) for row in p.rows))
 
 
-def _average_apply(p: Problem, d: Diagnosis) -> Vector:
-    return combine([Fraction(1, len(p.rows))] * len(p.rows), p.rows)
+def _average_form(p: Problem, d: Diagnosis) -> Form:
+    weight = Fraction(1, len(p.rows))
+    return (0, tuple((weight, row) for row in p.rows))
 
 
 # lookup
@@ -276,8 +283,8 @@ def _row_by_position_variants(p: Problem) -> list[Diagnosis]:
     return [Diagnosis(MistakeCode.ROW_BY_POSITION, detail={"row": p.position})]
 
 
-def _table_row_apply(p: Problem, d: Diagnosis) -> Vector:
-    return p.table[int(d.detail["row"])]
+def _table_row_form(p: Problem, d: Diagnosis) -> Form:
+    return (0, ((Fraction(1), p.table[int(d.detail["row"])]),))
 
 
 def _off_by_one_variants(p: Problem) -> list[Diagnosis]:
@@ -309,23 +316,23 @@ def _forgot_weight_variants(p: Problem) -> list[Diagnosis]:
     return [Diagnosis(MistakeCode.FORGOT_WEIGHT, (k,)) for k in range(len(p.rows_a))]
 
 
-def _forgot_weight_apply(p: Problem, d: Diagnosis) -> Vector:
+def _forgot_weight_form(p: Problem, d: Diagnosis) -> Form:
     (k,) = d.terms
     change = 1 - p.weights[k]
     return _shifted(p, [(change, p.rows_b[k]), (-change, p.rows_a[k])])
 
 
-def _reversed_apply(p: Problem, d: Diagnosis) -> Vector:
-    return tuple(-x for x in expected_cached(p))
+def _reversed_form(p: Problem, d: Diagnosis) -> Form:
+    return (-1, ())
 
 
 def _one_side_variants(p: Problem) -> list[Diagnosis]:
     return [Diagnosis(MistakeCode.ANSWERED_ONE_SIDE, detail={"side": side}) for side in ("b", "a")]
 
 
-def _one_side_apply(p: Problem, d: Diagnosis) -> Vector:
+def _one_side_form(p: Problem, d: Diagnosis) -> Form:
     rows = p.rows_b if d.detail.get("side", "b") == "b" else p.rows_a
-    return combine(p.weights, rows)
+    return (0, tuple(zip(p.weights, rows, strict=True)))
 
 
 # content_weights
@@ -354,15 +361,34 @@ def _raw_scores_apply(p: Problem, d: Diagnosis) -> Vector:
     return combine(scores(p), p.rows)
 
 
+def form_vector(p: Problem, form: Form) -> Vector:
+    """Return the vector a form stands for, exactly (Fractions)."""
+    a, changes = form
+    weights = [Fraction(a)] + [c for c, _ in changes]
+    rows = [expected_cached(p)] + [row for _, row in changes]
+    return _rational_combine(weights, rows)  # type: ignore[arg-type]
+
+
+def _from_form(
+    form: Callable[[Problem, Diagnosis], Form],
+) -> Callable[[Problem, Diagnosis], Vector]:
+    return lambda p, d: form_vector(p, form(p, d))
+
+
 def _entry(
     code: MistakeCode,
     kind: ProblemKind,
     terms: str,
     summary: str,
     variants: Callable[[Problem], list[Diagnosis]],
-    apply: Callable[[Problem, Diagnosis], Vector],
+    apply: Callable[[Problem, Diagnosis], Vector] | None = None,
+    *,
+    form: Callable[[Problem, Diagnosis], Form] | None = None,
 ) -> Mistake:
-    return Mistake(code, kind, terms, summary, variants, apply)
+    if apply is None:
+        assert form is not None
+        apply = _from_form(form)
+    return Mistake(code, kind, terms, summary, variants, apply, form)
 
 
 W, L, C, K = (
@@ -377,29 +403,29 @@ CATALOG: dict[MistakeCode, Mistake] = {
     m.code: m
     for m in (
         _entry(M.OMITTED_TERM, W, "[k]", "left term k out of the sum (k = i is the self term)",
-               _omitted_variants, _omitted_apply),
+               _omitted_variants, form=_omitted_form),
         _entry(M.WRONG_WEIGHT, W, "[k]", "multiplied row k by another term's weight, or by 1",
-               _wrong_weight_variants, _wrong_weight_apply),
+               _wrong_weight_variants, form=_wrong_weight_form),
         _entry(M.WRONG_ROW, W, "[k]", "used a row other than x_k in term k",
-               _wrong_row_variants, _wrong_row_apply),
+               _wrong_row_variants, form=_wrong_row_form),
         _entry(M.SWAPPED_WEIGHTS, W, "[a, b]", "exchanged the weights of terms a and b",
-               _swapped_variants, _swapped_apply),
+               _swapped_variants, form=_swapped_form),
         _entry(M.UNWEIGHTED_SUM, W, "[]", "added the rows without weights",
-               _single(M.UNWEIGHTED_SUM), _unweighted_apply),
+               _single(M.UNWEIGHTED_SUM), form=_unweighted_form),
         _entry(M.PLAIN_AVERAGE, W, "[]", "averaged the rows with equal weights",
-               _single(M.PLAIN_AVERAGE), _average_apply),
+               _single(M.PLAIN_AVERAGE), form=_average_form),
         _entry(M.ROW_BY_POSITION, L, "[]", "took the row numbered by the position, not the id",
-               _row_by_position_variants, _table_row_apply),
+               _row_by_position_variants, form=_table_row_form),
         _entry(M.OFF_BY_ONE_ROW, L, "[]", "took the row next to the right one",
-               _off_by_one_variants, _table_row_apply),
+               _off_by_one_variants, form=_table_row_form),
         _entry(M.OTHER_TOKEN_ROW, L, "[]", "took the row of another token in the sentence",
-               _other_token_variants, _table_row_apply),
+               _other_token_variants, form=_table_row_form),
         _entry(M.FORGOT_WEIGHT, C, "[k]", "gave x_k^B - x_k^A without its weight",
-               _forgot_weight_variants, _forgot_weight_apply),
+               _forgot_weight_variants, form=_forgot_weight_form),
         _entry(M.REVERSED_DIFFERENCE, C, "[]", "gave h^A - h^B",
-               _single(M.REVERSED_DIFFERENCE), _reversed_apply),
+               _single(M.REVERSED_DIFFERENCE), form=_reversed_form),
         _entry(M.ANSWERED_ONE_SIDE, C, "[]", "gave h^B (or h^A) instead of the difference",
-               _one_side_variants, _one_side_apply),
+               _one_side_variants, form=_one_side_form),
         _entry(M.UNNORMALISED_WEIGHTS, K, "[]", "used exp(s_ij) as weights, without dividing",
                _single(M.UNNORMALISED_WEIGHTS), _unnormalised_apply),
         _entry(M.POSITIONAL_WEIGHTS, K, "[]", "weighted by position, softmax_j(-|i-j|)",
@@ -444,26 +470,52 @@ def expected_cached(problem: Problem) -> Vector:
     return right_answer(problem)
 
 
-@dataclass(frozen=True)
 class MistakeIndex:
     """Hold, per problem, the mistaken vectors that differ from the right one, ready to match.
 
-    Rational vectors are keyed by value, so diagnosing an exact rational answer is one dict
-    lookup; an irrational vector carries a high-precision approximation for a cheap first test.
+    For the rational kinds every mistaken vector is evaluated from its form in integers: all
+    coordinates times one common denominator `scale`, so no Fraction is built and diagnosing an
+    exact rational answer is one dict lookup on its scaled coordinates. The list `wrong` (exact
+    vectors, and for irrational ones a high-precision approximation for a cheap first test) is
+    what answers typed with decimals or irrational values are matched against; for the rational
+    kinds it is only built when such an answer comes.
     """
 
-    wrong: tuple[tuple[Diagnosis, Vector, tuple[mpmath.mpf, ...] | None], ...]
-    by_vector: dict[tuple[int, ...], tuple[Diagnosis, ...]]
-    all_rational: bool
+    def __init__(
+        self,
+        problem: Problem,
+        by_key: dict[tuple[int, ...], tuple[Diagnosis, ...]],
+        scale: int,
+        wrong: tuple[tuple[Diagnosis, Vector, tuple[mpmath.mpf, ...] | None], ...] | None = None,
+    ) -> None:
+        self.problem = problem
+        self.by_key = by_key
+        self.scale = scale
+        self.all_rational = scale > 0
+        if wrong is not None:
+            self.__dict__["wrong"] = wrong
+
+    def exact_matches(self, vector: Sequence[Fraction]) -> tuple[Diagnosis, ...]:
+        """Return the mistakes whose vector is exactly `vector` (rational kinds only)."""
+        key = scaled_key(vector, self.scale)
+        return self.by_key.get(key, ()) if key is not None else ()
+
+    @cached_property
+    def wrong(self) -> tuple[tuple[Diagnosis, Vector, tuple[mpmath.mpf, ...] | None], ...]:
+        """Return (diagnosis, exact vector, approximation or None) for every mistaken vector
+        that differs from the right answer, in catalog order."""
+        return _wrong(self.problem)
 
 
-def rational_key(vector: Sequence[Fraction]) -> tuple[int, ...]:
-    """Return a cheap dict key for a rational vector (hashing a Fraction costs a modular
-    inverse; its numerator and denominator hash as plain ints)."""
-    key: list[int] = []
+def scaled_key(vector: Sequence[Fraction], scale: int) -> tuple[int, ...] | None:
+    """Return the coordinates times `scale` when all are integers, else None (then the vector
+    is none of the mistaken vectors, whose coordinates all are)."""
+    key = []
     for x in vector:
-        key.append(x.numerator)
-        key.append(x.denominator)
+        denominator = x.denominator
+        if scale % denominator:
+            return None
+        key.append(x.numerator * (scale // denominator))
     return tuple(key)
 
 
@@ -471,25 +523,68 @@ def _is_rational(vector: Vector) -> bool:
     return all(type(x) is Fraction for x in vector)
 
 
+def _wrong(problem: Problem) -> tuple[tuple[Diagnosis, Vector, tuple[mpmath.mpf, ...] | None], ...]:
+    expected = expected_cached(problem)
+    return tuple(
+        (diagnosis, vector, None if _is_rational(vector) else tuple(approx(x) for x in vector))
+        for diagnosis, vector in mistaken(problem)
+        if not vectors_equal(vector, expected)
+    )
+
+
+def _scaled_index(problem: Problem) -> MistakeIndex | None:
+    """Return the index of a kind whose mistakes all have forms, computed in integers."""
+    forms: list[tuple[Diagnosis, Form]] = []
+    for code in MISTAKES_BY_KIND[problem.kind]:
+        mistake = CATALOG[code]
+        if mistake.form is None:
+            return None
+        forms.extend((d, mistake.form(problem, d)) for d in mistake.variants(problem))
+    expected = expected_cached(problem)
+    rows: dict[int, Vector] = {}
+    for _, (_, changes) in forms:
+        for _, row in changes:
+            rows[id(row)] = row
+    coefficient_scale = math.lcm(*(c.denominator for _, (_, cs) in forms for c, _ in cs))
+    row_scale = math.lcm(
+        *(x.denominator for row in rows.values() for x in row), *(x.denominator for x in expected)
+    )
+    scale = coefficient_scale * row_scale
+    scaled_rows = {
+        key: [x.numerator * (row_scale // x.denominator) for x in row]  # type: ignore[union-attr]
+        for key, row in rows.items()
+    }
+    right = scaled_key(expected, scale)  # type: ignore[arg-type]
+    assert right is not None  # the right answer's denominators divide row_scale
+    zero = [0] * len(right)
+    by_key: dict[tuple[int, ...], list[Diagnosis]] = {}
+    for diagnosis, (a, changes) in forms:
+        vector = [a * x for x in right] if a else zero
+        for c, row in changes:
+            factor = c.numerator * (coefficient_scale // c.denominator)
+            if factor:
+                vector = [v + factor * x for v, x in zip(vector, scaled_rows[id(row)], strict=True)]
+        key = tuple(vector)
+        if key != right:
+            by_key.setdefault(key, []).append(diagnosis)
+    return MistakeIndex(problem, {k: tuple(v) for k, v in by_key.items()}, scale)
+
+
 @lru_cache(maxsize=512)
 def mistake_index(problem: Problem) -> MistakeIndex:
     """Return the cached MistakeIndex of a problem."""
-    expected = expected_cached(problem)
-    wrong = []
-    by_vector: dict[tuple[int, ...], list[Diagnosis]] = {}
-    for diagnosis, vector in mistaken(problem):
-        if vectors_equal(vector, expected):
-            continue
-        if _is_rational(vector):
-            wrong.append((diagnosis, vector, None))
-            by_vector.setdefault(rational_key(vector), []).append(diagnosis)
-        else:
-            wrong.append((diagnosis, vector, tuple(approx(x) for x in vector)))
-    return MistakeIndex(
-        tuple(wrong),
-        {key: tuple(value) for key, value in by_vector.items()},
-        all(_is_rational(v) for _, v, _ in wrong),
-    )
+    index = _scaled_index(problem)
+    if index is not None:
+        return index
+    wrong = _wrong(problem)
+    # Keyed exact lookup only when every mistaken vector is rational (then scale them all).
+    if any(approximation is not None for _, _, approximation in wrong):
+        return MistakeIndex(problem, {}, 0, wrong)
+    scale = math.lcm(*(x.denominator for _, v, _ in wrong for x in v))  # type: ignore[union-attr]
+    by_key: dict[tuple[int, ...], list[Diagnosis]] = {}
+    for diagnosis, vector, _ in wrong:
+        by_key.setdefault(scaled_key(vector, scale), []).append(diagnosis)  # type: ignore
+    return MistakeIndex(problem, {k: tuple(v) for k, v in by_key.items()}, scale, wrong)
 
 
 # ---------------------------------------------------------------- public API
