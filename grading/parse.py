@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from math import gcd
 from typing import NamedTuple
 
 import sympy
@@ -225,24 +227,50 @@ def _too_many(column: int) -> AnswerError:
     )
 
 
+# The same rules as _TOKEN, without naming the rule: findall splits the whole text in one call
+# (every character after the whitelist has a rule; a lone "." falls to the last alternative),
+# and the first character of a piece says which rule matched.
+_PIECES = re.compile(
+    r" +|\d+(?:\.\d*)?|\.\d+|[A-Za-z]+|\\\\|\\[,;:! ]|\\[A-Za-z]*|\*\*|[-+*/^()\[\]{},;&.]"
+)
+_SINGLE = {
+    **dict.fromkeys("+-*/^", "OP"),
+    **dict.fromkeys("([{", "LP"),
+    **dict.fromkeys(")]}", "RP"),
+    ",": "COMMA",
+    ";": "COMMA",
+    "&": "COLSEP",
+}
+_DIGITS = frozenset("0123456789")
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_make_token = tuple.__new__  # Token(...) without NamedTuple's Python-level __new__
+
+
 def tokenize(text: str) -> list[Token]:
     """Split whitelisted text into tokens, or raise AnswerError."""
     text = _check_characters(text)
     tokens: list[Token] = []
     append = tokens.append
-    i, n, space = 0, len(text), False
-    match_token = _TOKEN.match
-    while i < n:
-        match = match_token(text, i)
-        if match is None:  # only a lone "." can get here: every other character has a rule
-            raise AnswerError(f"{text[i]!r} cannot start a number or a symbol", column=i + 1)
-        kind, literal, start, i = match.lastgroup, match.group(), i, match.end()
-        if kind == "space" or kind == "spacing":
+    n, space = len(text), False
+    pieces = _PIECES.findall(text)
+    k, i = 0, 0
+    while k < len(pieces):
+        literal = pieces[k]
+        k += 1
+        start = i
+        i += len(literal)
+        first = literal[0]
+        if first == " ":
             space = True
             continue
-        if len(tokens) >= MAX_TOKENS:
-            raise _too_many(start + 1)
-        if kind == "num":
+        single = _SINGLE.get(literal)
+        if single is not None:
+            if len(tokens) >= MAX_TOKENS:
+                raise _too_many(start + 1)
+            append(_make_token(Token, (single, literal, start, space)))
+        elif first in _DIGITS or (first == "." and len(literal) > 1):
+            if len(tokens) >= MAX_TOKENS:
+                raise _too_many(start + 1)
             if len(literal) > MAX_NUMBER_DIGITS and (
                 sum(ch.isdigit() for ch in literal) > MAX_NUMBER_DIGITS
             ):
@@ -256,52 +284,65 @@ def tokenize(text: str) -> list[Token]:
                     "scientific notation is not accepted; write the number out, or use 10^k",
                     column=i + 1,
                 )
-            append(Token("NUM", literal, start, space))
-        elif kind == "name":
+            append(_make_token(Token, ("NUM", literal, start, space)))
+        elif first in _LETTERS:
+            if len(tokens) >= MAX_TOKENS:
+                raise _too_many(start + 1)
             if literal not in _NAMES:
                 raise AnswerError(
                     f"unknown name {literal[:20]!r}; the names allowed are exp, sqrt, pi and e",
                     column=start + 1,
                 )
-            append(Token("NAME", literal, start, space))
-        elif kind == "rowsep":
-            append(Token("ROWSEP", literal, start, space))
-        elif kind == "command":
+            append(_make_token(Token, ("NAME", literal, start, space)))
+        elif literal == ".":  # no rule starts with a lone "."
+            raise AnswerError(
+                f"{text[start]!r} cannot start a number or a symbol", column=start + 1
+            )
+        elif literal == "**":
+            if len(tokens) >= MAX_TOKENS:
+                raise _too_many(start + 1)
+            append(_make_token(Token, ("OP", "^", start, space)))
+        else:  # a backslash: a row separator, a spacing macro or a command
+            if len(literal) == 2 and literal[1] in ",;: !":
+                space = True
+                continue
+            if len(tokens) >= MAX_TOKENS:
+                raise _too_many(start + 1)
+            if literal == "\\\\":
+                append(_make_token(Token, ("ROWSEP", literal, start, space)))
+                space = False
+                continue
             command = literal[1:]
+            jump = None
             if command in _SPACING:
                 space = True
                 if command == "right" and text.startswith(".", i):
-                    i += 1
-                continue
-            if command in ("begin", "end"):
+                    jump = i + 1
+                else:
+                    continue
+            elif command in ("begin", "end"):
                 environment = _ENVIRONMENT.match(text, i)
                 if not environment or environment.group(1) not in _ENVIRONMENTS:
                     raise AnswerError(
                         f"\\{command} is read only for bmatrix or pmatrix", column=start + 1
                     )
-                i = environment.end()
-                append(Token(command.upper(), environment.group(1), start, space))
+                jump = environment.end()
+                append(_make_token(Token, (command.upper(), environment.group(1), start, space)))
             elif command in _COMMANDS:
                 kind = _COMMANDS[command]
                 if kind in ("*", "/"):
-                    append(Token("OP", kind, start, space))
+                    append(_make_token(Token, ("OP", kind, start, space)))
                 else:
-                    append(Token(kind, command, start, space))
+                    append(_make_token(Token, (kind, command, start, space)))
             else:
                 shown = command[:20] or text[i : i + 1]
                 raise AnswerError(f"the LaTeX command \\{shown} is not supported", column=start + 1)
-        elif kind == "pow":
-            append(Token("OP", "^", start, space))
-        elif kind == "op":
-            append(Token("OP", literal, start, space))
-        elif kind == "lp":
-            append(Token("LP", literal, start, space))
-        elif kind == "rp":
-            append(Token("RP", literal, start, space))
-        elif kind == "comma":
-            append(Token("COMMA", literal, start, space))
-        else:
-            append(Token("COLSEP", literal, start, space))
+            if jump is not None:  # text was consumed past this piece: split the rest anew
+                i = jump
+                pieces = _PIECES.findall(text, i)
+                k = 0
+                if command in _SPACING:
+                    continue
         space = False
     tokens.append(Token("EOF", "", n, space))
     return tokens
@@ -875,12 +916,22 @@ def _decimal_text(node: Node) -> str | None:
     return None
 
 
+_ONE = Fraction(1)
+
+
 def _expand(node: Node, ev: _Evaluator) -> list[Term] | None:
-    """Return the terms of a vector-valued node, distributing a coefficient over a sum."""
+    """Return the terms of a vector-valued node, distributing a coefficient over a sum.
+
+    Sub-nodes are evaluated in the order the evaluator takes them, and None is returned at the
+    first thing the evaluator would refuse (a product or quotient of vectors, a division by
+    zero, vectors of different lengths, a number added to a vector) before anything after it
+    is evaluated: expanding an answer first therefore raises nothing the evaluator would not
+    raise first, and on None the evaluator gives its own message.
+    """
     if isinstance(node, Group):
         return _expand(node.inner, ev)
     if isinstance(node, Vec):
-        return [Term(Fraction(1), ev.value(node))]  # type: ignore[arg-type]
+        return [Term(_ONE, ev.value(node))]  # type: ignore[arg-type]
     if isinstance(node, Neg):
         inner = _expand(node.arg, ev)
         if inner is None:
@@ -898,30 +949,45 @@ def _expand(node: Node, ev: _Evaluator) -> list[Term] | None:
         terms: list[Term] = []
         for sign, item in node.terms:
             part = _expand(Neg(item.pos, item) if sign == -1 else item, ev)
-            if part is None:
+            if part is None or (terms and len(part[0].vector) != len(terms[0].vector)):
                 return None
             terms.extend(part)
         return terms
     if isinstance(node, Product):
-        vector_at = [k for k, (_, f) in enumerate(node.factors) if _is_vector(ev.value(f))]
-        if len(vector_at) != 1 or (vector_at[0] > 0 and node.factors[vector_at[0]][0] == "/"):
-            return None
-        coefficient: Scalar = Fraction(1)
-        scalars = [(op, f) for k, (op, f) in enumerate(node.factors) if k != vector_at[0]]
-        for op, factor in scalars:
+        vector_at = -1
+        values: list[Value] = []
+        for k, (op, factor) in enumerate(node.factors):
             value = ev.value(factor)
+            if _is_vector(value):
+                if vector_at >= 0 or (k > 0 and op == "/"):
+                    return None
+                vector_at = k
+            elif op == "/" and _is_zero(value):
+                return None
+            values.append(value)
+        if vector_at < 0:
+            return None
+        coefficient: Scalar | None = None
+        scalars = [(op, f) for k, (op, f) in enumerate(node.factors) if k != vector_at]
+        for k, (op, _) in enumerate(node.factors):
+            if k == vector_at:
+                continue
+            value = values[k]
             if op == "/":
                 value = 1 / value if isinstance(value, Fraction) else 1 / to_sympy(value)
-            coefficient = _scalar_multiply(coefficient, value)
+            coefficient = value if coefficient is None else _scalar_multiply(coefficient, value)
+        assert coefficient is not None  # a product has two factors or more, one the vector
         decimal = None
         if len(scalars) == 1 and scalars[0][0] != "/":
             decimal = _decimal_text(scalars[0][1])
-        inner = _expand(node.factors[vector_at[0]][1], ev)
+        inner = _expand(node.factors[vector_at][1], ev)
         if inner is None:
             return None
         return [
             Term(
-                _scalar_multiply(coefficient, t.coefficient),
+                coefficient
+                if t.coefficient is _ONE
+                else _scalar_multiply(coefficient, t.coefficient),
                 t.vector,
                 decimal if t.coefficient == 1 and not t.explicit else None,
                 True,
@@ -933,9 +999,44 @@ def _expand(node: Node, ev: _Evaluator) -> list[Term] | None:
         if inner is None:
             return None
         den = ev.value(node.den)
+        if _is_vector(den) or _is_zero(den):
+            return None
         factor = 1 / den if isinstance(den, Fraction) else 1 / to_sympy(den)
         return [Term(_scalar_multiply(factor, t.coefficient), t.vector, None, True) for t in inner]
     return None
+
+
+def _sum_terms(terms: Sequence[Term]) -> tuple[Fraction, ...]:
+    """Return sum_k c_k v_k of rational terms in integers, one Fraction per coordinate (the
+    running denominator is the least common multiple of the terms' denominators)."""
+    out = []
+    for d in range(len(terms[0].vector)):
+        num, den = 0, 1
+        for term in terms:
+            c, x = term.coefficient, term.vector[d]
+            term_num = c.numerator * x.numerator  # type: ignore[union-attr]
+            if not term_num:
+                continue
+            term_den = c.denominator * x.denominator  # type: ignore[union-attr]
+            if term_den == den:
+                num += term_num
+                continue
+            common = gcd(den, term_den)
+            if common == term_den:
+                num += term_num * (den // term_den)
+            else:
+                grow = term_den // common
+                num = num * grow + term_num * (den // common)
+                den *= grow
+        out.append(Fraction(num, den))
+    return tuple(out)
+
+
+def _rational_terms(terms: Sequence[Term]) -> bool:
+    return all(
+        type(t.coefficient) is Fraction and all(type(x) is Fraction for x in t.vector)
+        for t in terms
+    )
 
 
 # ---------------------------------------------------------------- TeX of what was read
@@ -1017,15 +1118,25 @@ def read_answer(text: str, *, budget: float = TIME_BUDGET_SECONDS) -> Reading:
     deadline = time.perf_counter() + budget
     node = parse(text)
     evaluator = _Evaluator(deadline)
-    value = evaluator.value(node)
     top = node.inner if isinstance(node, Group) else node
+    value: Value | None = None
+    expanded: list[Term] | None = None
+    if isinstance(top, (Sum, Product, Neg, Frac)):
+        # Perhaps a sum written out: expand it first; when its terms are rational, their sum
+        # in integers is the value, without a Fraction for every product and partial sum.
+        expanded = _expand(node, evaluator)
+        if expanded and _rational_terms(expanded):
+            value = _sum_terms(expanded)
+    if value is None:  # the terms (if any) are the same once the evaluator has run
+        value = evaluator.value(node)
     decimals: tuple[str | None, ...] = ()
     if isinstance(top, Vec):
         decimals = tuple(_decimal_text(item) for item in top.items)
     terms: tuple[Term, ...] = ()
     written_out = False
     if _is_vector(value) and not isinstance(top, Vec):
-        expanded = _expand(node, evaluator)
+        if expanded is None:
+            expanded = _expand(node, evaluator)
         if expanded:
             terms = tuple(expanded)
             written_out = len(terms) > 1 or terms[0].explicit
