@@ -158,9 +158,14 @@ def vectors_equal(a: Sequence[Scalar], b: Sequence[Scalar]) -> bool:
     """Return True when two vectors have the same length and equal coordinates."""
     if len(a) != len(b):
         return False
-    if all(type(x) is Fraction for x in a) and all(type(y) is Fraction for y in b):
-        return tuple(a) == tuple(b)
-    return all(equal(x, y) for x, y in zip(a, b, strict=True))
+    for x, y in zip(a, b, strict=True):
+        if type(x) is Fraction and type(y) is Fraction:
+            # Fractions are kept in lowest terms: equal exactly when both parts are
+            if x.numerator != y.numerator or x.denominator != y.denominator:
+                return False
+        elif not equal(x, y):
+            return False
+    return True
 
 
 class Rounding(StrEnum):

@@ -14,6 +14,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from .compare import (
@@ -114,9 +115,11 @@ class TermTable:
     names: tuple[str, ...]
 
 
+@lru_cache(maxsize=512)
 def term_table(problem: Problem) -> TermTable:
-    """Return the problem's terms. For contrast, h^B - h^A is the terms +w_k x_k^B and
-    -w_k x_k^A; a position whose row is the same in both sentences cancels and is left out."""
+    """Return the problem's terms (cached per problem). For contrast, h^B - h^A is the terms
+    +w_k x_k^B and -w_k x_k^A; a position whose row is the same in both sentences cancels and
+    is left out."""
     if problem.kind != ProblemKind.CONTRAST:
         n = len(problem.rows)
         names = tuple(term_name(problem, k) for k in range(n))
@@ -158,6 +161,8 @@ def _cancel_pairs(terms: Sequence[Term]) -> list[Term]:
 
 
 def _weight_check(term: Term, weight: Scalar) -> Rounding:
+    if term.decimal is None and type(term.coefficient) is Fraction and type(weight) is Fraction:
+        return Rounding.EXACT if term.coefficient == weight else Rounding.WRONG
     if term.decimal is not None:
         return rounding(term.decimal, term.coefficient, weight)  # type: ignore[arg-type]
     return Rounding.EXACT if equal(term.coefficient, weight) else Rounding.WRONG

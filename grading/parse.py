@@ -362,6 +362,12 @@ def _literal(text: str) -> Fraction:
     return Fraction(int((whole or "0") + decimals), 10 ** len(decimals))
 
 
+@lru_cache(maxsize=1024)
+def _negative_literal(text: str) -> Fraction:
+    """Return minus the exact value of a typed number (a coordinate such as `-2`)."""
+    return -_literal(text)
+
+
 class _Parser:
     def __init__(self, tokens: list[Token]) -> None:
         self.tokens = tokens
@@ -727,7 +733,11 @@ class _Evaluator:
                     bound="size",
                 )
             return tuple(
-                item.value if type(item) is Num else self.scalar(item, "a coordinate")
+                item.value
+                if type(item) is Num
+                else _negative_literal(item.arg.text)  # type: ignore[attr-defined]
+                if type(item) is Neg and type(item.arg) is Num  # type: ignore[attr-defined]
+                else self.scalar(item, "a coordinate")
                 for item in node.items
             )
         if isinstance(node, Sum):

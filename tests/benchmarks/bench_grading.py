@@ -18,6 +18,7 @@ import sympy
 
 import grading.compare
 import grading.explain
+import grading.marking
 import grading.mistakes
 import grading.spec
 import grading.tex
@@ -146,6 +147,7 @@ def clear_grading_caches() -> None:
         grading.explain.explain,
         grading.tex._sympy_tex,
         grading.compare._approx_sympy,
+        grading.marking.term_table,
     ):
         cached.cache_clear()
 
