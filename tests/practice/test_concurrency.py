@@ -1,11 +1,13 @@
 """Races that really happen: threads with their own database connections.
 
-On PostgreSQL every racer gets the one row. SQLite's shared in-memory test database refuses a
-second writer outright ("database table is locked") instead of waiting; there a loser may fail
-with that error, but a second row is never written.
+On PostgreSQL a racer waits for the row lock and then gets the one row. SQLite's shared
+in-memory test database refuses a second writer at once ("database table is locked") instead
+of waiting; there a racer retries, as a browser retries after a failed request, with the same
+form token. Either way exactly one row is written and every racer gets it.
 """
 
 import threading
+import time
 import uuid
 from collections.abc import Callable
 
@@ -30,7 +32,14 @@ def _race(call: Callable[[], object]) -> list:
     def run() -> None:
         try:
             barrier.wait(timeout=10)
-            results.append(call())
+            for attempt in range(50):
+                try:
+                    results.append(call())
+                    return
+                except OperationalError as exc:
+                    if "locked" not in str(exc) or attempt == 49:
+                        raise
+                    time.sleep(0.01)
         except Exception as exc:  # collected and asserted below
             errors.append(exc)
         finally:
@@ -41,12 +50,8 @@ def _race(call: Callable[[], object]) -> list:
         worker.start()
     for worker in workers:
         worker.join(timeout=30)
-    if connection.vendor == "sqlite":
-        assert all(isinstance(e, OperationalError) and "locked" in str(e) for e in errors), errors
-        assert results, "every racer failed"
-    else:
-        assert not errors, errors
-        assert len(results) == RACERS
+    assert not errors, errors
+    assert len(results) == RACERS
     return results
 
 
