@@ -59,9 +59,10 @@ def _weight(problem: Problem, k: int) -> Scalar:
 def _right_term(problem: Problem, k: int) -> str:
     weight = _weight(problem, k)
     row = problem.rows[k]
-    product = tuple(to_sympy(weight) * to_sympy(x) for x in row)
     if all(isinstance(w, Fraction) for w in (weight, *row)):
-        product = tuple(as_fraction(x) or Fraction(0) for x in product)
+        product: tuple[Scalar, ...] = tuple(weight * x for x in row)
+    else:
+        product = tuple(to_sympy(weight) * to_sympy(x) for x in row)
     return f"${term_tex(weight, row)} = {vector_tex(product)}$"
 
 

@@ -9,10 +9,12 @@ diagnosis of a final vector is matching the learner's vector against that list.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 import mpmath
 import sympy
@@ -70,10 +72,6 @@ def combine(weights: Sequence[Scalar], rows: Sequence[Sequence[Scalar]]) -> Vect
         for d in range(dim):
             total[d] = _add(total[d], _mul(weight, row[d]))
     return tuple(total)
-
-
-def _difference(a: Sequence[Scalar], b: Sequence[Scalar]) -> Vector:
-    return tuple(_add(x, _mul(Fraction(-1), y)) for x, y in zip(a, b, strict=True))
 
 
 def scores(problem: Problem) -> tuple[Fraction, ...]:
@@ -156,13 +154,38 @@ def right_answer(problem: Problem) -> Vector:
     if problem.kind == ProblemKind.WEIGHTED_SUM:
         return combine(problem.weights, problem.rows)
     if problem.kind == ProblemKind.CONTRAST:
-        return _difference(
-            combine(problem.weights, problem.rows_b), combine(problem.weights, problem.rows_a)
+        # h^B - h^A as one sum: +w_k x_k^B and -w_k x_k^A
+        return combine(
+            (*problem.weights, *(-w for w in problem.weights)), (*problem.rows_b, *problem.rows_a)
         )
     return _softmax_combine(scores(problem), problem.rows)
 
 
 # ---------------------------------------------------------------- the catalog
+
+
+class Variant(NamedTuple):
+    """One variant of a mistake on a problem (which term, weight or row), before it becomes a
+    Diagnosis. A problem has dozens; they are built for every new problem, and a Diagnosis
+    only for those an answer matches. Forms read it as they read a Diagnosis."""
+
+    mistake: MistakeCode
+    terms: tuple[int, ...]
+    detail: Mapping[str, Any]
+
+    def diagnosis(self) -> Diagnosis:
+        """Return the Diagnosis naming this variant."""
+        return Diagnosis(self.mistake, self.terms, detail=dict(self.detail))
+
+
+_NO_DETAIL: Mapping[str, Any] = MappingProxyType({})
+_make_variant = tuple.__new__  # a Variant without NamedTuple's Python-level __new__
+
+
+def _variant(
+    code: MistakeCode, terms: tuple[int, ...] = (), *, detail: Mapping[str, Any] = _NO_DETAIL
+) -> Variant:
+    return _make_variant(Variant, (code, terms, detail))
 
 
 @dataclass(frozen=True)
@@ -173,7 +196,7 @@ class Mistake:
     kind: ProblemKind
     terms: str
     summary: str
-    variants: Callable[[Problem], list[Diagnosis]]
+    variants: Callable[[Problem], list[Variant]]
     apply: Callable[[Problem, Diagnosis], Vector]
     # Rational mistakes are defined by their form (`a * right answer + sum of c * row`), from
     # which `apply` is derived; the index of a problem's mistakes evaluates forms in integers.
@@ -197,8 +220,8 @@ def _unique(values: Sequence[Fraction]) -> list[Fraction]:
 # weighted_sum
 
 
-def _omitted_variants(p: Problem) -> list[Diagnosis]:
-    return [Diagnosis(MistakeCode.OMITTED_TERM, (k,)) for k in range(len(p.rows))]
+def _omitted_variants(p: Problem) -> list[Variant]:
+    return [_variant(MistakeCode.OMITTED_TERM, (k,)) for k in range(len(p.rows))]
 
 
 def _shifted(p: Problem, changes: Sequence[tuple[Fraction, Vector]]) -> Form:
@@ -212,15 +235,13 @@ def _omitted_form(p: Problem, d: Diagnosis) -> Form:
     return _shifted(p, [(-p.weights[k], p.rows[k])])
 
 
-def _wrong_weight_variants(p: Problem) -> list[Diagnosis]:
+def _wrong_weight_variants(p: Problem) -> list[Variant]:
     out = []
     for k, own in enumerate(p.weights):
         others = [w for j, w in enumerate(p.weights) if j != k] + [Fraction(1)]
         for weight in _unique(others):
             if weight != own:
-                out.append(
-                    Diagnosis(MistakeCode.WRONG_WEIGHT, (k,), detail={"weight": str(weight)})
-                )
+                out.append(_variant(MistakeCode.WRONG_WEIGHT, (k,), detail={"weight": str(weight)}))
     return out
 
 
@@ -229,10 +250,10 @@ def _wrong_weight_form(p: Problem, d: Diagnosis) -> Form:
     return _shifted(p, [(_weight(p, d.detail["weight"]) - p.weights[k], p.rows[k])])
 
 
-def _wrong_row_variants(p: Problem) -> list[Diagnosis]:
+def _wrong_row_variants(p: Problem) -> list[Variant]:
     n = len(p.rows)
     return [
-        Diagnosis(MistakeCode.WRONG_ROW, (k,), detail={"row": r})
+        _variant(MistakeCode.WRONG_ROW, (k,), detail={"row": r})
         for k in range(n)
         for r in range(n)
         if r != k
@@ -245,10 +266,10 @@ def _wrong_row_form(p: Problem, d: Diagnosis) -> Form:
     return _shifted(p, [(p.weights[k], row), (-p.weights[k], p.rows[k])])
 
 
-def _swapped_variants(p: Problem) -> list[Diagnosis]:
+def _swapped_variants(p: Problem) -> list[Variant]:
     n = len(p.weights)
     return [
-        Diagnosis(MistakeCode.SWAPPED_WEIGHTS, (a, b))
+        _variant(MistakeCode.SWAPPED_WEIGHTS, (a, b))
         for a in range(n)
         for b in range(a + 1, n)
         if p.weights[a] != p.weights[b]
@@ -261,8 +282,8 @@ def _swapped_form(p: Problem, d: Diagnosis) -> Form:
     return _shifted(p, [(change, p.rows[a]), (-change, p.rows[b])])
 
 
-def _single(code: MistakeCode) -> Callable[[Problem], list[Diagnosis]]:
-    return lambda p: [Diagnosis(code)]
+def _single(code: MistakeCode) -> Callable[[Problem], list[Variant]]:
+    return lambda p: [_variant(code)]
 
 
 def _unweighted_form(p: Problem, d: Diagnosis) -> Form:
@@ -277,26 +298,26 @@ def _average_form(p: Problem, d: Diagnosis) -> Form:
 # lookup
 
 
-def _row_by_position_variants(p: Problem) -> list[Diagnosis]:
+def _row_by_position_variants(p: Problem) -> list[Variant]:
     if p.position >= len(p.table):
         return []
-    return [Diagnosis(MistakeCode.ROW_BY_POSITION, detail={"row": p.position})]
+    return [_variant(MistakeCode.ROW_BY_POSITION, detail={"row": p.position})]
 
 
 def _table_row_form(p: Problem, d: Diagnosis) -> Form:
     return (0, ((Fraction(1), p.table[int(d.detail["row"])]),))
 
 
-def _off_by_one_variants(p: Problem) -> list[Diagnosis]:
+def _off_by_one_variants(p: Problem) -> list[Variant]:
     right = p.token_id(p.position)
     return [
-        Diagnosis(MistakeCode.OFF_BY_ONE_ROW, detail={"row": row})
+        _variant(MistakeCode.OFF_BY_ONE_ROW, detail={"row": row})
         for row in (right - 1, right + 1)
         if 0 <= row < len(p.table)
     ]
 
 
-def _other_token_variants(p: Problem) -> list[Diagnosis]:
+def _other_token_variants(p: Problem) -> list[Variant]:
     right = p.token_id(p.position)
     out: list[Diagnosis] = []
     seen = {right}
@@ -305,15 +326,15 @@ def _other_token_variants(p: Problem) -> list[Diagnosis]:
         if row not in seen:
             seen.add(row)
             detail = {"row": row, "position": position, "token": token}
-            out.append(Diagnosis(MistakeCode.OTHER_TOKEN_ROW, detail=detail))
+            out.append(_variant(MistakeCode.OTHER_TOKEN_ROW, detail=detail))
     return out
 
 
 # contrast
 
 
-def _forgot_weight_variants(p: Problem) -> list[Diagnosis]:
-    return [Diagnosis(MistakeCode.FORGOT_WEIGHT, (k,)) for k in range(len(p.rows_a))]
+def _forgot_weight_variants(p: Problem) -> list[Variant]:
+    return [_variant(MistakeCode.FORGOT_WEIGHT, (k,)) for k in range(len(p.rows_a))]
 
 
 def _forgot_weight_form(p: Problem, d: Diagnosis) -> Form:
@@ -326,8 +347,8 @@ def _reversed_form(p: Problem, d: Diagnosis) -> Form:
     return (-1, ())
 
 
-def _one_side_variants(p: Problem) -> list[Diagnosis]:
-    return [Diagnosis(MistakeCode.ANSWERED_ONE_SIDE, detail={"side": side}) for side in ("b", "a")]
+def _one_side_variants(p: Problem) -> list[Variant]:
+    return [_variant(MistakeCode.ANSWERED_ONE_SIDE, detail={"side": side}) for side in ("b", "a")]
 
 
 def _one_side_form(p: Problem, d: Diagnosis) -> Form:
@@ -346,8 +367,8 @@ def _positional_apply(p: Problem, d: Diagnosis) -> Vector:
     return _softmax_combine(_positional_exponents(p), p.rows)
 
 
-def _omitted_self_variants(p: Problem) -> list[Diagnosis]:
-    return [Diagnosis(MistakeCode.OMITTED_SELF_SCORE, (p.position,))] if len(p.rows) > 1 else []
+def _omitted_self_variants(p: Problem) -> list[Variant]:
+    return [_variant(MistakeCode.OMITTED_SELF_SCORE, (p.position,))] if len(p.rows) > 1 else []
 
 
 def _omitted_self_apply(p: Problem, d: Diagnosis) -> Vector:
@@ -380,7 +401,7 @@ def _entry(
     kind: ProblemKind,
     terms: str,
     summary: str,
-    variants: Callable[[Problem], list[Diagnosis]],
+    variants: Callable[[Problem], list[Variant]],
     apply: Callable[[Problem, Diagnosis], Vector] | None = None,
     *,
     form: Callable[[Problem, Diagnosis], Form] | None = None,
@@ -440,7 +461,11 @@ CATALOG: dict[MistakeCode, Mistake] = {
 
 def variants(problem: Problem) -> list[Diagnosis]:
     """Return every variant of every catalogued mistake of the problem's kind."""
-    return [d for code in MISTAKES_BY_KIND[problem.kind] for d in CATALOG[code].variants(problem)]
+    return [
+        v.diagnosis()
+        for code in MISTAKES_BY_KIND[problem.kind]
+        for v in CATALOG[code].variants(problem)
+    ]
 
 
 def apply(problem: Problem, diagnosis: Diagnosis) -> Vector:
@@ -484,13 +509,14 @@ class MistakeIndex:
     def __init__(
         self,
         problem: Problem,
-        by_key: dict[tuple[int, ...], tuple[Diagnosis, ...]],
+        by_key: dict[tuple[int, ...], tuple[Variant | Diagnosis, ...]],
         scale: int,
         wrong: tuple[tuple[Diagnosis, Vector, tuple[mpmath.mpf, ...] | None], ...] | None = None,
     ) -> None:
         self.problem = problem
         self.by_key = by_key
         self.scale = scale
+        self._diagnoses: dict[tuple[int, ...], tuple[Diagnosis, ...]] = {}
         self.all_rational = scale > 0
         if wrong is not None:
             self.__dict__["wrong"] = wrong
@@ -498,7 +524,13 @@ class MistakeIndex:
     def exact_matches(self, vector: Sequence[Fraction]) -> tuple[Diagnosis, ...]:
         """Return the mistakes whose vector is exactly `vector` (rational kinds only)."""
         key = scaled_key(vector, self.scale)
-        return self.by_key.get(key, ()) if key is not None else ()
+        if key is None or key not in self.by_key:
+            return ()
+        made = self._diagnoses.get(key)
+        if made is None:  # the same Diagnosis objects on every lookup
+            made = tuple(v.diagnosis() if isinstance(v, Variant) else v for v in self.by_key[key])
+            self._diagnoses[key] = made
+        return made
 
     @cached_property
     def wrong(self) -> tuple[tuple[Diagnosis, Vector, tuple[mpmath.mpf, ...] | None], ...]:
@@ -534,7 +566,7 @@ def _wrong(problem: Problem) -> tuple[tuple[Diagnosis, Vector, tuple[mpmath.mpf,
 
 def _scaled_index(problem: Problem) -> MistakeIndex | None:
     """Return the index of a kind whose mistakes all have forms, computed in integers."""
-    forms: list[tuple[Diagnosis, Form]] = []
+    forms: list[tuple[Variant, Form]] = []
     for code in MISTAKES_BY_KIND[problem.kind]:
         mistake = CATALOG[code]
         if mistake.form is None:
@@ -557,7 +589,7 @@ def _scaled_index(problem: Problem) -> MistakeIndex | None:
     right = scaled_key(expected, scale)  # type: ignore[arg-type]
     assert right is not None  # the right answer's denominators divide row_scale
     zero = [0] * len(right)
-    by_key: dict[tuple[int, ...], list[Diagnosis]] = {}
+    by_key: dict[tuple[int, ...], list[Variant]] = {}
     for diagnosis, (a, changes) in forms:
         vector = [a * x for x in right] if a else zero
         for c, row in changes:

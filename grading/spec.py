@@ -81,7 +81,28 @@ def canonical_number(value: Fraction) -> str:
     return str(value)
 
 
+@lru_cache(maxsize=4096)
+def _plain_number(text: str) -> Fraction | None:
+    """Return the value of `"-3"` or `"1/4"` (ASCII digits, no spaces), else None.
+
+    Cached by text, like the parser's literals: specs spell the same few numbers again and
+    again, in every problem."""
+    numerator, slash, denominator = text.partition("/")
+    digits = numerator[1:] if numerator[:1] == "-" else numerator
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    if not slash:
+        return Fraction(int(numerator))
+    if denominator.isascii() and denominator.isdigit() and int(denominator):
+        return Fraction(int(numerator), int(denominator))
+    return None
+
+
 def _number(value: Any, field: str) -> Fraction:
+    if type(value) is str and len(value) <= MAX_NUMBER_CHARS:
+        plain = _plain_number(value)  # the usual spelling, without the regex
+        if plain is not None:
+            return plain
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise SpecError(field, 'must be a string holding an exact rational such as "1/4"')
     text = str(value).strip()
