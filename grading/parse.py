@@ -374,6 +374,7 @@ class _Parser:
         self.last = len(tokens) - 1
         self.i = 0
         self.depth = 0
+        self.values: dict[int, Value] = {}  # values of nodes read by a shortcut, by id
 
     def peek(self, offset: int = 0) -> Token:
         index = self.i + offset
@@ -431,7 +432,42 @@ class _Parser:
             self.i = end
             node = Num(number.pos, number.text, _literal(number.text), "." in number.text)
             return Neg(token.pos, node) if negative else node
+        if after.kind == "OP" and after.text == "/":
+            return self.plain_ratio(token, number, end, list_context=list_context)
         return None
+
+    def plain_ratio(
+        self, sign: Token, number: Token, slash: int, *, list_context: bool
+    ) -> Node | None:
+        """Return a coordinate that is one (negated) ratio of numbers, `-1/2`: the same nodes
+        the grammar builds, with their values, which need no checks, recorded for the
+        evaluator."""
+        negative = sign is not number
+        below = self.tokens[slash + 1]
+        if below.kind != "NUM" or (negative and self.depth + 1 > MAX_DEPTH):
+            return None  # the grammar reads it, or says what is wrong
+        end = slash + 2
+        after = self.tokens[end]
+        if not (after.kind in ("COMMA", "RP", "EOF") or (list_context and self.splits_at(end))):
+            return None
+        top, bottom = _literal(number.text), _literal(below.text)
+        if not bottom:
+            return None  # the evaluator says "division by zero", and where
+        self.i = end
+        ratio = Product(
+            number.pos,
+            [
+                ("*", Num(number.pos, number.text, top, "." in number.text)),
+                ("/", Num(below.pos, below.text, bottom, "." in below.text)),
+            ],
+        )
+        value = top / bottom
+        self.values[id(ratio)] = value
+        if not negative:
+            return ratio
+        node = Neg(sign.pos, ratio)
+        self.values[id(node)] = -value
+        return node
 
     # answer := items EOF
     def answer(self) -> Node:
@@ -639,11 +675,16 @@ class _Parser:
 
 def parse(text: str) -> Node:
     """Parse learner text into a syntax tree, or raise AnswerError."""
+    return _parse(text)[0]
+
+
+def _parse(text: str) -> tuple[Node, dict[int, Value]]:
     if not isinstance(text, str):
         raise AnswerError("the answer must be text")
     if not text.strip():
         raise AnswerError("the answer is empty")
-    return _Parser(tokenize(text)).answer()
+    parser = _Parser(tokenize(text))
+    return parser.answer(), parser.values
 
 
 # ---------------------------------------------------------------- evaluation
@@ -665,9 +706,9 @@ _NOT_FINITE = (sympy.zoo, sympy.oo, -sympy.oo, sympy.nan)
 
 
 class _Evaluator:
-    def __init__(self, deadline: float) -> None:
+    def __init__(self, deadline: float, values: dict[int, Value] | None = None) -> None:
         self.deadline = deadline
-        self.values: dict[int, Value] = {}
+        self.values: dict[int, Value] = values if values is not None else {}
         self.irrational = 0
 
     def value(self, node: Node) -> Value:
@@ -1126,8 +1167,8 @@ class Reading:
 def read_answer(text: str, *, budget: float = TIME_BUDGET_SECONDS) -> Reading:
     """Read learner text into a Reading, or raise AnswerError saying what and where."""
     deadline = time.perf_counter() + budget
-    node = parse(text)
-    evaluator = _Evaluator(deadline)
+    node, known = _parse(text)
+    evaluator = _Evaluator(deadline, known)
     top = node.inner if isinstance(node, Group) else node
     value: Value | None = None
     expanded: list[Term] | None = None
