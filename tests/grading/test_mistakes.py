@@ -13,6 +13,8 @@ from grading import (
     expected_answer,
     mistaken_answers,
 )
+from grading.mistakes import expected_cached, mistake_index, mistaken
+from grading.spec import load_problem
 
 from .conftest import content_spec, contrast_spec, lookup_spec, seed_weighted_sum, three_terms
 
@@ -133,3 +135,22 @@ def test_wrong_weight_detail_is_an_exact_rational_string():
         d for d, _ in mistaken_answers(three_terms()) if d.mistake == MistakeCode.WRONG_WEIGHT
     ]
     assert all(Fraction(d.detail["weight"]) for d in variants)
+
+
+@pytest.mark.parametrize(
+    "spec", [seed_weighted_sum(), three_terms(), lookup_spec(), contrast_spec()]
+)
+def test_mistake_index_finds_exactly_the_mistakes_listed_for_a_vector(spec):
+    # given the index computed in integers, and the catalog listed in Fractions
+    problem = load_problem(spec)
+    index = mistake_index(problem)
+    right = expected_cached(problem)
+    listed: dict[tuple, list] = {}
+    for diagnosis, vector in mistaken(problem):
+        if vector != right:
+            listed.setdefault(vector, []).append(diagnosis)
+    # then each mistaken vector finds its diagnoses, in catalog order, and nothing else does
+    for vector, diagnoses in listed.items():
+        assert list(index.exact_matches(vector)) == diagnoses
+    assert index.exact_matches(right) == ()
+    assert index.exact_matches(tuple(x + Fraction(1, 7) for x in right)) == ()
