@@ -207,9 +207,8 @@ def _explain_lookup(problem: Problem, diagnosis: Diagnosis) -> str:
 
 def _explain_contrast(problem: Problem, diagnosis: Diagnosis) -> str:
     weights = problem.weights
-    h_a = combine(weights, problem.rows_a)
-    h_b = combine(weights, problem.rows_b)
-    answer = f"$\\mathbf{{h}}_i^B - \\mathbf{{h}}_i^A = {vector_tex(_diff_tex(h_b, h_a))}$"
+    # the right answer of a contrast problem is h^B - h^A itself
+    answer = f"$\\mathbf{{h}}_i^B - \\mathbf{{h}}_i^A = {vector_tex(expected_cached(problem))}$"
     code = diagnosis.mistake
     if code == M.FORGOT_WEIGHT:
         (k,) = diagnosis.terms
