@@ -1,6 +1,11 @@
 """Settings for the test suite: PostgreSQL and Redis when named by URL, SQLite otherwise."""
 
+import os
+import tempfile
+from pathlib import Path
+
 from .settings import *  # noqa: F403
+from .settings import DATABASES
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
@@ -12,3 +17,13 @@ STORAGES = {
 # Serve static files from the app directories without a collectstatic run.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A file instead of memory: tests/review/test_worker_kill.py runs a Celery worker as a
+    # subprocess, which cannot see an in-memory database. One file per test run (the pid), so
+    # runs side by side never clobber each other; Django deletes it when the run ends. Without
+    # fsync it costs the suite no noticeable time over memory.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"basislab-test-{os.getpid()}.sqlite3")
+    }
+    DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = "PRAGMA synchronous=OFF"

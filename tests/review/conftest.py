@@ -11,11 +11,14 @@ import time
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
 from django.contrib.auth import get_user_model
+from django.db import connection
 from kombu import pools
 
 from basislab.celery import app
@@ -167,6 +170,23 @@ def redis_broker_url() -> str:
     else the review engineer's local db 5."""
     url = os.environ.get("CELERY_BROKER_URL", "")
     return url if url.startswith(("redis://", "rediss://")) else REDIS_BROKER_DEFAULT
+
+
+def subprocess_database_url() -> str:
+    """Return a DATABASE_URL naming the test database, for a worker run as a subprocess.
+
+    PostgreSQL's test database is named as it is; SQLite's must be a file (``TEST["NAME"]`` in
+    ``basislab.settings_test``), since another process cannot see an in-memory database.
+    """
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        if connection.is_in_memory_db():
+            raise RuntimeError("a subprocess cannot see an in-memory SQLite test database")
+        return f"sqlite:///{Path(db['NAME']).resolve()}"
+    user = quote(db["USER"] or "", safe="")
+    password = f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else ""
+    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+    return f"postgres://{user}{password}@{host}/{quote(db['NAME'], safe='')}"
 
 
 def use_broker(url: str) -> None:
