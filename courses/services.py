@@ -99,8 +99,10 @@ def progress_record(
 
     Every ``LEVEL_UP_STREAK`` consecutive correct answers raise the level by one (never above
     ``max_level`` when given); a wrong answer resets the streak but keeps the level.
+    Inside a caller's transaction (an attempt's) it adds no savepoint of its own: no caller
+    recovers from an error here, which rolls the caller's transaction back as a whole.
     """
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         progress, _ = IdeaProgress.objects.select_for_update().get_or_create(
             copy=copy, page_slug=page_slug, idea_slug=idea_slug
         )

@@ -174,7 +174,8 @@ def problem_new_variant(*, copy: CourseCopy, problem: ProblemInstance) -> Proble
 
 
 def _attempt_by_token(*, copy: CourseCopy, token: uuid.UUID) -> Attempt | None:
-    return Attempt.objects.filter(copy=copy, form_token=token).first()
+    # At most one row (unique per copy and token): no ORDER BY needed, so no .first().
+    return next(iter(Attempt.objects.filter(copy=copy, form_token=token)[:1]), None)
 
 
 def attempt_submit(
@@ -212,15 +213,22 @@ def _attempt_store(
         mistake = str(verdict.diagnosis.mistake)
     with transaction.atomic():
         # The row lock serialises submits to one problem: a duplicate waits here, then finds
-        # the first attempt.
-        locked = ProblemInstance.objects.select_for_update().get(pk=problem.pk)
+        # the first attempt. Only the state can have changed since the problem was read (the
+        # rest of a stored problem never does), so only the state is read again.
+        state = (
+            ProblemInstance.objects.select_for_update()
+            .filter(pk=problem.pk)
+            .values_list("state", flat=True)
+            .get()
+        )
         existing = _attempt_by_token(copy=copy, token=token)
         if existing is not None:
             return existing
-        if locked.state != ProblemInstance.State.OPEN:
-            raise ProblemClosedError(locked)
+        if state != ProblemInstance.State.OPEN:
+            problem.state = state
+            raise ProblemClosedError(problem)
         attempt = Attempt.objects.create(
-            problem=locked,
+            problem=problem,
             copy=copy,
             text=text,
             status=status.value,
@@ -232,19 +240,19 @@ def _attempt_store(
         if status == Status.INVALID:
             return attempt
         if status == Status.CORRECT:
-            locked.state = ProblemInstance.State.SOLVED
-            locked.save(update_fields=["state"])
-        _low, high = _level_bounds(ProblemKind(locked.kind))
+            state = ProblemInstance.State.SOLVED
+            ProblemInstance.objects.filter(pk=problem.pk).update(state=state)
+        _low, high = _level_bounds(ProblemKind(problem.kind))
         progress_record(
             copy=copy,
-            page_slug=locked.page_slug,
-            idea_slug=locked.idea_slug,
+            page_slug=problem.page_slug,
+            idea_slug=problem.idea_slug,
             correct=status == Status.CORRECT,
             max_level=high,
         )
         if review_services is not None:
             review_services.review_record_attempt(attempt=attempt)
-    problem.state = locked.state
+    problem.state = state
     return attempt
 
 

@@ -11,6 +11,7 @@ import logging
 import secrets
 import zoneinfo
 from collections import defaultdict, deque
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -64,15 +65,19 @@ def _time_zones() -> frozenset[str]:
 
 def review_settings_for(*, user: AbstractBaseUser) -> ReviewSettings:
     """Return the learner's review settings, creating the defaults on first use."""
-    found = ReviewSettings.objects.filter(user=user).first()
+    return _settings_for(user_id=user.pk)
+
+
+def _settings_for(*, user_id: int) -> ReviewSettings:
+    found = ReviewSettings.objects.filter(user_id=user_id).first()
     if found is not None:
         return found
     try:
         with transaction.atomic():
-            return ReviewSettings.objects.create(user=user)
+            return ReviewSettings.objects.create(user_id=user_id)
     except IntegrityError:
         # Two first uses at once: the other one created the row.
-        return ReviewSettings.objects.get(user=user)
+        return ReviewSettings.objects.get(user_id=user_id)
 
 
 def review_settings_update(
@@ -193,11 +198,14 @@ def _rate(
 _CARD_FIELDS = ["state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses"]
 
 
-def _review_on_variant(*, item: ReviewItem, attempt: Attempt, retention: float) -> ReviewLog | None:
+def _review_on_variant(
+    *, item: ReviewItem, attempt: Attempt, retention: Callable[[], float]
+) -> ReviewLog | None:
     """Rate the item from an attempt at one of its review variants (caller holds the lock).
 
     Per variant at most one Again (the first wrong answer) and one Good or Hard (the first
-    right one: Hard when a wrong answer to the same variant came before).
+    right one: Hard when a wrong answer to the same variant came before). ``retention`` gives
+    the learner's desired retention, read only when a card is rated.
     """
     problem = attempt.problem
     ratings = set(
@@ -223,7 +231,7 @@ def _review_on_variant(*, item: ReviewItem, attempt: Attempt, retention: float) 
         attempt=attempt,
         rating=rating,
         origin=ReviewLog.Origin.REVIEW,
-        retention=retention,
+        retention=retention(),
     )
     # This variant has been used: the next due date gets a fresh one, prepared anew.
     if item.problem_id == problem.pk:
@@ -237,13 +245,28 @@ def _review_on_variant(*, item: ReviewItem, attempt: Attempt, retention: float) 
 def _item_for_mistake(
     *, copy_id: int, kind: str, mistake: str, attempt: Attempt, now: datetime
 ) -> tuple[ReviewItem, bool]:
-    """Return the locked item for (copy, kind, mistake), creating a new card if there is none."""
-    locked = ReviewItem.objects.select_for_update().filter(
-        copy_id=copy_id, kind=kind, mistake=mistake
+    """Return the locked item for (copy, kind, mistake) and whether the attempt's problem has
+    already rated it, creating a new card (not yet rated) if there is none.
+
+    The check rides on the locking select. Under PostgreSQL a select that waited for a row
+    lock reads its subqueries as of before the wait, but every log for this problem is
+    written by a transaction holding the problem's row lock, which the caller holds now, so
+    all of them committed before this select began.
+    """
+    locked = (
+        ReviewItem.objects.select_for_update()
+        .filter(copy_id=copy_id, kind=kind, mistake=mistake)
+        .annotate(
+            rated_by_problem=Exists(
+                ReviewLog.objects.filter(
+                    item=OuterRef("pk"), attempt__problem_id=attempt.problem_id
+                )
+            )
+        )
     )
     item = locked.first()
     if item is not None:
-        return item, False
+        return item, item.rated_by_problem
     card = scheduling.card_new(now=now)
     try:
         with transaction.atomic():
@@ -259,31 +282,43 @@ def _item_for_mistake(
             )
     except IntegrityError:
         # A concurrent answer created it first (the unique constraint lets one row in).
-        return locked.get(), False
-    return item, True
+        item = locked.get()
+        return item, item.rated_by_problem
+    return item, False
 
 
 def review_record_attempt(*, attempt: Attempt) -> list[ReviewLog]:
-    """Schedule review from one graded attempt; call inside the attempt's transaction.
+    """Schedule review from one graded attempt; call inside the attempt's transaction, holding
+    its problem's row lock (as ``attempt_submit`` does).
 
     - An attempt at a review variant rates that item's card (Good, Hard or Again).
     - An incorrect attempt with a diagnosis creates the item for (copy, kind, mistake) or
       relapses it (Again), once per problem; the item's recall then shows this attempt.
     Invalid attempts change nothing. Recording the same attempt twice changes nothing.
     Returns the review logs appended.
+
+    Only what the attempt can change is read: a right answer to a practice problem costs no
+    statement, and the learner's settings are read only when a card is rated.
     """
     if attempt.status == Status.INVALID:
         return []
-    if ReviewLog.objects.filter(attempt=attempt).exists():
-        return []
     problem = attempt.problem
-    copy = CourseCopy.objects.select_related("owner").get(pk=attempt.copy_id)
-    retention = review_settings_for(user=copy.owner).desired_retention
+    is_variant = problem.purpose == ProblemInstance.Purpose.REVIEW
+    explained = attempt.status == Status.INCORRECT and bool(attempt.mistake)
+    if not (is_variant or explained):
+        return []
+    # Recorded before? For a practice problem the mistake's item answers that below: its only
+    # log could be there, and a card is rated at most once per problem.
+    if is_variant and ReviewLog.objects.filter(attempt=attempt).exists():
+        return []
+    owner_id = attempt.copy.owner_id
+    retention = functools.cache(lambda: _settings_for(user_id=owner_id).desired_retention)
     now = scheduling.to_utc(attempt.created_at or timezone.now())
     logs: list[ReviewLog] = []
     rated_item_id: int | None = None
-    with transaction.atomic():
-        if problem.purpose == ProblemInstance.Purpose.REVIEW:
+    # No savepoint of its own: an error here rolls back the attempt's whole transaction.
+    with transaction.atomic(savepoint=False):
+        if is_variant:
             item = (
                 ReviewItem.objects.select_for_update()
                 .filter(copy_id=attempt.copy_id)
@@ -295,17 +330,13 @@ def review_record_attempt(*, attempt: Attempt) -> list[ReviewLog]:
                 log = _review_on_variant(item=item, attempt=attempt, retention=retention)
                 if log is not None:
                     logs.append(log)
-        if attempt.status == Status.INCORRECT and attempt.mistake:
-            item, created = _item_for_mistake(
+        if explained:
+            item, already_rated = _item_for_mistake(
                 copy_id=attempt.copy_id,
                 kind=problem.kind,
                 mistake=attempt.mistake,
                 attempt=attempt,
                 now=now,
-            )
-            already_rated = (
-                not created
-                and ReviewLog.objects.filter(item=item, attempt__problem=problem).exists()
             )
             if item.pk != rated_item_id and not already_rated:
                 logs.append(
@@ -314,7 +345,7 @@ def review_record_attempt(*, attempt: Attempt) -> list[ReviewLog]:
                         attempt=attempt,
                         rating=scheduling.Rating.Again,
                         origin=ReviewLog.Origin.PRACTICE,
-                        retention=retention,
+                        retention=retention(),
                     )
                 )
                 item.source_problem = problem

@@ -23,7 +23,24 @@ _bare_state: dict = {}
 
 
 def bare_insert(request):
-    """Insert one attempt row and answer 204: the floor a submit request cannot go under."""
+    """Insert one attempt row and answer 204: the floor a submit request cannot go under.
+
+    It checks sign-in as the submit view does (``login_required``), so both pay the same
+    session and user reads; without the check the middleware never loads them.
+    """
+    from django.http import HttpResponse
+
+    if not request.user.is_authenticated:
+        return HttpResponse(status=403)
+    return _insert(request)
+
+
+def bare_insert_anonymous(request):
+    """The same insert without the sign-in check: no session or user read at all."""
+    return _insert(request)
+
+
+def _insert(request):
     from django.http import HttpResponse
 
     from practice.models import Attempt
@@ -49,9 +66,25 @@ def _urlconf():
     module = types.ModuleType("bench_submit_urls")
     module.urlpatterns = [
         path("bench/bare-insert/", bare_insert, name="bench_bare_insert"),
+        path("bench/bare-insert-anonymous/", bare_insert_anonymous, name="bench_bare_anonymous"),
         path("", include("basislab.urls")),
     ]
     return module
+
+
+def _wrong_answer(spec: dict) -> tuple[str, object]:
+    """Return the first catalogued mistake the grader names (some coincide with the right
+    answer) as answer text, with its diagnosis."""
+    import sympy
+
+    import grading
+
+    for _diagnosis, vector in grading.mistaken_answers(spec):
+        wrong = "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
+        diagnosis = grading.grade(spec, wrong).diagnosis
+        if diagnosis is not None:
+            return wrong, diagnosis
+    raise RuntimeError("no diagnosed mistake for this spec")
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -138,12 +171,7 @@ def _run(label: str) -> list[dict]:
     problem = services.problem_open(
         copy=copy, page_slug="first-page", idea_slug="weighted-sum", kind="weighted_sum"
     )
-    # The first catalogued mistake the grader names (some coincide with the right answer).
-    for _diagnosis, vector in grading.mistaken_answers(problem.spec):
-        wrong = "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
-        diagnosis = grading.grade(problem.spec, wrong).diagnosis
-        if diagnosis is not None:
-            break
+    wrong, diagnosis = _wrong_answer(problem.spec)
     _bare_state.update(
         problem_id=problem.pk,
         copy_id=copy.pk,
@@ -173,6 +201,10 @@ def _run(label: str) -> list[dict]:
         response = client.post("/bench/bare-insert/", {"text": wrong})
         assert response.status_code == 204, response.status_code
 
+    def bare_anonymous() -> None:
+        response = client.post("/bench/bare-insert-anonymous/", {"text": wrong})
+        assert response.status_code == 204, response.status_code
+
     def grade_only() -> None:
         grading.grade(problem.spec, wrong)
 
@@ -186,6 +218,7 @@ def _run(label: str) -> list[dict]:
         times = _measure(
             {
                 "bare view, one insert": bare,
+                "bare view, no sign-in check": bare_anonymous,
                 "submit, incorrect answer": submit_wrong,
                 "submit, incorrect, review off": submit_wrong_without_review,
                 "submit, repeated token": submit_double,
@@ -195,17 +228,21 @@ def _run(label: str) -> list[dict]:
             ROUNDS,
         )
         # A correct answer closes its problem, so each round needs a fresh one (made untimed).
-        correct_times = []
+        # Each fresh problem first gets a wrong answer: the first on the problem, so its
+        # mistake's review card is rated (Again) -- the repeated wrong answer above is not.
+        correct_times, fresh_wrong_times = [], []
         for index in range(WARMUP + ROUNDS // 3):
             fresh = services.problem_new_variant(copy=copy, problem=problem)
             url = reverse("practice:problem", kwargs={"copy_id": copy.pk, "problem_id": fresh.pk})
+            fresh_wrong, _diagnosis = _wrong_answer(fresh.spec)
             text = "[" + ", ".join(sympy.sstr(x) for x in grading.expected_answer(fresh.spec)) + "]"
-            started = time.perf_counter()
-            response = client.post(url, {"text": text, "token": str(uuid.uuid4())})
-            elapsed = time.perf_counter() - started
-            assert response.status_code == 302
-            if index >= WARMUP:
-                correct_times.append(elapsed)
+            for answer, out in ((fresh_wrong, fresh_wrong_times), (text, correct_times)):
+                started = time.perf_counter()
+                response = client.post(url, {"text": answer, "token": str(uuid.uuid4())})
+                elapsed = time.perf_counter() - started
+                assert response.status_code == 302
+                if index >= WARMUP:
+                    out.append(elapsed)
             problem = fresh
     assert Attempt.objects.filter(status="correct").count() == WARMUP + ROUNDS // 3
     assert Attempt.objects.filter(status="incorrect").count() > 2 * ROUNDS
@@ -217,8 +254,16 @@ def _run(label: str) -> list[dict]:
         "submit, incorrect, review off",
         "submit, repeated token",
         "preview (htmx)",
+        "bare view, no sign-in check",
     ):
         rows.append(_row(case, times[case], ratio=statistics.median(times[case]) / base))
+    rows.append(
+        _row(
+            "submit, incorrect, new problem (card rated)",
+            fresh_wrong_times,
+            ratio=statistics.median(fresh_wrong_times) / base,
+        )
+    )
     rows.append(
         _row(
             "submit, correct answer",

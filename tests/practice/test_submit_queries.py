@@ -1,0 +1,100 @@
+"""The submit request's statements, counted, so the count cannot silently grow back.
+
+Each submit goes through the test client (session, user, the problem with its copy), then one
+transaction: the problem's row lock, the token check, the insert, progress (lock and update)
+and review. Inside the test's own transaction ``atomic()`` shows as SAVEPOINT and RELEASE.
+"""
+
+import uuid
+
+import pytest
+from django.urls import reverse
+
+import grading
+from practice import services
+from practice.models import Attempt, ProblemInstance
+from practice.review.models import ReviewItem, ReviewLog
+
+from .conftest import right_answer, vector_text, wrong_answer
+
+# session, user, problem with copy; SAVEPOINT, lock, token, insert, ..., RELEASE
+REQUEST_READS = 3
+TRANSACTION = 2 + 3
+
+
+def _url(problem: ProblemInstance) -> str:
+    return reverse(
+        "practice:problem", kwargs={"copy_id": problem.copy_id, "problem_id": problem.pk}
+    )
+
+
+def _post(client, problem: ProblemInstance, text: str, token: uuid.UUID | None = None):
+    response = client.post(_url(problem), {"text": text, "token": str(token or uuid.uuid4())})
+    assert response.status_code == 302
+    return response
+
+
+@pytest.fixture
+def answered(learner_client, problem):
+    """The problem after one wrong answer: progress row, review item and settings exist."""
+    _post(learner_client, problem, wrong_answer(problem)[1])
+    return problem
+
+
+def test_a_repeated_wrong_answer_takes_eleven_statements(
+    learner_client, answered, django_assert_max_num_queries
+):
+    # progress: lock and update; review: the mistake's card, already rated for this problem.
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 2 + 1):
+        _post(learner_client, answered, wrong_answer(answered)[1])
+    assert Attempt.objects.filter(problem=answered).count() == 2
+    assert ReviewLog.objects.count() == 1
+
+
+def _answer_with(problem: ProblemInstance, mistake) -> str | None:
+    """Return a wrong answer to the problem that the grader diagnoses as this mistake."""
+    for _diagnosis, vector in grading.mistaken_answers(problem.spec):
+        text = vector_text(vector)
+        diagnosis = grading.grade(problem.spec, text).diagnosis
+        if diagnosis is not None and diagnosis.mistake == mistake:
+            return text
+    return None
+
+
+def test_a_first_wrong_answer_to_a_new_problem_takes_fourteen_statements(
+    learner_client, answered, copy, django_assert_max_num_queries
+):
+    # The same mistake on a new problem: its card exists and is rated again (a relapse).
+    mistake = ReviewItem.objects.get().mistake
+    problem = answered
+    for _ in range(20):
+        problem = services.problem_new_variant(copy=copy, problem=problem)
+        text = _answer_with(problem, mistake)
+        if text is not None:
+            break
+    assert text is not None
+    # review: the card, the learner's retention, the log, the card's update.
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 2 + 4):
+        _post(learner_client, problem, text)
+    assert ReviewLog.objects.filter(attempt__problem=problem).count() == 1
+
+
+def test_a_right_answer_takes_eleven_statements(
+    learner_client, answered, django_assert_max_num_queries
+):
+    # the problem marked solved; progress: lock and update; review: nothing to read.
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + 2):
+        _post(learner_client, answered, right_answer(answered))
+    answered.refresh_from_db()
+    assert answered.state == ProblemInstance.State.SOLVED
+
+
+def test_a_repeated_token_takes_seven_statements(
+    learner_client, answered, django_assert_max_num_queries
+):
+    token = uuid.uuid4()
+    _post(learner_client, answered, wrong_answer(answered)[1], token)
+    # the lock and the token check find the first attempt; nothing is written.
+    with django_assert_max_num_queries(REQUEST_READS + 2 + 2):
+        _post(learner_client, answered, wrong_answer(answered)[1], token)
+    assert Attempt.objects.filter(form_token=token).count() == 1
