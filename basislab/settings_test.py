@@ -17,6 +17,10 @@ STORAGES = {
 # Serve static files from the app directories without a collectstatic run.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+# Test hook: the Celery queue a worker subprocess started by a test consumes and sends to
+# (tests/review/test_worker_kill.py names one of its own so runs sharing a Redis database never
+# take each other's messages). Test settings only; production keeps Celery's "celery".
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("BASISLAB_TEST_CELERY_QUEUE", "celery")
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file instead of memory: tests/review/test_worker_kill.py runs a Celery worker as a

@@ -12,6 +12,7 @@ message also comes back (the queued ones at once, the held one after the visibil
 are prepared once all the same.
 """
 
+import json
 import logging
 import os
 import signal
@@ -51,8 +52,7 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 # Enough items that the batch takes far longer than the test needs to notice the first prepared
 # item and kill the worker (a prepare takes a few milliseconds, the poll one).
 COPIES = 3
-# kombu's Redis transport: the default queue and the hash of delivered, unacknowledged messages.
-QUEUE = "celery"
+# kombu's Redis transport: the hash of delivered, unacknowledged messages and its index.
 UNACKED = "unacked"
 UNACKED_INDEX = "unacked_index"
 
@@ -70,17 +70,52 @@ def _due_items(copies: int) -> list[int]:
     return list(ReviewItem.objects.order_by("pk").values_list("pk", flat=True))
 
 
+@pytest.fixture
+def queue(redis_app):
+    """Send and consume this test's tasks on a queue of its own; drop it after.
+
+    A Redis database may be shared by test runs side by side (the default one is): a worker
+    of one run must not take another run's messages.
+    """
+    name = f"review-kill-{uuid.uuid4().hex[:12]}"
+    saved = redis_app.conf.task_default_queue
+
+    def route_to(queue: str) -> None:
+        redis_app.conf.task_default_queue = queue
+        # Celery caches the queues and the router built from the default queue.
+        for cached in ("queues", "default_queue", "router"):
+            redis_app.amqp.__dict__.pop(cached, None)
+
+    route_to(name)
+    yield name
+    route_to(saved)
+    broker = redis.Redis.from_url(redis_broker_url())
+    # The queue and the routing tables of the exchange named after it.
+    broker.delete(name, f"_kombu.binding.{name}", f"_kombu.binding_permanent.{name}")
+    broker.close()
+
+
+def _held(broker: redis.Redis, queue: str) -> set[bytes]:
+    """Return the delivery tags of the queue's messages Redis holds unacknowledged."""
+    return {
+        tag
+        for tag, payload in broker.hgetall(UNACKED).items()
+        if json.loads(payload)[2] == queue  # (message, exchange, routing key)
+    }
+
+
 def _unprepared() -> set[int]:
     return set(ReviewItem.objects.filter(problem__isnull=True).values_list("pk", flat=True))
 
 
-def _spawn_worker(log: Path) -> subprocess.Popen:
+def _spawn_worker(log: Path, queue: str) -> subprocess.Popen:
     """Start the project's Celery worker as a process of its own on the test database."""
     env = dict(
         os.environ,
         DJANGO_SETTINGS_MODULE=settings.SETTINGS_MODULE,
         DATABASE_URL=subprocess_database_url(),
         CELERY_BROKER_URL=redis_broker_url(),
+        BASISLAB_TEST_CELERY_QUEUE=queue,
         PYTHONPATH=str(settings.BASE_DIR),
     )
     command = [
@@ -126,14 +161,15 @@ def _prepare_results(finished) -> list[object]:
     return [ret for name, _id, ret in finished if name.endswith(".prepare_review")]
 
 
-def test_a_worker_killed_by_sigkill_mid_batch_loses_no_item(redis_app, finished_tasks, tmp_path):
+def test_a_worker_killed_by_sigkill_mid_batch_loses_no_item(
+    redis_app, queue, finished_tasks, tmp_path
+):
     items = _due_items(COPIES)
     total = len(items)
     broker = redis.Redis.from_url(redis_broker_url())
-    held_before = set(broker.hkeys(UNACKED))
     held: set[bytes] = set()
     log = tmp_path / "worker.log"
-    worker = _spawn_worker(log)
+    worker = _spawn_worker(log, queue)
     try:
         # Given a batch published by beat's task and a worker part way through it
         tasks.publish_due_reviews.delay()
@@ -145,9 +181,9 @@ def test_a_worker_killed_by_sigkill_mid_batch_loses_no_item(redis_app, finished_
         assert 0 < len(lost) < total, f"not killed mid-batch: {total - len(lost)} prepared"
         assert ReviewItem.objects.filter(published_at__isnull=True).count() == 0
         # The message the worker was running (if it had one) stays with Redis, unacknowledged.
-        held = set(broker.hkeys(UNACKED)) - held_before
+        held = _held(broker, queue)
         assert len(held) <= 1
-        queued = broker.llen(QUEUE)
+        queued = broker.llen(queue)
         assert queued <= len(lost)
         logger.info(
             "killed with %d of %d prepared: %d messages queued, %d held unacknowledged",
@@ -182,8 +218,8 @@ def test_a_worker_killed_by_sigkill_mid_batch_loses_no_item(redis_app, finished_
             [False] * queued + [True] * len(lost), key=str
         )
         assert _unprepared() == set()
-        assert broker.llen(QUEUE) == 0
-        assert held <= set(broker.hkeys(UNACKED)), "redelivered before the visibility timeout"
+        assert broker.llen(queue) == 0
+        assert _held(broker, queue) == held, "redelivered before the visibility timeout"
 
         # When the visibility timeout has passed, Redis hands the killed worker's message out
         # again: it finds its item prepared and does nothing.
@@ -196,8 +232,7 @@ def test_a_worker_killed_by_sigkill_mid_batch_loses_no_item(redis_app, finished_
         ):
             wait_for(
                 lambda: (
-                    len(_prepare_results(finished_tasks)) == len(held)
-                    and not held & set(broker.hkeys(UNACKED))
+                    len(_prepare_results(finished_tasks)) == len(held) and not _held(broker, queue)
                 ),
                 timeout=20,
                 what="the unacknowledged message to be redelivered",
