@@ -230,12 +230,17 @@ def _run(label: str) -> list[dict]:
         # A correct answer closes its problem, so each round needs a fresh one (made untimed).
         # Each fresh problem first gets a wrong answer: the first on the problem, so its
         # mistake's review card is rated (Again) -- the repeated wrong answer above is not.
-        correct_times, fresh_wrong_times = [], []
+        # A bare request in each of these rounds too: their ratios are to these, timed alike.
+        correct_times, fresh_wrong_times, fresh_bare_times = [], [], []
         for index in range(WARMUP + ROUNDS // 3):
             fresh = services.problem_new_variant(copy=copy, problem=problem)
             url = reverse("practice:problem", kwargs={"copy_id": copy.pk, "problem_id": fresh.pk})
             fresh_wrong, _diagnosis = _wrong_answer(fresh.spec)
             text = "[" + ", ".join(sympy.sstr(x) for x in grading.expected_answer(fresh.spec)) + "]"
+            started = time.perf_counter()
+            bare()
+            if index >= WARMUP:
+                fresh_bare_times.append(time.perf_counter() - started)
             for answer, out in ((fresh_wrong, fresh_wrong_times), (text, correct_times)):
                 started = time.perf_counter()
                 response = client.post(url, {"text": answer, "token": str(uuid.uuid4())})
@@ -257,18 +262,20 @@ def _run(label: str) -> list[dict]:
         "bare view, no sign-in check",
     ):
         rows.append(_row(case, times[case], ratio=statistics.median(times[case]) / base))
+    fresh_base = statistics.median(fresh_bare_times)
     rows.append(
         _row(
             "submit, incorrect, new problem (card rated)",
             fresh_wrong_times,
-            ratio=statistics.median(fresh_wrong_times) / base,
+            ratio=statistics.median(fresh_wrong_times) / fresh_base,
+            note=f"bare view in these rounds {fresh_base * 1000:.1f} ms",
         )
     )
     rows.append(
         _row(
             "submit, correct answer",
             correct_times,
-            ratio=statistics.median(correct_times) / base,
+            ratio=statistics.median(correct_times) / fresh_base,
         )
     )
     rows.append(
