@@ -85,10 +85,40 @@ def _problem_create(
     level = _current_level(copy=copy, page_slug=page_slug, idea_slug=idea_slug, kind=kind)
     # 63 bits: reproducible with NumPy and fits PostgreSQL's bigint.
     seed = secrets.randbits(63)
-    generator = GENERATORS[kind]
     spec = generate(kind, seed=seed, level=level)
-    return ProblemInstance.objects.create(
+    return problem_store(
         copy=copy,
+        page_slug=page_slug,
+        idea_slug=idea_slug,
+        kind=kind,
+        seed=seed,
+        level=level,
+        spec=spec,
+        purpose=purpose,
+    )
+
+
+def problem_store(
+    *,
+    copy: CourseCopy | None = None,
+    copy_id: int | None = None,
+    page_slug: str,
+    idea_slug: str,
+    kind: ProblemKind,
+    seed: int,
+    level: int,
+    spec: dict,
+    purpose: str,
+) -> ProblemInstance:
+    """Store a generated spec with the generator's name and version, so it stays reproducible.
+
+    Give the copy itself or, where only its id is at hand, ``copy_id``. No transaction of its
+    own: the caller's write path owns it.
+    """
+    generator = GENERATORS[kind]
+    copy_field = {"copy": copy} if copy is not None else {"copy_id": copy_id}
+    return ProblemInstance.objects.create(
+        **copy_field,
         page_slug=page_slug,
         idea_slug=idea_slug,
         kind=kind.value,

@@ -428,7 +428,7 @@ def _draw(kind: ProblemKind, *, level: int, target: MistakeCode | None) -> tuple
 
 def _variant_create(item: ReviewItem) -> ProblemInstance:
     """Create a fresh review variant aimed at the item's mistake, unlike the last one shown."""
-    from practice.generators import GENERATORS
+    from practice.services import problem_store
 
     kind = ProblemKind(item.kind)
     shown = [p for p in (item.previous_problem, item.source_problem) if p is not None]
@@ -442,14 +442,11 @@ def _variant_create(item: ReviewItem) -> ProblemInstance:
             break
     else:
         raise RuntimeError(f"no fresh {kind} variant in {VARIANT_TRIES} draws")
-    generator = GENERATORS[kind]
-    return ProblemInstance.objects.create(
+    return problem_store(
         copy_id=item.copy_id,
         page_slug=origin.page_slug if origin is not None else "",
         idea_slug=origin.idea_slug if origin is not None else "",
-        kind=kind.value,
-        generator_name=generator.name,
-        generator_version=str(generator.version),
+        kind=kind,
         seed=seed,
         level=level,
         spec=spec,
