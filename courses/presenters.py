@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from functools import lru_cache
 
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from grading.kinds import ProblemKind
@@ -26,7 +26,7 @@ ProgressMap = dict[tuple[str, str], IdeaProgress]
 class KindLink:
     kind: str
     label: str
-    url: str | None
+    url: str
 
 
 @dataclass(frozen=True)
@@ -67,19 +67,15 @@ class PageSummary:
 def _kind_links(copy: CourseCopy, page_slug: str, idea: Idea) -> tuple[KindLink, ...]:
     links = []
     for kind in idea.problem_kinds:
-        try:
-            url = reverse(
-                "practice:problem_open",
-                kwargs={
-                    "copy_id": copy.pk,
-                    "page_slug": page_slug,
-                    "idea_slug": idea.slug,
-                    "kind": kind,
-                },
-            )
-        except NoReverseMatch:
-            # Practice is not wired in (yet): name the kinds without links.
-            url = None
+        url = reverse(
+            "practice:problem_open",
+            kwargs={
+                "copy_id": copy.pk,
+                "page_slug": page_slug,
+                "idea_slug": idea.slug,
+                "kind": kind,
+            },
+        )
         links.append(KindLink(kind=kind, label=str(KIND_LABELS.get(kind, kind)), url=url))
     return tuple(links)
 

@@ -1,10 +1,9 @@
 """Reads that need care: permission-checked lookups of a learner's course copy."""
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import IntegrityError, transaction
 from django.http import Http404
 
-from .models import Course, CourseCopy, CourseVersion, IdeaProgress, Note, Page
+from .models import CourseCopy, CourseVersion, IdeaProgress, Note, Page
 
 
 def access_copy(*, user: AbstractBaseUser | AnonymousUser, copy_id: int) -> CourseCopy:
@@ -18,30 +17,6 @@ def access_copy(*, user: AbstractBaseUser | AnonymousUser, copy_id: int) -> Cour
         return CourseCopy.objects.select_related("course", "version").get(pk=copy_id, owner=user)
     except CourseCopy.DoesNotExist:
         raise Http404("No such course copy") from None
-
-
-def copy_for_user(*, user: AbstractBaseUser, course_slug: str) -> CourseCopy:
-    """Return the user's copy of the course, creating it on the newest version on first visit.
-
-    Raises Http404 when the course does not exist or has no loaded version yet.
-    """
-    course = Course.objects.filter(slug=course_slug).first()
-    if course is None:
-        raise Http404("No such course")
-    existing = (
-        CourseCopy.objects.select_related("course", "version").filter(owner=user, course=course)
-    ).first()
-    if existing is not None:
-        return existing
-    version = course.latest_version()
-    if version is None:
-        raise Http404("The course has not been loaded yet")
-    try:
-        with transaction.atomic():
-            return CourseCopy.objects.create(owner=user, course=course, version=version)
-    except IntegrityError:
-        # Two first visits at once: the other request created it.
-        return CourseCopy.objects.select_related("course", "version").get(owner=user, course=course)
 
 
 def copy_page(*, copy: CourseCopy, page_slug: str) -> Page:

@@ -3,7 +3,9 @@
 from dataclasses import dataclass
 from pathlib import Path
 
-from django.db import transaction
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.http import Http404
 from django.utils import timezone
 
 from .loader import CourseSource, read_course
@@ -150,3 +152,27 @@ def copy_upgrade(*, copy: CourseCopy) -> CourseCopy:
     copy.version = locked.version
     copy.upgraded_at = locked.upgraded_at
     return copy
+
+
+def copy_get_or_create(*, user: AbstractBaseUser, course_slug: str) -> CourseCopy:
+    """Return the user's copy of the course, creating it on the newest version on first visit.
+
+    Raises Http404 when the course does not exist or has no loaded version yet.
+    """
+    course = Course.objects.filter(slug=course_slug).first()
+    if course is None:
+        raise Http404("No such course")
+    existing = (
+        CourseCopy.objects.select_related("course", "version").filter(owner=user, course=course)
+    ).first()
+    if existing is not None:
+        return existing
+    version = course.latest_version()
+    if version is None:
+        raise Http404("The course has not been loaded yet")
+    try:
+        with transaction.atomic():
+            return CourseCopy.objects.create(owner=user, course=course, version=version)
+    except IntegrityError:
+        # Two first visits at once: the other request created it.
+        return CourseCopy.objects.select_related("course", "version").get(owner=user, course=course)

@@ -13,19 +13,18 @@ from .models import CourseCopy, Page
 from .presenters import dashboard_pages, page_segments
 from .selectors import (
     access_copy,
-    copy_for_user,
     copy_newer_version,
     copy_note_text,
     copy_page,
     copy_progress,
 )
-from .services import copy_upgrade, note_save
+from .services import copy_get_or_create, copy_upgrade, note_save
 
 
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Show the learner's copy of the course (created on the first visit)."""
-    copy = copy_for_user(user=request.user, course_slug=settings.BASISLAB_COURSE_SLUG)
+    copy = copy_get_or_create(user=request.user, course_slug=settings.BASISLAB_COURSE_SLUG)
     return render(
         request,
         "courses/dashboard.html",

@@ -11,7 +11,6 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from courses.models import CourseCopy, Idea, IdeaProgress, Note
 from courses.services import progress_record
@@ -20,11 +19,9 @@ from grading.kinds import ProblemKind, Status
 from practice.generators import GENERATORS, generate
 
 from .models import Attempt, ProblemInstance
-
-try:  # The review app lands separately; practice works without it.
-    from practice.review import services as review_services
-except ImportError:  # pragma: no cover - depends on what is installed
-    review_services = None
+from .problems import problem_replace, problem_store
+from .review.services.export import review_export
+from .review.services.recording import review_record_attempt
 
 EXPORT_FORMAT = "basislab-copy/1"
 
@@ -98,39 +95,6 @@ def _problem_create(
     )
 
 
-def problem_store(
-    *,
-    copy: CourseCopy | None = None,
-    copy_id: int | None = None,
-    page_slug: str,
-    idea_slug: str,
-    kind: ProblemKind,
-    seed: int,
-    level: int,
-    spec: dict,
-    purpose: str,
-) -> ProblemInstance:
-    """Store a generated spec with the generator's name and version, so it stays reproducible.
-
-    Give the copy itself or, where only its id is at hand, ``copy_id``. No transaction of its
-    own: the caller's write path owns it.
-    """
-    generator = GENERATORS[kind]
-    copy_field = {"copy": copy} if copy is not None else {"copy_id": copy_id}
-    return ProblemInstance.objects.create(
-        **copy_field,
-        page_slug=page_slug,
-        idea_slug=idea_slug,
-        kind=kind.value,
-        generator_name=generator.name,
-        generator_version=str(generator.version),
-        seed=seed,
-        level=level,
-        spec=spec,
-        purpose=purpose,
-    )
-
-
 def _open_problem(
     *, copy: CourseCopy, page_slug: str, idea_slug: str, kind: ProblemKind
 ) -> ProblemInstance | None:
@@ -190,16 +154,9 @@ def problem_new_variant(*, copy: CourseCopy, problem: ProblemInstance) -> Proble
         copy=copy, page_slug=problem.page_slug, idea_slug=problem.idea_slug, kind=problem.kind
     )
     with transaction.atomic():
-        locked = ProblemInstance.objects.select_for_update().get(pk=problem.pk)
-        if (
-            locked.state == ProblemInstance.State.OPEN
-            and locked.purpose == ProblemInstance.Purpose.PRACTICE
-        ):
-            locked.state = ProblemInstance.State.REPLACED
-            locked.save(update_fields=["state"])
-        problem.state = locked.state
+        problem_replace(problem=problem)
         return _open_or_create(
-            copy=copy, page_slug=locked.page_slug, idea_slug=locked.idea_slug, kind=kind
+            copy=copy, page_slug=problem.page_slug, idea_slug=problem.idea_slug, kind=kind
         )
 
 
@@ -280,8 +237,7 @@ def _attempt_store(
             correct=status == Status.CORRECT,
             max_level=high,
         )
-        if review_services is not None:
-            review_services.review_record_attempt(attempt=attempt)
+        review_record_attempt(attempt=attempt)
     problem.state = state
     return attempt
 
@@ -333,7 +289,7 @@ def copy_export(*, copy: CourseCopy) -> dict[str, Any]:
         }
         for a in Attempt.objects.filter(copy=copy).order_by("created_at", "pk")
     ]
-    export: dict[str, Any] = {
+    return {
         "format": EXPORT_FORMAT,
         "exported_at": timezone.now().isoformat(),
         "course": {"slug": copy.course.slug, "title": copy.course.title},
@@ -343,11 +299,5 @@ def copy_export(*, copy: CourseCopy) -> dict[str, Any]:
         "notes": notes,
         "problems": problems,
         "attempts": attempts,
+        "review": review_export(copy=copy),
     }
-    review_export = getattr(review_services, "review_export", None)
-    if review_export is not None:
-        export["review"] = review_export(copy=copy)
-    else:
-        export["review"] = None
-        export["review_note"] = _("Spaced review is not installed on this server.")
-    return export

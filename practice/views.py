@@ -17,19 +17,19 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_ratelimit.core import is_ratelimited
 
 from courses.selectors import access_copy
 from grading.kinds import ProblemKind, Status
-from practice.generators import render_statement, render_svg
+from practice.generators import render_statement
 
 from . import selectors, services
-from .answers import answer_reading, answer_vector
+from .answers import answer_reading
 from .forms import AnswerForm, PreviewForm
 from .models import Attempt, ProblemInstance
+from .presenters import answer_picture, problem_picture
 
 HISTORY_PAGE_SIZE = 20
 PREVIEW_RATE_DEFAULT = "60/m"
@@ -54,16 +54,24 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     return wrapped
 
 
-def _picture(spec: dict, *, answer: tuple | None = None) -> SafeString | None:
-    svg = render_svg(spec, answer=answer)
-    # Safe only because the generators build the SVG themselves and escape every text in it.
-    return mark_safe(svg) if svg else None  # noqa: S308
+def answer_submit(
+    request: HttpRequest, problem: ProblemInstance, form: AnswerForm
+) -> Attempt | None:
+    """Submit a valid answer form to the problem (a practice problem or a review variant).
 
-
-def _answer_picture(spec: dict, text: str) -> SafeString | None:
-    """Draw the learner's vector beside the right one, when the text reads as one vector."""
-    vector = answer_vector(text)
-    return _picture(spec, answer=vector) if vector is not None else None
+    Returns None, with a message for the learner, when the problem is closed (solved or
+    replaced) and the answer was not recorded.
+    """
+    try:
+        return services.attempt_submit(
+            copy=problem.copy,
+            problem=problem,
+            text=form.cleaned_data["text"],
+            token=form.cleaned_data["token"],
+        )
+    except services.ProblemClosedError:
+        messages.info(request, _("This problem is closed; your answer was not recorded."))
+        return None
 
 
 def _problem_context(
@@ -77,7 +85,7 @@ def _problem_context(
     """Build what the problem page shows: statement, picture, form, verdict, own attempts."""
     wrong_picture = None
     if attempt is not None and attempt.status == Status.INCORRECT:
-        wrong_picture = functools.partial(_answer_picture, problem.spec, attempt.text)
+        wrong_picture = functools.partial(answer_picture, problem.spec, attempt.text)
     is_open = problem.state == ProblemInstance.State.OPEN
     if form is None and is_open:
         retry_text = attempt.text if attempt and attempt.status != Status.CORRECT else ""
@@ -87,7 +95,7 @@ def _problem_context(
         "problem": problem,
         # Callables: the template calls them only when its cached fragment is missing.
         "statement": functools.partial(render_statement, problem.spec),
-        "picture": functools.partial(_picture, problem.spec),
+        "picture": functools.partial(problem_picture, problem.spec),
         "wrong_picture": wrong_picture,
         "form": form if is_open else None,
         "attempt": attempt,
@@ -118,15 +126,8 @@ def problem_detail(request: HttpRequest, copy_id: int, problem_id: int) -> HttpR
     if request.method == "POST":
         form = AnswerForm(request.POST)
         if form.is_valid():
-            try:
-                attempt = services.attempt_submit(
-                    copy=problem.copy,
-                    problem=problem,
-                    text=form.cleaned_data["text"],
-                    token=form.cleaned_data["token"],
-                )
-            except services.ProblemClosedError:
-                messages.info(request, _("This problem is closed; your answer was not recorded."))
+            attempt = answer_submit(request, problem, form)
+            if attempt is None:
                 return redirect("practice:problem", copy_id=copy_id, problem_id=problem.pk)
             return redirect("practice:attempt", copy_id=copy_id, attempt_id=attempt.pk)
         if "token" in form.errors:

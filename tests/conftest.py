@@ -18,8 +18,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from courses.models import CourseCopy, CourseVersion
-from courses.selectors import copy_for_user
-from courses.services import course_load
+from courses.services import copy_get_or_create, course_load
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_COURSE_DIR = ROOT / "tests" / "courses" / "fixtures" / "mini-course"
@@ -77,7 +76,7 @@ def course(db, settings) -> CourseVersion:
 
 @pytest.fixture
 def course_copy(course, learner) -> CourseCopy:
-    return copy_for_user(user=learner, course_slug=course.course.slug)
+    return copy_get_or_create(user=learner, course_slug=course.course.slug)
 
 
 @pytest.fixture

@@ -1,18 +1,14 @@
 """Forms for spaced review: the learner's review settings."""
 
-import functools
-import zoneinfo
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .models import MAX_DAILY_LIMIT, MAX_DESIRED_RETENTION, MIN_DESIRED_RETENTION
+from .zones import time_zone_names
 
 
-@functools.cache
 def _time_zone_choices() -> list[tuple[str, str]]:
-    # Reading the zone database takes a while; it does not change while the process runs.
-    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+    return [(name, name) for name in sorted(time_zone_names())]
 
 
 class ReviewSettingsForm(forms.Form):

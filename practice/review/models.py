@@ -6,6 +6,7 @@ columns into a py-fsrs card and back.
 """
 
 import secrets
+import zoneinfo
 
 from django.conf import settings
 from django.db import models
@@ -199,6 +200,14 @@ class ReviewSettings(models.Model):
 
     def __str__(self) -> str:
         return f"review settings of {self.user}"
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """Return the learner's time zone (UTC when the stored name is not a zone)."""
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
 
 
 class ReviewDigest(models.Model):

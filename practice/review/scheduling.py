@@ -8,6 +8,7 @@ the new columns back. Every datetime going in or out is aware and in UTC, as py-
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from typing import Any
 
 from fsrs import Card, Rating, Scheduler, State
 
@@ -18,7 +19,9 @@ __all__ = [
     "CardState",
     "Rating",
     "State",
+    "card_columns",
     "card_new",
+    "card_of",
     "card_review",
     "rating_for",
     "to_utc",
@@ -43,6 +46,33 @@ class CardState:
     difficulty: float | None
     due: datetime
     last_review: datetime | None
+
+
+CARD_COLUMNS = ("state", "step", "stability", "difficulty", "due", "last_review")
+
+
+def card_of(row: Any) -> CardState:
+    """Return the card stored in a row's card columns (a review item, or anything with them)."""
+    return CardState(
+        state=State(row.state),
+        step=row.step,
+        stability=row.stability,
+        difficulty=row.difficulty,
+        due=row.due,
+        last_review=row.last_review,
+    )
+
+
+def card_columns(card: CardState) -> dict[str, object]:
+    """Return the card as the columns a row stores it in (``state`` as its integer)."""
+    return {
+        "state": int(card.state),
+        "step": card.step,
+        "stability": card.stability,
+        "difficulty": card.difficulty,
+        "due": card.due,
+        "last_review": card.last_review,
+    }
 
 
 def to_utc(moment: datetime) -> datetime:

@@ -7,7 +7,7 @@ misses a beat (broker down, worker dead) is caught up by the next one.
 
 from celery import shared_task
 
-from . import services
+from .services import digest, publishing, variants
 
 # Batches per publish run: bounded so one run ends well before the next beat.
 PUBLISH_MAX_BATCHES = 50
@@ -18,9 +18,9 @@ def publish_due_reviews() -> int:
     """Claim due items batch by batch and enqueue a prepare task for each; return the count."""
     claimed = 0
     for _batch in range(PUBLISH_MAX_BATCHES):
-        ids = services.reviews_publish_due()
+        ids = publishing.review_publish_due()
         claimed += len(ids)
-        if len(ids) < services.PUBLISH_BATCH_SIZE:
+        if len(ids) < publishing.PUBLISH_BATCH_SIZE:
             break
     return claimed
 
@@ -28,16 +28,16 @@ def publish_due_reviews() -> int:
 @shared_task(acks_late=True, ignore_result=True)
 def prepare_review(item_id: int) -> bool:
     """Prepare the fresh variant of one claimed item; return whether one was made."""
-    return services.review_prepare(item_id=item_id) is not None
+    return variants.review_prepare(item_id=item_id) is not None
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def send_review_digests() -> int:
     """Enqueue one digest task per learner with due reviews; return how many."""
-    return len(services.reviews_digest_enqueue())
+    return len(digest.review_digest_enqueue())
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def send_review_digest(user_id: int) -> bool:
     """Send one learner's reminder for today unless it was already sent; return whether sent."""
-    return services.review_digest_send(user_id=user_id)
+    return digest.review_digest_send(user_id=user_id)

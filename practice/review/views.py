@@ -5,14 +5,10 @@ Views read input through a form, call one service or selector and render; every 
 copy, item, problem or attempt is ownership-checked (404 for anyone but its owner).
 """
 
-import zoneinfo
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -20,27 +16,21 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from courses.selectors import access_copy
 from grading.kinds import Status
 from practice import selectors as practice_selectors
-from practice import services as practice_services
 from practice.forms import AnswerForm
-from practice.generators import render_statement, render_svg
+from practice.generators import render_statement
 from practice.models import ProblemInstance
+from practice.presenters import problem_picture
+from practice.views import answer_submit
 
-from . import selectors, services
+from . import selectors
 from .forms import ReviewSettingsForm
-from .models import ReviewSettings
-
-
-def _picture(spec: dict) -> SafeString | None:
-    svg = render_svg(spec)
-    # Safe only because the generators build the SVG themselves and escape every text in it.
-    return mark_safe(svg) if svg else None  # noqa: S308
-
-
-def _zone(row: ReviewSettings) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(row.time_zone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")
+from .services.export import review_export
+from .services.review_settings import (
+    review_settings_get_or_create,
+    review_settings_update,
+    review_unsubscribe,
+)
+from .services.variants import review_open
 
 
 @login_required
@@ -48,32 +38,30 @@ def _zone(row: ReviewSettings) -> zoneinfo.ZoneInfo:
 def queue(request: HttpRequest, copy_id: int) -> HttpResponse:
     """List the reviews due now, interleaved across kinds, within today's limit."""
     copy = access_copy(user=request.user, copy_id=copy_id)
-    row = services.review_settings_for(user=request.user)
-    items = services.review_next(copy=copy)
+    row = selectors.review_settings_of(user_id=request.user.pk)
     context = {
         "copy": copy,
-        "items": items,
-        "due_total": services.review_due_count(copy=copy),
-        "done_today": services.review_done_today(copy=copy),
+        "items": selectors.review_next(copy=copy),
+        "due_total": selectors.review_due_count(copy=copy),
+        "done_today": selectors.review_done_today(copy=copy, row=row),
         "settings": row,
-        "upcoming": copy.review_items.filter(due__gt=timezone.now()).order_by("due")[:5],
-        "zone": _zone(row),
+        "upcoming": selectors.review_upcoming(copy=copy),
+        "zone": row.zone,
     }
     return render(request, "review/queue.html", context)
 
 
 def _review_context(request: HttpRequest, item, problem: ProblemInstance, **extra) -> dict:
-    row = services.review_settings_for(user=request.user)
     source = item.source_problem
     return {
         "copy": item.copy,
         "item": item,
         "problem": problem,
         "statement": render_statement(problem.spec),
-        "picture": _picture(problem.spec),
+        "picture": problem_picture(problem.spec),
         "recall_statement": render_statement(source.spec) if source else "",
         "recall_attempt": item.source_attempt,
-        "zone": _zone(row),
+        "zone": selectors.review_settings_of(user_id=request.user.pk).zone,
         **extra,
     }
 
@@ -83,7 +71,7 @@ def _review_context(request: HttpRequest, item, problem: ProblemInstance, **extr
 def review(request: HttpRequest, copy_id: int, item_id: int) -> HttpResponse:
     """Show one review: the explained mistake folded away, then a fresh variant to answer."""
     item = selectors.access_review_item(user=request.user, copy_id=copy_id, item_id=item_id)
-    problem = services.review_open(copy=item.copy, item=item)
+    problem = review_open(copy=item.copy, item=item)
     context = _review_context(request, item, problem, form=AnswerForm.fresh())
     return render(request, "review/review.html", context)
 
@@ -104,15 +92,8 @@ def answer(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse:
             raise Http404("No such review")
         context = _review_context(request, item, problem, form=form)
         return render(request, "review/review.html", context, status=400)
-    try:
-        attempt = practice_services.attempt_submit(
-            copy=problem.copy,
-            problem=problem,
-            text=form.cleaned_data["text"],
-            token=form.cleaned_data["token"],
-        )
-    except practice_services.ProblemClosedError:
-        messages.info(request, _("This review is closed; your answer was not recorded."))
+    attempt = answer_submit(request, problem, form)
+    if attempt is None:
         return redirect("review:queue", copy_id=copy_id)
     return redirect("review:result", copy_id=copy_id, attempt_id=attempt.pk)
 
@@ -135,7 +116,7 @@ def result(request: HttpRequest, copy_id: int, attempt_id: int) -> HttpResponse:
         attempt=attempt,
         verdict=attempt.verdict,
         form=AnswerForm.fresh(text=attempt.text) if retry else None,
-        next_items=services.review_next(copy=attempt.copy)[:1],
+        next_items=selectors.review_next(copy=attempt.copy)[:1],
     )
     return render(request, "review/result.html", context)
 
@@ -144,14 +125,14 @@ def result(request: HttpRequest, copy_id: int, attempt_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def settings_view(request: HttpRequest) -> HttpResponse:
     """Show and change the learner's review settings."""
-    row = services.review_settings_for(user=request.user)
     if request.method == "POST":
         form = ReviewSettingsForm(request.POST)
         if form.is_valid():
-            services.review_settings_update(user=request.user, **form.cleaned_data)
+            review_settings_update(user=request.user, **form.cleaned_data)
             messages.success(request, _("Your review settings are saved."))
             return redirect("review:settings")
     else:
+        row = review_settings_get_or_create(user_id=request.user.pk)
         form = ReviewSettingsForm(
             initial={
                 "desired_retention": row.desired_retention,
@@ -170,7 +151,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
 def export(request: HttpRequest, copy_id: int) -> HttpResponse:
     """Download the copy's review items, cards and logs as JSON."""
     copy = access_copy(user=request.user, copy_id=copy_id)
-    response = JsonResponse(services.review_export(copy=copy), json_dumps_params={"indent": 2})
+    response = JsonResponse(review_export(copy=copy), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="basislab-review-{copy.pk}.json"'
     return response
 
@@ -184,11 +165,10 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 
     GET only shows the button (mail scanners follow links); an unknown token is a 404.
     """
-    row = ReviewSettings.objects.filter(unsubscribe_token=token).first()
-    if row is None:
+    if selectors.review_settings_by_token(token=token) is None:
         raise Http404("No such link")
     done = False
     if request.method == "POST":
-        services.review_unsubscribe(token=token)
+        review_unsubscribe(token=token)
         done = True
     return render(request, "review/unsubscribe.html", {"token": token, "done": done})

@@ -15,7 +15,7 @@ ratio stays meaningful.
 - ``due queue``: ``review_next(copy=...)`` for a random learner (settings, today's count, the
   due items), the page the learner opens; its item query must be an index scan on
   ``review_item_copy_due_idx``.
-- ``publish batch``: one ``reviews_publish_due`` call (claim 200 due items with
+- ``publish batch``: one ``review_publish_due`` call (claim 200 due items with
   ``FOR UPDATE SKIP LOCKED``, mark them, register the tasks), rolled back after timing so every
   round claims from the same state and no message is sent; its scan must use the partial
   index ``review_item_publish_idx``.
@@ -187,8 +187,14 @@ def _case_setup(schema: str, seed: int):
     from django.utils import timezone
 
     from courses.models import CourseCopy
-    from practice.review import services
     from practice.review.models import ReviewItem, ReviewLog
+    from practice.review.selectors import review_next
+    from practice.review.services.publishing import (
+        PUBLISH_BATCH_SIZE,
+        PUBLISH_LEASE,
+        review_publish_due,
+    )
+    from practice.review.services.review_settings import review_settings_get_or_create
 
     _use(schema)
     rng = random.Random(seed)
@@ -197,16 +203,16 @@ def _case_setup(schema: str, seed: int):
     sample = rng.sample(ids, min(200, len(ids)))
     copies = list(CourseCopy.objects.select_related("owner").filter(pk__in=sample))
     for copy in copies:  # settings rows exist for a learner who has opened the queue
-        services.review_settings_for(user=copy.owner)
+        review_settings_get_or_create(user_id=copy.owner.pk)
 
     def queue() -> None:
-        items = services.review_next(copy=rng.choice(copies))
+        items = review_next(copy=rng.choice(copies))
         assert len(items) <= ITEMS_PER_COPY
 
     def publish() -> None:
         with transaction.atomic():
-            claimed = services.reviews_publish_due(now=now)
-            assert len(claimed) == services.PUBLISH_BATCH_SIZE
+            claimed = review_publish_due(now=now)
+            assert len(claimed) == PUBLISH_BATCH_SIZE
             transaction.set_rollback(True)
 
     def explain() -> tuple[str, str]:
@@ -229,11 +235,9 @@ def _case_setup(schema: str, seed: int):
             publish_plan = (
                 ReviewItem.objects.select_for_update(skip_locked=True)
                 .filter(due__lte=now, problem__isnull=True)
-                .filter(
-                    Q(published_at__isnull=True) | Q(published_at__lte=now - services.PUBLISH_LEASE)
-                )
+                .filter(Q(published_at__isnull=True) | Q(published_at__lte=now - PUBLISH_LEASE))
                 .order_by("due")
-                .values_list("pk", flat=True)[: services.PUBLISH_BATCH_SIZE]
+                .values_list("pk", flat=True)[:PUBLISH_BATCH_SIZE]
                 .explain(analyze=True)
             )
             transaction.set_rollback(True)
@@ -261,7 +265,7 @@ def _child() -> list[dict]:
     from django.db import connection
 
     from courses.models import Course, CourseVersion
-    from practice.review.services import PUBLISH_BATCH_SIZE
+    from practice.review.services.publishing import PUBLISH_BATCH_SIZE
 
     base = connection.settings_dict["NAME"]
     connection.settings_dict.setdefault("TEST", {})["NAME"] = f"bench_review_{base}"

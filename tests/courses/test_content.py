@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from courses.models import Course, Idea
-from courses.selectors import copy_for_user
+from courses.services import copy_get_or_create
 from grading.kinds import ProblemKind
 
 COURSE_DIR = (
@@ -293,7 +293,7 @@ def test_loading_the_real_course_twice_keeps_one_version():
 def test_every_page_renders_for_a_learner_with_mathml_and_its_idea_boxes(
     real_course, learner, learner_client
 ):
-    copy = copy_for_user(user=learner, course_slug=real_course.course.slug)
+    copy = copy_get_or_create(user=learner, course_slug=real_course.course.slug)
 
     for path, meta, _body in all_pages():
         url = reverse("courses:page", kwargs={"copy_id": copy.pk, "page_slug": path.stem})

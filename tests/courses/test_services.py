@@ -6,8 +6,14 @@ from pathlib import Path
 import pytest
 
 from courses.models import LEVEL_UP_STREAK, MASTERY_CORRECT, IdeaProgress, Note
-from courses.selectors import copy_for_user, copy_newer_version, copy_progress
-from courses.services import copy_upgrade, course_load, note_save, progress_record
+from courses.selectors import copy_newer_version, copy_progress
+from courses.services import (
+    copy_get_or_create,
+    copy_upgrade,
+    course_load,
+    note_save,
+    progress_record,
+)
 from tests.conftest import FIXTURE_COURSE_DIR
 
 pytestmark = pytest.mark.django_db
@@ -71,9 +77,9 @@ def test_note_save_keeps_one_note_per_page(course_copy):
     assert Note.objects.get(pk=note.pk).text == "second thought"
 
 
-def test_copy_for_user_creates_once_on_the_newest_version(course, learner):
-    first = copy_for_user(user=learner, course_slug="mini-course")
-    again = copy_for_user(user=learner, course_slug="mini-course")
+def test_copy_get_or_create_creates_once_on_the_newest_version(course, learner):
+    first = copy_get_or_create(user=learner, course_slug="mini-course")
+    again = copy_get_or_create(user=learner, course_slug="mini-course")
 
     assert first.pk == again.pk
     assert first.version == course

@@ -18,7 +18,7 @@ def main(count: int, path: str) -> None:
     from django.test import Client
 
     from courses.models import Idea
-    from courses.selectors import copy_for_user
+    from courses.services import copy_get_or_create
 
     learners = []
     User = get_user_model()
@@ -26,7 +26,7 @@ def main(count: int, path: str) -> None:
         user = User.objects.create_user(
             username=f"load-{n:03d}", email=f"load-{n:03d}@example.invalid", password=None
         )
-        copy = copy_for_user(user=user, course_slug=settings.BASISLAB_COURSE_SLUG)
+        copy = copy_get_or_create(user=user, course_slug=settings.BASISLAB_COURSE_SLUG)
         client = Client()
         client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
         learners.append(

@@ -90,7 +90,7 @@ def owned(course_copy, client_for, other_learner):
         assert item is not None, "a diagnosed wrong answer should create a review item"
         owned["item_id"] = item.pk
         # Review answers go to review variants: a namespaced filler wins over the plain one.
-        from practice.review.services import review_open
+        from practice.review.services.variants import review_open
 
         variant = review_open(copy=course_copy, item=item)
         owned["review:problem_id"] = variant.pk

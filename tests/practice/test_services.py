@@ -122,9 +122,9 @@ def test_answering_a_solved_problem_again_is_refused(problem, submit):
 
 
 def test_submitting_to_another_copys_problem_is_refused(problem, make_user, course):
-    from courses.selectors import copy_for_user
+    from courses.services import copy_get_or_create
 
-    other = copy_for_user(user=make_user(username="mallory"), course_slug=course.course.slug)
+    other = copy_get_or_create(user=make_user(username="mallory"), course_slug=course.course.slug)
     with pytest.raises(ValueError, match="another copy"):
         services.attempt_submit(copy=other, problem=problem, text="[1, 2]", token=uuid.uuid4())
     assert not Attempt.objects.exists()

@@ -252,10 +252,10 @@ def test_anonymous_visitor_is_sent_to_sign_in(client, problem):
 def test_author_stats_count_mistakes_over_learners_with_examples(
     client_for, staff, make_user, course, django_assert_max_num_queries
 ):
-    from courses.selectors import copy_for_user
+    from courses.services import copy_get_or_create
 
     for name in ("u1", "u2"):
-        copy = copy_for_user(user=make_user(username=name), course_slug=course.course.slug)
+        copy = copy_get_or_create(user=make_user(username=name), course_slug=course.course.slug)
         problem = services.problem_open(
             copy=copy, page_slug=PAGE_SLUG, idea_slug=IDEA_SLUG, kind="weighted_sum"
         )

@@ -18,13 +18,14 @@ import pytest
 from celery.contrib.testing.worker import start_worker
 from celery.signals import task_postrun
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import connection, transaction
 from kombu import pools
 
 from basislab.celery import app
 from courses.models import Course, CourseCopy, CourseVersion, Idea, Page
 from grading.kinds import MistakeCode, ProblemKind, Status
 from practice.models import Attempt, ProblemInstance
+from practice.problems import problem_replace, problem_store
 
 _numbers = itertools.count(1)
 
@@ -91,31 +92,30 @@ def make_problem(
     spec: dict | None = None,
     purpose: str = ProblemInstance.Purpose.PRACTICE,
 ) -> ProblemInstance:
-    """Create a stored problem (a hand-written spec unless one is given).
-
-    An open practice problem of the same idea and kind is marked replaced first, as practice's
-    "new variant" does (one open practice problem per idea and kind).
-    """
-    ProblemInstance.objects.filter(
-        copy=copy,
-        page_slug=PAGE_SLUG,
-        idea_slug=IDEA_SLUG,
-        kind=kind.value,
-        purpose=ProblemInstance.Purpose.PRACTICE,
-        state=ProblemInstance.State.OPEN,
-    ).update(state=ProblemInstance.State.REPLACED)
-    return ProblemInstance.objects.create(
-        copy=copy,
-        page_slug=PAGE_SLUG,
-        idea_slug=IDEA_SLUG,
-        kind=kind.value,
-        generator_name="hand",
-        generator_version="1",
-        seed=next(_numbers),
-        level=1,
-        spec=spec or dict(WEIGHTED_SUM_SPEC, kind=kind.value),
-        purpose=purpose,
-    )
+    """Store a problem through practice's own services (a hand-written spec unless one is
+    given): an open practice problem of the same idea and kind is replaced first, as "new
+    variant" does, since an idea keeps one open practice problem per kind."""
+    with transaction.atomic():
+        if purpose == ProblemInstance.Purpose.PRACTICE:
+            for open_problem in ProblemInstance.objects.filter(
+                copy=copy,
+                page_slug=PAGE_SLUG,
+                idea_slug=IDEA_SLUG,
+                kind=kind.value,
+                purpose=purpose,
+                state=ProblemInstance.State.OPEN,
+            ):
+                problem_replace(problem=open_problem)
+        return problem_store(
+            copy=copy,
+            page_slug=PAGE_SLUG,
+            idea_slug=IDEA_SLUG,
+            kind=kind,
+            seed=next(_numbers),
+            level=1,
+            spec=spec or dict(WEIGHTED_SUM_SPEC, kind=kind.value),
+            purpose=purpose,
+        )
 
 
 def make_attempt(

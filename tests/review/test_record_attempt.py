@@ -6,7 +6,7 @@ from grading.kinds import MistakeCode, ProblemKind, Status
 from practice.models import ProblemInstance
 from practice.review import scheduling
 from practice.review.models import CardState, ReviewItem, ReviewLog
-from practice.review.services import review_record_attempt
+from practice.review.services.recording import review_record_attempt
 
 from .conftest import NOW, make_attempt, make_problem
 
@@ -157,11 +157,11 @@ def test_a_lapse_from_review_state_counts_a_lapse(copy):
 
 
 def test_the_learners_desired_retention_is_used(copy, django_user_model):
-    from practice.review.services import review_settings_for
+    from practice.review.services.review_settings import review_settings_get_or_create
 
     def graduate_and_review(retention: float):
         ReviewItem.objects.all().delete()
-        row = review_settings_for(user=copy.owner)
+        row = review_settings_get_or_create(user_id=copy.owner.pk)
         row.desired_retention = retention
         row.save()
         with time_machine.travel(NOW, tick=False):

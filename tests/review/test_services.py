@@ -8,21 +8,19 @@ from django.core import mail
 
 from grading.kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind, Status
 from practice.models import ProblemInstance
-from practice.review import services
 from practice.review.models import ReviewDigest, ReviewItem, ReviewSettings
-from practice.review.services import (
-    PUBLISH_LEASE,
-    review_done_today,
-    review_export,
-    review_next,
-    review_open,
-    review_prepare,
-    review_record_attempt,
-    review_settings_for,
+from practice.review.selectors import review_done_today, review_next
+from practice.review.services import digest, variants
+from practice.review.services.digest import review_digest_enqueue, review_digest_send
+from practice.review.services.export import review_export
+from practice.review.services.publishing import PUBLISH_LEASE, review_publish_due
+from practice.review.services.recording import review_record_attempt
+from practice.review.services.review_settings import (
+    review_settings_get_or_create,
     review_settings_update,
     review_unsubscribe,
-    reviews_publish_due,
 )
+from practice.review.services.variants import _numbers, review_open, review_prepare
 
 from .conftest import NOW, make_attempt, make_copy, make_problem
 
@@ -110,15 +108,19 @@ def test_a_new_variant_never_repeats_the_previous_numbers(copy, monkeypatch):
     _answer_right(item, at=LATER)
     item.refresh_from_db()
     # A generator that would draw the very same numbers again is re-drawn.
-    from practice import generators
-
-    real = generators.generate
+    real = variants.generate
     draws = iter([first.spec, first.spec])
-    monkeypatch.setattr(generators, "generate", lambda *a, **k: next(draws, None) or real(*a, **k))
+    calls = []
+
+    def repeating(*args, **kwargs):
+        calls.append(args)
+        return next(draws, None) or real(*args, **kwargs)
+
+    monkeypatch.setattr(variants, "generate", repeating)
     second = review_open(copy=copy, item=item)
-    strip = services._numbers
+    assert len(calls) == 3  # two draws of the same numbers, then a fresh one
     assert second.pk != first.pk
-    assert strip(second.spec) != strip(first.spec)
+    assert _numbers(second.spec) != _numbers(first.spec)
 
 
 def test_open_refuses_another_copys_item(copy):
@@ -134,33 +136,33 @@ def test_publish_claims_due_items_without_a_variant_once(copy, django_capture_on
     due = _item(copy)
     _item(copy, ProblemKind.LOOKUP, at=LATER + timedelta(days=5))  # not due
     with django_capture_on_commit_callbacks() as callbacks:
-        claimed = reviews_publish_due(now=LATER)
+        claimed = review_publish_due(now=LATER)
     assert claimed == [due.pk]
     assert len(callbacks) == 1  # one prepare task, sent after commit
-    assert reviews_publish_due(now=LATER + timedelta(minutes=1)) == []
+    assert review_publish_due(now=LATER + timedelta(minutes=1)) == []
 
 
 def test_publish_reclaims_a_claim_older_than_the_lease(copy, django_capture_on_commit_callbacks):
     item = _item(copy)
     with django_capture_on_commit_callbacks():
-        reviews_publish_due(now=LATER)
-        assert reviews_publish_due(now=LATER + PUBLISH_LEASE - timedelta(seconds=1)) == []
-        assert reviews_publish_due(now=LATER + PUBLISH_LEASE) == [item.pk]
+        review_publish_due(now=LATER)
+        assert review_publish_due(now=LATER + PUBLISH_LEASE - timedelta(seconds=1)) == []
+        assert review_publish_due(now=LATER + PUBLISH_LEASE) == [item.pk]
 
 
 def test_publish_skips_items_with_a_prepared_variant(copy, django_capture_on_commit_callbacks):
     item = _item(copy)
     review_prepare(item_id=item.pk, now=LATER)
     with django_capture_on_commit_callbacks():
-        assert reviews_publish_due(now=LATER + PUBLISH_LEASE * 2) == []
+        assert review_publish_due(now=LATER + PUBLISH_LEASE * 2) == []
 
 
 def test_publish_takes_batches_oldest_first(db, django_capture_on_commit_callbacks):
     copies = [make_copy() for _ in range(3)]
     items = [_item(c, at=NOW + timedelta(minutes=i)) for i, c in enumerate(copies)]
     with django_capture_on_commit_callbacks():
-        assert reviews_publish_due(now=LATER, batch_size=2) == [items[0].pk, items[1].pk]
-        assert reviews_publish_due(now=LATER, batch_size=2) == [items[2].pk]
+        assert review_publish_due(now=LATER, batch_size=2) == [items[0].pk, items[1].pk]
+        assert review_publish_due(now=LATER, batch_size=2) == [items[2].pk]
 
 
 def test_prepare_twice_prepares_once(copy):
@@ -191,15 +193,15 @@ def test_answering_the_variant_frees_the_item_for_the_next_publish(copy):
 
 
 def test_settings_have_safe_defaults(copy):
-    row = review_settings_for(user=copy.owner)
+    row = review_settings_get_or_create(user_id=copy.owner.pk)
     assert (row.desired_retention, row.time_zone, row.reminders) == (0.9, "UTC", True)
     assert len(row.unsubscribe_token) >= 40
 
 
 def test_unsubscribe_tokens_differ_between_learners(copy):
     other = make_copy()
-    first = review_settings_for(user=copy.owner).unsubscribe_token
-    assert first != review_settings_for(user=other.owner).unsubscribe_token
+    first = review_settings_get_or_create(user_id=copy.owner.pk).unsubscribe_token
+    assert first != review_settings_get_or_create(user_id=other.owner.pk).unsubscribe_token
 
 
 @pytest.mark.parametrize(
@@ -219,7 +221,7 @@ def test_settings_out_of_range_are_refused(copy, field, value):
 
 
 def test_unsubscribe_turns_reminders_off_and_is_idempotent(copy):
-    token = review_settings_for(user=copy.owner).unsubscribe_token
+    token = review_settings_get_or_create(user_id=copy.owner.pk).unsubscribe_token
     assert review_unsubscribe(token=token).reminders is False
     assert review_unsubscribe(token=token).reminders is False
     assert ReviewSettings.objects.get(user=copy.owner).reminders is False
@@ -227,7 +229,7 @@ def test_unsubscribe_turns_reminders_off_and_is_idempotent(copy):
 
 @pytest.mark.parametrize("token", ["", "guess", "x" * 43])
 def test_unsubscribe_with_a_wrong_token_does_nothing(copy, token):
-    review_settings_for(user=copy.owner)
+    review_settings_get_or_create(user_id=copy.owner.pk)
     assert review_unsubscribe(token=token) is None
     assert ReviewSettings.objects.get(user=copy.owner).reminders is True
 
@@ -237,29 +239,29 @@ def test_unsubscribe_with_a_wrong_token_does_nothing(copy, token):
 
 def test_digest_is_sent_once_per_local_day(copy):
     _item(copy)
-    assert services.review_digest_send(user_id=copy.owner_id, now=LATER) is True
-    assert services.review_digest_send(user_id=copy.owner_id, now=LATER) is False
+    assert review_digest_send(user_id=copy.owner_id, now=LATER) is True
+    assert review_digest_send(user_id=copy.owner_id, now=LATER) is False
     assert len(mail.outbox) == 1
     body = mail.outbox[0].body
     assert f"/review/{copy.pk}/" in body
     token = ReviewSettings.objects.get(user=copy.owner).unsubscribe_token
     assert f"/review/unsubscribe/{token}/" in body
-    assert services.review_digest_send(user_id=copy.owner_id, now=LATER + timedelta(days=1))
+    assert review_digest_send(user_id=copy.owner_id, now=LATER + timedelta(days=1))
     assert ReviewDigest.objects.filter(user=copy.owner).count() == 2
 
 
 def test_no_digest_without_due_reviews_or_when_opted_out(copy):
-    assert services.review_digest_send(user_id=copy.owner_id, now=LATER) is False
+    assert review_digest_send(user_id=copy.owner_id, now=LATER) is False
     _item(copy)
-    review_unsubscribe(token=review_settings_for(user=copy.owner).unsubscribe_token)
-    assert services.review_digest_send(user_id=copy.owner_id, now=LATER) is False
+    review_unsubscribe(token=review_settings_get_or_create(user_id=copy.owner.pk).unsubscribe_token)
+    assert review_digest_send(user_id=copy.owner_id, now=LATER) is False
     assert mail.outbox == []
 
 
 def test_no_digest_for_a_learner_without_an_email(db):
     copy = make_copy(email="")
     _item(copy)
-    assert services.review_digest_send(user_id=copy.owner_id, now=LATER) is False
+    assert review_digest_send(user_id=copy.owner_id, now=LATER) is False
 
 
 def test_a_failed_send_releases_the_claim(copy, monkeypatch):
@@ -268,9 +270,9 @@ def test_a_failed_send_releases_the_claim(copy, monkeypatch):
     def broken(*args, **kwargs):
         raise ConnectionError("SMTP is down")
 
-    monkeypatch.setattr(services, "send_mail", broken)
+    monkeypatch.setattr(digest, "send_mail", broken)
     with pytest.raises(ConnectionError):
-        services.review_digest_send(user_id=copy.owner_id, now=LATER)
+        review_digest_send(user_id=copy.owner_id, now=LATER)
     assert not ReviewDigest.objects.exists()
 
 
@@ -280,11 +282,13 @@ def test_digest_enqueue_names_learners_with_due_reviews_who_want_them(
     wants, opted_out, nothing_due = make_copy(), make_copy(), make_copy()
     _item(wants)
     _item(opted_out)
-    review_unsubscribe(token=review_settings_for(user=opted_out.owner).unsubscribe_token)
+    review_unsubscribe(
+        token=review_settings_get_or_create(user_id=opted_out.owner.pk).unsubscribe_token
+    )
     with django_capture_on_commit_callbacks() as callbacks:
-        assert services.reviews_digest_enqueue(now=LATER) == [wants.owner_id]
+        assert review_digest_enqueue(now=LATER) == [wants.owner_id]
     assert len(callbacks) == 1
-    assert nothing_due.owner_id not in services.reviews_digest_enqueue(now=LATER)
+    assert nothing_due.owner_id not in review_digest_enqueue(now=LATER)
 
 
 # --- export --------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from django.urls import reverse
 from grading import expected_answer, mistaken_answers
 from practice.models import Attempt, ProblemInstance
 from practice.review.models import ReviewItem, ReviewSettings
-from practice.review.services import review_settings_for
+from practice.review.services.review_settings import review_settings_get_or_create
 from practice.services import attempt_submit
 
 from .conftest import NOW, make_copy, make_problem
@@ -145,7 +145,7 @@ def test_settings_page_saves_valid_settings_and_refuses_bad_ones(signed_in, copy
 
 
 def test_unsubscribe_link_works_without_sign_in_and_only_on_post(client, copy):
-    token = review_settings_for(user=copy.owner).unsubscribe_token
+    token = review_settings_get_or_create(user_id=copy.owner.pk).unsubscribe_token
     url = reverse("review:unsubscribe", args=[token])
     assert client.get(url).status_code == 200
     assert ReviewSettings.objects.get(user=copy.owner).reminders is True  # a GET changes nothing
@@ -156,7 +156,7 @@ def test_unsubscribe_link_works_without_sign_in_and_only_on_post(client, copy):
 
 
 def test_unsubscribe_with_an_unknown_token_is_404(client, copy):
-    review_settings_for(user=copy.owner)
+    review_settings_get_or_create(user_id=copy.owner.pk)
     assert client.post(reverse("review:unsubscribe", args=["not-the-token"])).status_code == 404
 
 

@@ -16,12 +16,9 @@ from grading.kinds import Status
 from practice.models import ProblemInstance
 from practice.review import scheduling, tasks
 from practice.review.models import ReviewDigest, ReviewItem
-from practice.review.services import (
-    PUBLISH_LEASE,
-    review_next,
-    review_record_attempt,
-    reviews_publish_due,
-)
+from practice.review.selectors import review_next
+from practice.review.services.publishing import PUBLISH_LEASE, review_publish_due
+from practice.review.services.recording import review_record_attempt
 
 from .conftest import (
     BROKER_DOWN,
@@ -82,7 +79,7 @@ def test_the_daily_scan_twice_still_sends_one_email_per_learner(worker, finished
 def test_a_worker_killed_mid_batch_loses_no_item(redis_app, finished_tasks):
     copy = make_copy()
     items = _due_items(copy, 5)
-    claimed = reviews_publish_due()
+    claimed = review_publish_due()
     assert sorted(claimed) == [item.pk for item in items]
 
     # The worker prepares two items of the batch and dies; the rest of its messages are gone
@@ -105,7 +102,7 @@ def test_a_worker_killed_mid_batch_loses_no_item(redis_app, finished_tasks):
     assert ReviewItem.objects.filter(pk__in=lost, published_at__isnull=False).count() == 3
 
     # Within the lease the claim stands: the next scan does not hand them out twice.
-    assert reviews_publish_due() == []
+    assert review_publish_due() == []
     # Past the lease, the next scan (through beat's task on a new worker) picks them up.
     finished_tasks.clear()
     with (
@@ -134,7 +131,7 @@ def test_broker_down_while_answering_saves_and_schedules_then_reminds(redis_app,
     assert item.due <= timezone.now()
     # While the broker is down the scan still claims (and commits) but cannot enqueue.
     with pytest.raises(OperationalError):
-        reviews_publish_due()
+        review_publish_due()
     assert ReviewItem.objects.get(pk=item.pk).published_at is not None
 
     use_broker(redis_broker_url())
@@ -165,7 +162,7 @@ def test_moving_the_clock_makes_items_due_exactly_when_fsrs_said(worker, finishe
     assert item.due == expected
 
     just_before = expected - timedelta(microseconds=1)
-    assert reviews_publish_due(now=just_before) == []
+    assert review_publish_due(now=just_before) == []
     assert review_next(copy=copy, now=just_before) == []
     with time_machine.travel(expected):
         tasks.publish_due_reviews.delay()
@@ -186,8 +183,8 @@ def test_moving_the_clock_makes_items_due_exactly_when_fsrs_said(worker, finishe
     assert item.due == second > expected + timedelta(hours=12)
     assert review_next(copy=copy, now=second - timedelta(microseconds=1)) == []
     assert [i.pk for i in review_next(copy=copy, now=second)] == [item.pk]
-    assert reviews_publish_due(now=second - timedelta(microseconds=1)) == []
-    assert reviews_publish_due(now=second) == [item.pk]
+    assert review_publish_due(now=second - timedelta(microseconds=1)) == []
+    assert review_publish_due(now=second) == [item.pk]
 
 
 def _token():

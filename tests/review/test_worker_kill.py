@@ -33,7 +33,8 @@ from grading.kinds import MISTAKES_BY_KIND
 from practice.models import ProblemInstance
 from practice.review import tasks
 from practice.review.models import ReviewItem
-from practice.review.services import PUBLISH_LEASE, review_record_attempt, reviews_publish_due
+from practice.review.services.publishing import PUBLISH_LEASE, review_publish_due
+from practice.review.services.recording import review_record_attempt
 
 from .conftest import (
     make_attempt,
@@ -194,7 +195,7 @@ def test_a_worker_killed_by_sigkill_mid_batch_loses_no_item(
         )
 
         # Within the lease the claim stands: no scan hands the items out twice.
-        assert reviews_publish_due() == []
+        assert review_publish_due() == []
 
         # When the next scan runs past the lease, on a fresh worker
         with time_machine.travel(timezone.now() + PUBLISH_LEASE + timedelta(seconds=1)):
@@ -203,7 +204,7 @@ def test_a_worker_killed_by_sigkill_mid_batch_loses_no_item(
             # it was preparing stays locked for a moment, and the scan after takes it.)
             claimed: set[int] = set()
             wait_for(
-                lambda: claimed.update(reviews_publish_due()) or claimed == lost,
+                lambda: claimed.update(review_publish_due()) or claimed == lost,
                 timeout=10,
                 what="the scans to claim every unprepared item",
             )

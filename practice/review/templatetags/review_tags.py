@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 
 from courses.models import CourseCopy
 
-from .. import services
+from .. import selectors
 
 register = template.Library()
 
@@ -22,7 +22,7 @@ def review_due_count(copy: CourseCopy | None) -> int:
     """Return how many of the copy's review items are due now (0 without a copy)."""
     if copy is None or not getattr(copy, "pk", None):
         return 0
-    return services.review_due_count(copy=copy)
+    return selectors.review_due_count(copy=copy)
 
 
 @register.filter

@@ -1,0 +1,60 @@
+"""The copy's review data (settings, items with their cards, logs) as plain JSON data."""
+
+from collections import defaultdict
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from courses.models import CourseCopy
+
+from ..models import ReviewItem, ReviewLog
+from ..selectors import review_settings_of
+
+EXPORT_FORMAT = "basislab-review/1"
+
+
+def review_export(*, copy: CourseCopy) -> dict[str, Any]:
+    """Return the copy's review items, cards and logs as plain JSON data."""
+    items = ReviewItem.objects.filter(copy=copy).order_by("created_at", "pk")
+    logs: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for log in ReviewLog.objects.filter(item__copy=copy).order_by("reviewed_at", "pk"):
+        logs[log.item_id].append(
+            {
+                "attempt": log.attempt_id,
+                "rating": log.get_rating_display(),
+                "origin": log.origin,
+                "reviewed_at": log.reviewed_at.isoformat(),
+                "due": log.due.isoformat(),
+            }
+        )
+    row = review_settings_of(user_id=copy.owner_id)
+    return {
+        "format": EXPORT_FORMAT,
+        "settings": {
+            "desired_retention": row.desired_retention,
+            "time_zone": row.time_zone,
+            "daily_limit": row.daily_limit,
+            "reminders": row.reminders,
+        },
+        "items": [
+            {
+                "kind": item.kind,
+                "mistake": item.mistake,
+                "card": {
+                    "state": item.get_state_display(),
+                    "step": item.step,
+                    "stability": item.stability,
+                    "difficulty": item.difficulty,
+                    "due": item.due.isoformat(),
+                    "last_review": item.last_review.isoformat() if item.last_review else None,
+                },
+                "reps": item.reps,
+                "lapses": item.lapses,
+                "source_problem": item.source_problem_id,
+                "source_attempt": item.source_attempt_id,
+                "logs": logs[item.pk],
+            }
+            for item in items
+        ],
+        "note": _("Times are UTC."),
+    }

@@ -1,0 +1,144 @@
+"""The project's modules import each other without a cycle.
+
+Every import counts, at module level or inside a function (an import tucked into a function
+still ties the two modules together), except two: anything under ``if TYPE_CHECKING:``, and a
+service importing a Celery ``tasks`` module inside the function that enqueues the task (the
+task module imports the service it calls; the pair is the one knot the design allows).
+Importing ``a.b.c`` also loads the packages ``a`` and ``a.b``, except those the importing
+module lives in: they were loaded before it.
+"""
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("basislab", "courses", "grading", "practice")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _project_modules() -> dict[str, Path]:
+    modules = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" not in path.parts:
+                modules[_module_name(path)] = path
+    return modules
+
+
+def _imports(
+    body: list[ast.stmt], *, in_function: bool = False
+) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
+    """Yield every import statement with whether it sits inside a function."""
+    for node in body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node, in_function
+        elif isinstance(node, ast.If) and (
+            isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+        ):
+            continue
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield from _imports(node.body, in_function=True)
+        else:
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                block = getattr(node, field, None)
+                if isinstance(block, list):
+                    yield from _imports(block, in_function=in_function)
+
+
+def _with_parents(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[: k + 1]) for k in range(len(parts))]
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Return, for each project module, the project modules loading it makes load first."""
+    modules = _project_modules()
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        is_package = path.name == "__init__.py"
+        package = name if is_package else name.rpartition(".")[0]
+        ancestors = set(_with_parents(package)) if package else set()
+        for node, in_function in _imports(ast.parse(path.read_text()).body):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                base = package
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                stem = node.module or ""
+                origin = (f"{base}.{stem}" if stem else base) if node.level else stem
+                targets = [origin]
+                # ``from pkg import mod`` loads the submodule pkg.mod when there is one.
+                targets += [f"{origin}.{alias.name}" for alias in node.names]
+            if in_function:
+                targets = [t for t in targets if t.rpartition(".")[2] != "tasks"]
+            for target in targets:
+                for loaded in _with_parents(target):
+                    if loaded in modules and loaded != name and loaded not in ancestors:
+                        graph[name].add(loaded)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Return the strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_a_module_inside_a_package_does_not_reload_it():
+    graph = import_graph()
+    assert "grading" not in graph["grading.marking"]
+    assert "grading" in graph["practice.generators.base"]
+
+
+def test_cycle_finder_finds_a_cycle_through_a_package():
+    graph = {"a": {"a.b"}, "a.b": {"c"}, "c": {"a"}, "d": {"c"}}
+    assert cycles(graph) == [["a", "a.b", "c"]]
+
+
+def test_the_graph_sees_relative_and_submodule_imports():
+    graph = import_graph()
+    assert "practice.problems" in graph["practice.services"]
+    assert "practice.review.services.recording" in graph["practice.services"]
+    assert "practice.review.selectors" in graph["practice.review.services.digest"]
+
+
+def test_no_module_of_the_project_imports_itself_through_others():
+    assert cycles(import_graph()) == []
