@@ -17,6 +17,7 @@ from .selectors import (
     copy_note_text,
     copy_page,
     copy_progress,
+    version_pages,
 )
 from .services import copy_get_or_create, copy_upgrade, note_save
 
@@ -48,11 +49,7 @@ def page(request: HttpRequest, copy_id: int, page_slug: str) -> HttpResponse:
 def _render_page(
     request: HttpRequest, copy: CourseCopy, course_page: Page, form: NoteForm
 ) -> HttpResponse:
-    pages = list(
-        Page.objects.filter(version_id=copy.version_id)
-        .order_by("order")
-        .only("slug", "title", "order")
-    )
+    pages = version_pages(version_id=copy.version_id)
     index = next(i for i, p in enumerate(pages) if p.pk == course_page.pk)
     return render(
         request,

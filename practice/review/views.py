@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from courses.selectors import access_copy
+from courses.selectors import access_copy, copies_of
 from grading.kinds import Status
 from practice import selectors as practice_selectors
 from practice.forms import AnswerForm
@@ -142,7 +142,7 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             }
         )
     status = 400 if form.is_bound else 200
-    copies = request.user.course_copies.select_related("course")
+    copies = copies_of(user=request.user)
     return render(request, "review/settings.html", {"form": form, "copies": copies}, status=status)
 
 
