@@ -1,8 +1,11 @@
-"""Sign up; the other account views are Django's own (``django.contrib.auth.urls``)."""
+"""Sign up and sign out; the other account views are Django's own (``django.contrib.auth.urls``)."""
 
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.views import LogoutView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 
 from .forms import SignUpForm
@@ -24,3 +27,13 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("courses:dashboard")
     return render(request, "registration/signup.html", {"form": form})
+
+
+class SignOutView(LogoutView):
+    """Sign out (POST only, as Django's view), and say so on the page that follows."""
+
+    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        # Messages live in a cookie first, so the note survives the session being flushed.
+        messages.success(request, _("You are signed out. See you soon."))
+        return response

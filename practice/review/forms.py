@@ -4,11 +4,19 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .models import MAX_DAILY_LIMIT, MAX_DESIRED_RETENTION, MIN_DESIRED_RETENTION
-from .zones import time_zone_names
+from .zones import time_zone_choices, zone_aliases
 
 
-def _time_zone_choices() -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(time_zone_names())]
+class ZoneSelect(forms.Select):
+    """A select of zones whose options name their old aliases (``data-aliases``), so the
+    settings page's script can find the browser's zone under whatever name it reports."""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        aliases = zone_aliases().get(str(value))
+        if aliases:
+            option["attrs"]["data-aliases"] = " ".join(aliases)
+        return option
 
 
 class ReviewSettingsForm(forms.Form):
@@ -26,7 +34,8 @@ class ReviewSettingsForm(forms.Form):
     )
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
-        choices=_time_zone_choices,
+        choices=time_zone_choices,
+        widget=ZoneSelect,
         help_text=_("Your day starts at midnight here: the daily limit and the reminder use it."),
     )
     daily_limit = forms.IntegerField(
@@ -35,3 +44,9 @@ class ReviewSettingsForm(forms.Form):
     reminders = forms.BooleanField(
         label=_("Email me once a day when reviews are due"), required=False
     )
+
+    def __init__(self, *args: object, offer_browser_zone: bool = False, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        if offer_browser_zone:
+            # static/review/settings.js selects the browser's own zone when it is listed.
+            self.fields["time_zone"].widget.attrs["data-browser-zone"] = "offer"

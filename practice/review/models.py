@@ -177,6 +177,8 @@ class ReviewSettings(models.Model):
         help_text=_("The chance of remembering you aim for when a review comes back."),
     )
     time_zone = models.CharField(max_length=64, default="UTC")
+    # False until the learner saves the settings form: the form then offers the browser's zone.
+    time_zone_chosen = models.BooleanField(default=False)
     daily_limit = models.PositiveSmallIntegerField(default=DEFAULT_DAILY_LIMIT)
     reminders = models.BooleanField(default=True)
     unsubscribe_token = models.CharField(max_length=64, unique=True, default=new_unsubscribe_token)

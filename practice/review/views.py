@@ -7,6 +7,7 @@ copy, item, problem or attempt is ownership-checked (404 for anyone but its owne
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -134,12 +135,13 @@ def settings_view(request: HttpRequest) -> HttpResponse:
     else:
         row = review_settings_get_or_create(user_id=request.user.pk)
         form = ReviewSettingsForm(
+            offer_browser_zone=not row.time_zone_chosen,
             initial={
                 "desired_retention": row.desired_retention,
                 "time_zone": row.time_zone,
                 "daily_limit": row.daily_limit,
                 "reminders": row.reminders,
-            }
+            },
         )
     status = 400 if form.is_bound else 200
     copies = copies_of(user=request.user)
@@ -165,10 +167,25 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 
     GET only shows the button (mail scanners follow links); an unknown token is a 404.
     """
-    if selectors.review_settings_by_token(token=token) is None:
+    row = selectors.review_settings_by_token(token=token)
+    if row is None:
         raise Http404("No such link")
     done = False
     if request.method == "POST":
         review_unsubscribe(token=token)
         done = True
-    return render(request, "review/unsubscribe.html", {"token": token, "done": done})
+    context = {
+        "token": token,
+        "done": done,
+        "account": masked_account(row.user),
+        "copies": copies_of(user=row.user) if done else [],
+    }
+    return render(request, "review/unsubscribe.html", context)
+
+
+def masked_account(user: AbstractBaseUser) -> str:
+    """Return whose link this is without giving the address away: ``a•••@example.org``."""
+    local, at, domain = (getattr(user, "email", "") or "").partition("@")
+    if not at:
+        return user.get_username()
+    return f"{local[:1]}{'•' * 3}@{domain}"

@@ -46,12 +46,14 @@ def review_settings_update(
         row = ReviewSettings.objects.select_for_update().get(user=user)
         row.desired_retention = desired_retention
         row.time_zone = time_zone
+        row.time_zone_chosen = True
         row.daily_limit = daily_limit
         row.reminders = reminders
         row.save(
             update_fields=[
                 "desired_retention",
                 "time_zone",
+                "time_zone_chosen",
                 "daily_limit",
                 "reminders",
                 "updated_at",

@@ -1,0 +1,109 @@
+"""Finish touches in a real browser: the time-zone list and the browser's zone, the reminders
+checkbox beside its label, the word after signing out, and whose unsubscribe link it is."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from courses.services import copy_get_or_create
+from practice.review.models import ReviewSettings
+from practice.review.services.review_settings import review_settings_get_or_create
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "copper-meadow-lantern-58"
+
+
+def _signed_in(browser, live_server, username: str, **context_options):
+    get_user_model().objects.create_user(
+        username=username, email=f"{username}@example.org", password=PASSWORD
+    )
+    context = browser.new_context(**context_options)
+    page = context.new_page()
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(re.compile(r"/course/$"))
+    return context, page
+
+
+def test_the_zone_list_is_grouped_and_the_browser_zone_is_offered(browser, live_server, course):
+    context, page = _signed_in(browser, live_server, "tz", timezone_id="Asia/Kolkata")
+    page.goto(live_server.url + "/review/settings/")
+    select = page.locator("#id_time_zone")
+    groups = select.locator("optgroup").evaluate_all("gs => gs.map(g => g.label)")
+    assert {"Africa", "America", "Asia", "Europe"} <= set(groups)
+    values = select.locator("option").evaluate_all("os => os.map(o => o.value)")
+    assert "Europe/Paris" in values
+    assert not {"localtime", "Factory", "posixrules", "US/Eastern"} & set(values)
+    # Never chosen: the browser's zone is selected, and the page says so.
+    assert select.input_value() == "Asia/Kolkata"
+    assert page.locator("#browser-zone").is_visible()
+
+    select.select_option("Europe/Paris")
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_selector("text=Your review settings are saved.")
+    row = ReviewSettings.objects.get(user__username="tz")
+    assert (row.time_zone, row.time_zone_chosen) == ("Europe/Paris", True)
+    # Chosen now: the stored zone stays, whatever the browser says.
+    assert page.locator("#id_time_zone").input_value() == "Europe/Paris"
+    assert not page.locator("#browser-zone").is_visible()
+    context.close()
+
+
+def test_without_javascript_the_stored_zone_stays_selected(browser, live_server, course):
+    context, page = _signed_in(
+        browser, live_server, "nojs", timezone_id="Asia/Kolkata", java_script_enabled=False
+    )
+    page.goto(live_server.url + "/review/settings/")
+    assert page.locator("#id_time_zone").input_value() == "UTC"
+    context.close()
+
+
+def test_the_reminders_checkbox_sits_beside_its_label(browser, live_server, course):
+    context, page = _signed_in(browser, live_server, "box")
+    page.goto(live_server.url + "/review/settings/")
+    box = page.locator("#id_reminders").bounding_box()
+    label = page.locator("label[for=id_reminders]").bounding_box()
+    assert box["x"] + box["width"] <= label["x"]  # to its left
+    box_middle = box["y"] + box["height"] / 2
+    assert label["y"] <= box_middle <= label["y"] + label["height"]  # on the same line
+    context.close()
+
+
+def test_signing_out_says_so(browser, live_server, course):
+    context, page = _signed_in(browser, live_server, "bye")
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_url(live_server.url + "/")
+    assert page.get_by_text("You are signed out.").is_visible()
+    # Once only.
+    page.reload()
+    assert page.get_by_text("You are signed out.").count() == 0
+    context.close()
+
+
+def test_the_unsubscribe_pages_name_the_account_and_link_the_queue(browser, live_server, course):
+    user = get_user_model().objects.create_user(
+        username="mail", email="marie@example.org", password=PASSWORD
+    )
+    copy = copy_get_or_create(user=user, course_slug=course.course.slug)
+    token = review_settings_get_or_create(user_id=user.pk).unsubscribe_token
+    context = browser.new_context()  # not signed in
+    page = context.new_page()
+    page.goto(f"{live_server.url}/review/unsubscribe/{token}/")
+    account = page.locator("#unsubscribe-account").inner_text()
+    assert "m•••@example.org" in account
+    assert "marie@" not in page.content()
+    page.get_by_role("button", name="Stop the reminders").click()
+    page.wait_for_selector("text=You will get no more review reminders.")
+    assert "m•••@example.org" in page.locator("#unsubscribe-account").inner_text()
+    queue = page.locator(f"#unsubscribe a[href='/review/{copy.pk}/']")
+    settings = page.locator("#unsubscribe a[href='/review/settings/']")
+    assert queue.count() == 1 and settings.count() == 1
+    assert ReviewSettings.objects.get(user=user).reminders is False
+    # The links lead on: to sign in first, then to the queue.
+    queue.click()
+    page.wait_for_url(re.compile(r"/accounts/login/\?next=/review/\d+/$"))
+    context.close()
