@@ -72,9 +72,12 @@ def _run(label: str) -> list[dict]:
 
         for case, url in (
             ("page the-same-word-twice", reverse("public:page", args=["the-same-word-twice"])),
-            ("answer same-word-twice", reverse("public:answer", args=["same-word-different-vector"])),
+            (
+                "answer same-word-twice",
+                reverse("public:answer", args=["same-word-different-vector"]),
+            ),
             ("course index", reverse("courses:dashboard")),
-        ):  # fmt: skip
+        ):
             first = client.get(url)
             etag = first["ETag"]
             cold()

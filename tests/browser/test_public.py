@@ -11,7 +11,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "copper-meadow-signal-58"
 
 
-def test_a_visitor_goes_from_an_answer_to_the_page_to_their_own_copy(page, live_server, real_course):
+def test_a_visitor_goes_from_an_answer_to_the_page_to_their_own_copy(
+    page, live_server, real_course
+):
     page.goto(live_server.url + "/")
     page.get_by_role(
         "link", name="Why does the same word get a different vector depending on the sentence"

@@ -102,34 +102,125 @@ def _replace(old: str, new: str):
 
 MALFORMED = {
     "missing key": (_replace("page: first-page\n", ""), "page", "is missing"),
-    "unknown key": (_replace("page: first-page\n", "page: first-page\ntitle: X\n"), "title", "unknown key"),
-    "slug differs from file": (_replace("slug: why-first", "slug: why-other"), "slug", "must equal the file name"),
+    "unknown key": (
+        _replace("page: first-page\n", "page: first-page\ntitle: X\n"),
+        "title",
+        "unknown key",
+    ),
+    "slug differs from file": (
+        _replace("slug: why-first", "slug: why-other"),
+        "slug",
+        "must equal the file name",
+    ),
     "slug not a slug": (_replace("slug: why-first", "slug: Why_First"), "slug", "is not a slug"),
-    "empty question": (_replace("question: Why why-first?", "question: ''"), "question", "is empty"),
-    "question not text": (_replace("question: Why why-first?", "question: [1, 2]"), "question", "must be text"),
-    "bad TeX in question": (_replace("question: Why why-first?", "question: Why $\\nosuch x$?"), "question line 1", "unknown TeX command"),
-    "summary too long": (_replace("summary: The lookup", "summary: " + "long " * 70), "summary", "at most 300"),
-    "summary on two lines": (_replace("summary: The lookup reads one row, so the start is the same.", "summary: |\n  One.\n  Two."), "summary", "one line"),
-    "unknown page": (_replace("page: first-page", "page: third-page"), "page", "is not a page of the course"),
-    "worth_keeping empty": (_replace("worth_keeping:\n  - One id, one row.", "worth_keeping: []"), "worth_keeping", "non-empty list"),
-    "worth_keeping item not text": (_replace("  - One id, one row.", "  - {a: 1}"), "worth_keeping[0]", "must be text"),
-    "worth_keeping item empty": (_replace("  - One id, one row.", "  - ''"), "worth_keeping[0]", "is empty"),
-    "worth_keeping bad TeX": (_replace("  - One id, one row.", "  - The $\\nosuchcommand$ row."), "worth_keeping[0] line 1", "unknown TeX command"),
-    "related not a list": (_replace("related: [why-second]", "related: why-second"), "related", "must be a list"),
-    "related unknown": (_replace("related: [why-second]", "related: [why-second, why-third]"), "related[1]", "is not an answer"),
-    "related itself": (_replace("related: [why-second]", "related: [why-first]"), "related[0]", "names this answer itself"),
-    "related twice": (_replace("related: [why-second]", "related: [why-second, why-second]"), "related[1]", "is listed twice"),
-    "related not a slug": (_replace("related: [why-second]", "related: [Why Second]"), "related[0]", "is not an answer slug"),
+    "empty question": (
+        _replace("question: Why why-first?", "question: ''"),
+        "question",
+        "is empty",
+    ),
+    "question not text": (
+        _replace("question: Why why-first?", "question: [1, 2]"),
+        "question",
+        "must be text",
+    ),
+    "bad TeX in question": (
+        _replace("question: Why why-first?", "question: Why $\\nosuch x$?"),
+        "question line 1",
+        "unknown TeX command",
+    ),
+    "summary too long": (
+        _replace("summary: The lookup", "summary: " + "long " * 70),
+        "summary",
+        "at most 300",
+    ),
+    "summary on two lines": (
+        _replace(
+            "summary: The lookup reads one row, so the start is the same.",
+            "summary: |\n  One.\n  Two.",
+        ),
+        "summary",
+        "one line",
+    ),
+    "unknown page": (
+        _replace("page: first-page", "page: third-page"),
+        "page",
+        "is not a page of the course",
+    ),
+    "worth_keeping empty": (
+        _replace("worth_keeping:\n  - One id, one row.", "worth_keeping: []"),
+        "worth_keeping",
+        "non-empty list",
+    ),
+    "worth_keeping item not text": (
+        _replace("  - One id, one row.", "  - {a: 1}"),
+        "worth_keeping[0]",
+        "must be text",
+    ),
+    "worth_keeping item empty": (
+        _replace("  - One id, one row.", "  - ''"),
+        "worth_keeping[0]",
+        "is empty",
+    ),
+    "worth_keeping bad TeX": (
+        _replace("  - One id, one row.", "  - The $\\nosuchcommand$ row."),
+        "worth_keeping[0] line 1",
+        "unknown TeX command",
+    ),
+    "related not a list": (
+        _replace("related: [why-second]", "related: why-second"),
+        "related",
+        "must be a list",
+    ),
+    "related unknown": (
+        _replace("related: [why-second]", "related: [why-second, why-third]"),
+        "related[1]",
+        "is not an answer",
+    ),
+    "related itself": (
+        _replace("related: [why-second]", "related: [why-first]"),
+        "related[0]",
+        "names this answer itself",
+    ),
+    "related twice": (
+        _replace("related: [why-second]", "related: [why-second, why-second]"),
+        "related[1]",
+        "is listed twice",
+    ),
+    "related not a slug": (
+        _replace("related: [why-second]", "related: [Why Second]"),
+        "related[0]",
+        "is not an answer slug",
+    ),
     "empty body": (lambda text: text[: text.index("---\n", 4) + 4], "body", "is empty"),
     "bad TeX in body": (_replace("$E[", "$\\nosuch E["), "body line 10", "unknown TeX command"),
-    "unclosed display math": (_replace("\\end{bmatrix}$$", "\\end{bmatrix}"), "body", "never closed"),
-    "idea marker in body": (lambda text: text + "\n::: idea one-row\n", "body line 14", "idea markers belong in pages"),
+    "unclosed display math": (
+        _replace("\\end{bmatrix}$$", "\\end{bmatrix}"),
+        "body",
+        "never closed",
+    ),
+    "idea marker in body": (
+        lambda text: text + "\n::: idea one-row\n",
+        "body line 14",
+        "idea markers belong in pages",
+    ),
     "no front matter": (lambda text: text[4:], "front matter", "must start with a '---' line"),
-    "front matter never closed": (lambda text: text.replace("---\nThe row", "The row"), "front matter", "never closed"),
+    "front matter never closed": (
+        lambda text: text.replace("---\nThe row", "The row"),
+        "front matter",
+        "never closed",
+    ),
     "YAML that does not parse": (_replace("page: first-page", "page: [first-page"), "", "line"),
-    "key given twice": (_replace("page: first-page", "page: first-page\npage: second-page"), "", "given twice"),
-    "front matter not a mapping": (lambda text: "---\n- a\n- b\n---\nBody.\n", "", "must be a mapping"),
-}  # fmt: skip
+    "key given twice": (
+        _replace("page: first-page", "page: first-page\npage: second-page"),
+        "",
+        "given twice",
+    ),
+    "front matter not a mapping": (
+        lambda text: "---\n- a\n- b\n---\nBody.\n",
+        "",
+        "must be a mapping",
+    ),
+}
 
 
 @pytest.mark.parametrize("case", list(MALFORMED), ids=list(MALFORMED))

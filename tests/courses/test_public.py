@@ -162,9 +162,7 @@ def test_home_without_a_loaded_course_still_answers(client, db):
     assert reverse("signup") in html
 
 
-def test_anonymous_pages_are_public_with_validators_and_a_repeat_visit_is_304(
-    real_course, client
-):
+def test_anonymous_pages_are_public_with_validators_and_a_repeat_visit_is_304(real_course, client):
     for url in (
         reverse("home"),
         reverse("courses:dashboard"),
@@ -210,7 +208,9 @@ def test_a_new_course_version_is_served_at_once(real_course, client, tmp_path):
     copy_dir = tmp_path / "course"
     shutil.copytree(REAL_COURSE_DIR, copy_dir)
     path = copy_dir / "pages" / "the-same-word-twice.md"
-    path.write_text(path.read_text().replace("title: The Same Word Twice", "title: One Word, Twice"))
+    path.write_text(
+        path.read_text().replace("title: The Same Word Twice", "title: One Word, Twice")
+    )
     assert course_load(directory=copy_dir).created
 
     after = client.get(url, headers={"if-none-match": before["ETag"]})
