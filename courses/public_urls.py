@@ -7,6 +7,7 @@ visitor, the learner's own copy when signed in.
 from django.contrib.sitemaps.views import sitemap
 from django.urls import path
 from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 
 from . import public_views
 from .sitemaps import SITEMAPS
@@ -20,7 +21,7 @@ urlpatterns = [
     path("answers/<slug:answer_slug>/", public_views.answer, name="answer"),
     path(
         "sitemap.xml",
-        cache_control(public=True, max_age=3600)(sitemap),
+        require_safe(cache_control(public=True, max_age=3600)(sitemap)),
         {"sitemaps": SITEMAPS},
         name="sitemap",
     ),

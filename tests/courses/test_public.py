@@ -416,3 +416,57 @@ def test_public_templates_carry_no_inline_script_or_style():
     for name in (*PUBLIC_TEMPLATES[1:], "404.html", "robots.txt"):
         text = (root / name).read_text()
         assert "<script" not in text and "<style" not in text and "style=" not in text, name
+
+
+def test_the_public_urls_named_in_the_ownership_walk_are_open_to_anyone(real_course, client):
+    from tests.practice.test_ownership import PUBLIC
+
+    open_urls = {
+        "home": reverse("home"),
+        "courses:dashboard": reverse("courses:dashboard"),
+        "public:page": page_url("the-same-word-twice"),
+        "public:answers": reverse("public:answers"),
+        "public:answer": answer_url("same-word-different-vector"),
+        "public:sitemap": reverse("public:sitemap"),
+        "public:robots": reverse("public:robots"),
+    }
+    assert set(open_urls) <= PUBLIC
+    for name, url in open_urls.items():
+        response = client.get(url)
+        assert response.status_code == 200, name
+        head = client.head(url)
+        assert head.status_code == 200 and head.content == b"", name
+        assert client.post(url).status_code == 405, name
+
+
+def test_a_signed_in_page_reads_a_bounded_number_of_rows(
+    real_course, learner, client_for, django_assert_max_num_queries
+):
+    client, _ = _learner_with_history(learner, real_course, client_for)
+    client.get(page_url("the-same-word-twice"))
+
+    # Session, user, version, pages, ideas, the page's answer, copy, progress.
+    with django_assert_max_num_queries(8):
+        response = client.get(page_url("the-same-word-twice"))
+    assert "Open it in your copy" in response.content.decode()
+
+
+def test_a_copy_on_an_older_version_is_linked_to_its_own_page(
+    real_course, learner, client_for, tmp_path
+):
+    client, copy = _learner_with_history(learner, real_course, client_for)
+    copy_dir = tmp_path / "course"
+    shutil.copytree(REAL_COURSE_DIR, copy_dir)
+    path = copy_dir / "pages" / "the-same-word-twice.md"
+    path.write_text(
+        path.read_text().replace("title: The Same Word Twice", "title: One Word, Twice")
+    )
+    newer = course_load(directory=copy_dir).version
+    assert newer.number == copy.version.number + 1
+
+    html = html_of(client.get(page_url("the-same-word-twice")))
+
+    assert "<h1>One Word, Twice</h1>" in html  # the open page follows the newest version
+    yours = reverse("courses:page", kwargs={"copy_id": copy.pk, "page_slug": "the-same-word-twice"})
+    assert f'href="{yours}"' in html  # the copy keeps its version and its page
+    assert "2 right of 2" in html  # progress is keyed by slugs, so it carries over
