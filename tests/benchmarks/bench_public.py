@@ -1,10 +1,12 @@
-"""The open course: an anonymous page cold (rendered) and warm (from the cache), and a 304.
+"""The open course: an anonymous page cold (rendered), warm (cached), 304, and signed in.
 
 Through the whole stack with Django's test Client against a fresh test database (SQLite in a
 temporary file, or a ``test_`` PostgreSQL database when ``DATABASE_URL`` names one). "Cold"
 clears the cache before each request, so the page is rendered (Markdown, TeX to MathML, the
 template); the per-process Markdown cache is cleared too. "Warm" is a repeat visit served from
-the cache; "304" sends the ETag back. ``queries`` counts statements of one request.
+the cache; "304" sends the ETag back; "signed in" is the same URL for a learner with a copy
+(rendered for them, never cached; the course index is then their dashboard). ``queries`` counts
+the statements of one request.
 """
 
 import statistics
@@ -50,6 +52,7 @@ def run() -> list[dict]:
 
 
 def _run(label: str) -> list[dict]:
+    from django.contrib.auth import get_user_model
     from django.core.cache import cache
     from django.db import connection
     from django.test import Client
@@ -64,6 +67,10 @@ def _run(label: str) -> list[dict]:
     rows = []
     with override_settings(BASISLAB_COURSE_SLUG=version.course.slug):
         client = Client()
+        learner = get_user_model().objects.create_user(username="bench", password="x")
+        signed_in = Client()
+        signed_in.force_login(learner, backend="django.contrib.auth.backends.ModelBackend")
+        signed_in.get(reverse("courses:dashboard"))  # makes the learner's copy
 
         def cold() -> None:
             cache.clear()
@@ -85,6 +92,10 @@ def _run(label: str) -> list[dict]:
             warm_queries = _count(connection, lambda u=url: client.get(u))
             results = {
                 "cold": (_time(lambda u=url: client.get(u), before=cold), cold_queries),
+                "signed in": (
+                    _time(lambda u=url: signed_in.get(u)),
+                    _count(connection, lambda u=url: signed_in.get(u)),
+                ),
                 "warm": (_time(lambda u=url: client.get(u)), warm_queries),
                 "304": (
                     _time(lambda u=url, e=etag: client.get(u, headers={"if-none-match": e})),
