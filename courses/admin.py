@@ -6,7 +6,7 @@ shown read-only here so a history learners' copies point at is never edited in p
 
 from django.contrib import admin
 
-from .models import Course, CourseCopy, CourseVersion, Idea, IdeaProgress, Note, Page
+from .models import Answer, Course, CourseCopy, CourseVersion, Idea, IdeaProgress, Note, Page
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -33,6 +33,13 @@ class PageInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+class AnswerInline(ReadOnlyInline):
+    model = Answer
+    fk_name = "version"
+    fields = ("order", "slug", "question", "page")
+    readonly_fields = fields
+
+
 class IdeaInline(ReadOnlyInline):
     model = Idea
     fields = ("order", "slug", "title", "problem_kinds")
@@ -51,7 +58,7 @@ class CourseVersionAdmin(admin.ModelAdmin):
     list_display = ("course", "number", "title", "created_at")
     list_filter = ("course",)
     readonly_fields = ("course", "number", "content_hash", "title", "summary", "created_at")
-    inlines = [PageInline]
+    inlines = [PageInline, AnswerInline]
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -1,13 +1,16 @@
-"""Read and validate an authored course directory: ``course.yaml`` and ``pages/<slug>.md``.
+"""Read and validate an authored course directory: ``course.yaml``, pages and answers.
 
 Pure: no database. ``read_course`` either returns the whole course or raises
 ``CourseSourceError`` naming the file, the field and what was wrong, so nothing is ever
 half-loaded. The layout:
 
-    course.yaml            slug, title, summary, pages: [page slugs in order]
-    pages/<page-slug>.md   YAML front matter between two '---' lines, then the Markdown body
+    course.yaml              slug, title, summary, pages: [page slugs in order]
+    pages/<page-slug>.md     YAML front matter between two '---' lines, then the Markdown body
+    answers/<slug>.md        optional: one public answer per question (front matter + Markdown)
 
 A body line ``::: idea <slug>`` marks where an idea's box goes; every idea appears exactly once.
+An answer's front matter names its question, a one-line answer (``summary``), the course page
+that teaches it, what is worth keeping, and the other answers it points to (``related``).
 """
 
 import hashlib
@@ -28,6 +31,9 @@ IDEA_MARKER = re.compile(r"^:::\s*idea\s+(\S+)\s*$")
 COURSE_KEYS = ("slug", "title", "summary", "pages")
 PAGE_KEYS = ("slug", "title", "question", "summary", "ideas")
 IDEA_KEYS = ("slug", "title", "summary", "problem_kinds")
+ANSWER_KEYS = ("slug", "question", "summary", "page", "worth_keeping", "related")
+# A one-line answer is shown in lists of questions and as the page's meta description.
+ANSWER_SUMMARY_MAX = 300
 
 
 class CourseSourceError(ValueError):
@@ -60,16 +66,32 @@ class PageSource:
 
 
 @dataclass(frozen=True)
+class AnswerSource:
+    slug: str
+    question: str
+    summary: str
+    page: str
+    worth_keeping: tuple[str, ...]
+    related: tuple[str, ...]
+    body: str
+
+
+@dataclass(frozen=True)
 class CourseSource:
     slug: str
     title: str
     summary: str
     pages: tuple[PageSource, ...]
+    answers: tuple[AnswerSource, ...] = ()
 
     @property
     def content_hash(self) -> str:
         """Return the SHA-256 of the parsed content; formatting-only edits to YAML keep it."""
-        canonical = json.dumps(asdict(self), sort_keys=True, ensure_ascii=False)
+        content = asdict(self)
+        if not self.answers:
+            # A course without answers keeps the hash it had before answers existed.
+            del content["answers"]
+        canonical = json.dumps(content, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -215,11 +237,12 @@ def read_course(directory: Path | str) -> CourseSource:
                 course_file, f"pages[{index}]", f"{page_slug!r} has no file pages/{page_slug}.md"
             )
     pages = tuple(read_page(pages_dir / f"{page_slug}.md") for page_slug in listed)
-    return CourseSource(slug=slug, title=title, summary=summary, pages=pages)
+    answers = read_answers(directory / "answers", page_slugs=tuple(listed))
+    return CourseSource(slug=slug, title=title, summary=summary, pages=pages, answers=answers)
 
 
-def read_page(path: Path) -> PageSource:
-    """Read and validate one page file: front matter, ideas, markers and TeX."""
+def _front_matter(path: Path, keys: tuple[str, ...]) -> tuple[dict, list[str], int]:
+    """Return a Markdown file's checked front matter, its body lines and the body's first index."""
     text = _read_text(path).replace("\r\n", "\n")
     lines = text.split("\n")
     if not lines or lines[0].strip() != "---":
@@ -230,9 +253,24 @@ def read_page(path: Path) -> PageSource:
         raise CourseSourceError(
             path, "front matter", "is never closed (a second '---' line must end it)"
         ) from None
-    data = _check_keys(
-        _parse_yaml("\n".join(lines[1:end]), path, line_offset=1), path, "", PAGE_KEYS
-    )
+    data = _check_keys(_parse_yaml("\n".join(lines[1:end]), path, line_offset=1), path, "", keys)
+    return data, lines[end + 1 :], end + 1
+
+
+def _body(body_lines: list[str], path: Path, *, body_start: int) -> str:
+    """Return the non-empty body text with every formula checked (file lines in errors)."""
+    joined = "\n".join(body_lines)
+    body = joined.strip("\n")
+    if not body.strip():
+        raise CourseSourceError(path, "body", "is empty")
+    leading_blank_lines = len(joined) - len(joined.lstrip("\n"))
+    _check_tex(body, path, "body", first_line=body_start + 1 + leading_blank_lines)
+    return body
+
+
+def read_page(path: Path) -> PageSource:
+    """Read and validate one page file: front matter, ideas, markers and TeX."""
+    data, body_lines, body_start = _front_matter(path, PAGE_KEYS)
     slug = _slug(data, "slug", path)
     if slug != path.stem:
         raise CourseSourceError(path, "slug", f"{slug!r} must equal the file name {path.stem!r}")
@@ -242,19 +280,125 @@ def read_page(path: Path) -> PageSource:
     _check_tex(question, path, "question")
     _check_tex(summary, path, "summary")
     ideas = _read_ideas(data["ideas"], path)
-
-    body_start = end + 1
-    body_lines = lines[body_start:]
-    joined = "\n".join(body_lines)
-    body = joined.strip("\n")
-    if not body.strip():
+    if not "\n".join(body_lines).strip():
         raise CourseSourceError(path, "body", "is empty")
     _check_markers(body_lines, ideas, path, first_line=body_start + 1)
-    leading_blank_lines = len(joined) - len(joined.lstrip("\n"))
-    _check_tex(body, path, "body", first_line=body_start + 1 + leading_blank_lines)
+    body = _body(body_lines, path, body_start=body_start)
     return PageSource(
         slug=slug, title=title, question=question, summary=summary, ideas=ideas, body=body
     )
+
+
+def read_answers(directory: Path, *, page_slugs: tuple[str, ...]) -> tuple[AnswerSource, ...]:
+    """Read every ``answers/<slug>.md``; none when the directory is absent.
+
+    Each answer must name a page of the course, and its ``related`` answers must exist. Answers
+    come back in course order (by their page, then by slug).
+    """
+    if not directory.exists():
+        return ()
+    if not directory.is_dir():
+        raise CourseSourceError(directory, "", "is not a directory (answers/ holds <slug>.md)")
+    files = []
+    for entry in sorted(directory.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.suffix != ".md" or not entry.is_file():
+            raise CourseSourceError(
+                entry, "", "is not an answer file (answers/ holds only <slug>.md)"
+            )
+        files.append(entry)
+    answers = [read_answer(entry, page_slugs=page_slugs) for entry in files]
+    by_slug = {answer.slug: answer for answer in answers}
+    asked: dict[str, str] = {}
+    for path, answer in zip(files, answers, strict=True):
+        earlier = asked.setdefault(answer.question.casefold(), answer.slug)
+        if earlier != answer.slug:
+            raise CourseSourceError(
+                path, "question", f"is already asked by answers/{earlier}.md; one page per question"
+            )
+        for index, slug in enumerate(answer.related):
+            if slug not in by_slug:
+                raise CourseSourceError(
+                    path,
+                    f"related[{index}]",
+                    f"{slug!r} is not an answer (no file answers/{slug}.md)",
+                )
+    order = {slug: index for index, slug in enumerate(page_slugs)}
+    return tuple(sorted(answers, key=lambda a: (order[a.page], a.slug)))
+
+
+def read_answer(path: Path, *, page_slugs: tuple[str, ...]) -> AnswerSource:
+    """Read and validate one answer file: front matter, the page it names, and TeX."""
+    data, body_lines, body_start = _front_matter(path, ANSWER_KEYS)
+    slug = _slug(data, "slug", path)
+    if slug != path.stem:
+        raise CourseSourceError(path, "slug", f"{slug!r} must equal the file name {path.stem!r}")
+    question = _text(data, "question", path)
+    _check_tex(question, path, "question")
+    summary = _text(data, "summary", path)
+    if "\n" in summary or len(summary) > ANSWER_SUMMARY_MAX:
+        raise CourseSourceError(
+            path,
+            "summary",
+            f"must be one line of at most {ANSWER_SUMMARY_MAX} characters "
+            f"(it has {len(summary)}{' and a line break' if chr(10) in summary else ''})",
+        )
+    _check_tex(summary, path, "summary")
+    page = _slug(data, "page", path)
+    if page not in page_slugs:
+        raise CourseSourceError(
+            path, "page", f"{page!r} is not a page of the course (pages: {', '.join(page_slugs)})"
+        )
+    worth_keeping = _text_list(data, "worth_keeping", path, allow_empty=False)
+    for index, point in enumerate(worth_keeping):
+        _check_tex(point, path, f"worth_keeping[{index}]")
+    related = _text_list(data, "related", path, allow_empty=True)
+    for index, other in enumerate(related):
+        field = f"related[{index}]"
+        if not SLUG.match(other):
+            raise CourseSourceError(path, field, f"{other!r} is not an answer slug")
+        if other == slug:
+            raise CourseSourceError(path, field, "names this answer itself")
+        if other in related[:index]:
+            raise CourseSourceError(path, field, f"{other!r} is listed twice")
+    for offset, line in enumerate(body_lines):
+        if line.lstrip().startswith(":::"):
+            raise CourseSourceError(
+                path,
+                f"body line {body_start + 1 + offset}",
+                "idea markers belong in pages, not in answers",
+            )
+    body = _body(body_lines, path, body_start=body_start)
+    return AnswerSource(
+        slug=slug,
+        question=question,
+        summary=summary,
+        page=page,
+        worth_keeping=worth_keeping,
+        related=related,
+        body=body,
+    )
+
+
+def _text_list(data: dict, key: str, path: Path, *, allow_empty: bool) -> tuple[str, ...]:
+    value = data[key]
+    if value is None:
+        value = []
+    if not isinstance(value, list) or (not value and not allow_empty):
+        kind = "a list" if allow_empty else "a non-empty list"
+        raise CourseSourceError(path, key, f"must be {kind} of text")
+    items = []
+    for index, item in enumerate(value):
+        field = f"{key}[{index}]"
+        if not isinstance(item, str):
+            raise CourseSourceError(
+                path, field, f"must be text, not {type(item).__name__} {item!r}"
+            )
+        if not item.strip():
+            raise CourseSourceError(path, field, "is empty")
+        items.append(item.strip())
+    return tuple(items)
 
 
 def _read_ideas(raw: Any, path: Path) -> tuple[IdeaSource, ...]:

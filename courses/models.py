@@ -90,6 +90,32 @@ class Idea(models.Model):
         return self.title
 
 
+class Answer(models.Model):
+    """A public answer to one question, authored beside the course and versioned with it."""
+
+    version = models.ForeignKey(CourseVersion, on_delete=models.CASCADE, related_name="answers")
+    # The course page that teaches the answer, in the same version.
+    page = models.ForeignKey(Page, on_delete=models.CASCADE, related_name="answers")
+    slug = models.SlugField(max_length=100)
+    order = models.PositiveIntegerField()
+    question = models.TextField()
+    summary = models.TextField(help_text=_("The one-line answer."))
+    body = models.TextField(help_text=_("Markdown with $TeX$."))
+    worth_keeping = models.JSONField(default=list)
+    # Slugs of other answers in the same version, in the author's order.
+    related = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["version", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["version", "slug"], name="answer_slug_in_version"),
+            models.UniqueConstraint(fields=["version", "order"], name="answer_order_in_version"),
+        ]
+
+    def __str__(self) -> str:
+        return self.question
+
+
 class CourseCopy(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="course_copies"

@@ -4,20 +4,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 
-from grading.kinds import ProblemKind
+from practice.labels import kind_label as _practice_kind_label
 
 from .loader import IDEA_MARKER
 from .mathml import render_markdown
 from .models import CourseCopy, Idea, IdeaProgress, Page
 
-KIND_LABELS: dict[str, str] = {
-    ProblemKind.LOOKUP: _("Look up a row"),
-    ProblemKind.WEIGHTED_SUM: _("Compute a weighted sum"),
-    ProblemKind.CONTRAST: _("Contrast two sentences"),
-    ProblemKind.CONTENT_WEIGHTS: _("Weights from content"),
-}
+
+def kind_label(kind: str) -> str:
+    """Return the words a learner reads for a problem kind.
+
+    The one place courses read kind labels: point it at the kinds registry when labels move.
+    """
+    return _practice_kind_label(kind)
+
 
 ProgressMap = dict[tuple[str, str], IdeaProgress]
 
@@ -76,7 +77,7 @@ def _kind_links(copy: CourseCopy, page_slug: str, idea: Idea) -> tuple[KindLink,
                 "kind": kind,
             },
         )
-        links.append(KindLink(kind=kind, label=str(KIND_LABELS.get(kind, kind)), url=url))
+        links.append(KindLink(kind=kind, label=kind_label(kind), url=url))
     return tuple(links)
 
 
@@ -126,7 +127,7 @@ def _split_body(body: str) -> tuple[tuple[str, str], ...]:
 @dataclass(frozen=True)
 class Segment:
     html: str = ""
-    box: IdeaBox | None = None
+    box: "IdeaBox | PublicIdeaBox | None" = None
 
 
 def page_segments(*, copy: CourseCopy, page: Page, progress: ProgressMap) -> list[Segment]:
@@ -141,3 +142,50 @@ def page_segments(*, copy: CourseCopy, page: Page, progress: ProgressMap) -> lis
                 Segment(box=idea_box(copy=copy, page=page, idea=ideas[value], progress=progress))
             )
     return segments
+
+
+@dataclass(frozen=True)
+class PublicIdeaBox:
+    """An idea as everyone reads it: the practice under it, and a signed-in learner's progress."""
+
+    idea: Idea
+    labels: tuple[str, ...]
+    progress: IdeaProgress | None = None
+
+    @property
+    def percent(self) -> int:
+        return round(self.progress.fraction * 100) if self.progress else 0
+
+
+def public_idea_box(
+    *, page: Page, idea: Idea, progress: ProgressMap | None = None
+) -> PublicIdeaBox:
+    """Return the idea's public box; ``progress`` only for a signed-in learner's own page."""
+    return PublicIdeaBox(
+        idea=idea,
+        labels=tuple(kind_label(kind) for kind in idea.problem_kinds),
+        progress=(progress or {}).get((page.slug, idea.slug)),
+    )
+
+
+def public_segments(*, page: Page, progress: ProgressMap | None = None) -> list[Segment]:
+    """Return the page body as HTML segments with each idea's public box at its marker."""
+    ideas = {idea.slug: idea for idea in page.ideas.all()}
+    segments: list[Segment] = []
+    for kind, value in _split_body(page.body):
+        if kind == "html":
+            segments.append(Segment(html=value))
+        elif value in ideas:
+            box = public_idea_box(page=page, idea=ideas[value], progress=progress)
+            segments.append(Segment(box=box))
+    return segments
+
+
+def page_fraction(*, page: Page, progress: ProgressMap) -> float:
+    """Return the mean progress over the page's ideas that have practice; 0 when none has."""
+    practised = [
+        progress[(page.slug, idea.slug)].fraction if (page.slug, idea.slug) in progress else 0.0
+        for idea in page.ideas.all()
+        if idea.problem_kinds
+    ]
+    return sum(practised) / len(practised) if practised else 0.0

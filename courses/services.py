@@ -12,6 +12,7 @@ from .loader import CourseSource, read_course
 from .models import (
     FIRST_LEVEL,
     LEVEL_UP_STREAK,
+    Answer,
     Course,
     CourseCopy,
     CourseVersion,
@@ -60,8 +61,9 @@ def course_source_save(*, source: CourseSource) -> LoadResult:
             title=source.title,
             summary=source.summary,
         )
+        pages: dict[str, Page] = {}
         for order, page_source in enumerate(source.pages, start=1):
-            page = Page.objects.create(
+            page = pages[page_source.slug] = Page.objects.create(
                 version=version,
                 slug=page_source.slug,
                 title=page_source.title,
@@ -81,6 +83,20 @@ def course_source_save(*, source: CourseSource) -> LoadResult:
                 )
                 for order, idea in enumerate(page_source.ideas, start=1)
             )
+        Answer.objects.bulk_create(
+            Answer(
+                version=version,
+                page=pages[answer.page],
+                slug=answer.slug,
+                order=order,
+                question=answer.question,
+                summary=answer.summary,
+                body=answer.body,
+                worth_keeping=list(answer.worth_keeping),
+                related=list(answer.related),
+            )
+            for order, answer in enumerate(source.answers, start=1)
+        )
     removed: tuple[tuple[str, str], ...] = ()
     if latest is not None:
         before = set(Idea.objects.filter(page__version=latest).values_list("page__slug", "slug"))

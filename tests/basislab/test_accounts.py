@@ -171,3 +171,15 @@ def test_password_reset_for_an_unknown_address_sends_nothing_and_says_the_same(c
 
     assert "Check your email" in response.content.decode()
     assert mail.outbox == []
+
+
+def test_signing_out_says_so_once_on_a_private_home_page(client_for, learner, course):
+    client = client_for(learner)
+    response = client.post("/accounts/logout/", follow=True)
+    assert response.redirect_chain[-1][0] == "/"
+    assert "You are signed out." in response.content.decode()
+    # The message is this visitor's alone: that response is never cached as public.
+    assert "private" in response["Cache-Control"]
+    again = client.get("/")
+    assert "You are signed out." not in again.content.decode()
+    assert "public" in again["Cache-Control"]

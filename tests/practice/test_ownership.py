@@ -34,7 +34,16 @@ PUBLIC = {
     "password_reset_done",
     "password_reset_confirm",
     "password_reset_complete",
+    # The course index: open to everyone; a signed-in learner's own copy.
     "courses:dashboard",
+    # The open course and its answers, the same for everyone (issue 15): no copy is named.
+    "public:page",
+    "public:answers",
+    "public:answer",
+    "public:sitemap",
+    "public:robots",
+    # Sends the signed-in visitor to the page in their own copy; it takes no copy id.
+    "public:page_open",
     "review:settings",
     # Signed tokens from review emails: the token is the credential, no session is needed.
     "review:unsubscribe",
