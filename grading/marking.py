@@ -20,6 +20,7 @@ from typing import Any
 from .compare import (
     Rounding,
     Scalar,
+    TooComplex,
     approx,
     as_fraction,
     close,
@@ -487,6 +488,9 @@ def grade(spec: dict[str, Any], answer: str) -> Verdict:
     try:
         return _grade(problem, answer)
     except AnswerError as error:  # a bound met after reading: the time budget
+        return _invalid(error.message)
+    except TooComplex as error:  # an exact confirmation refused by a bound, or past the limit
+        logger.warning("answer of %d characters not confirmed: %s", len(answer), error.bound)
         return _invalid(error.message)
     except (ArithmeticError, ValueError, TypeError, AttributeError, RecursionError):
         # A defect here must not become a server error for the learner; it is logged in full.
