@@ -116,8 +116,8 @@ def _close(a: Scalar, b: Scalar) -> bool:
 MAX_EXP_LCM = 10**6
 MAX_EXP_ATOMS = 32
 MAX_RADICALS = 8
-MAX_EXPANSION_TERMS = 2000
-MAX_RADICAL_TERMS = 300
+MAX_EXPANSION_TERMS = 500
+MAX_RADICAL_TERMS = 60
 PROOF_DIGITS = (120, 600)
 _CAP = 10**12
 
@@ -142,7 +142,8 @@ def _refuse(what: str, bound: str) -> TooComplex:
 def _exp_atoms_to_t(expr: sympy.Expr) -> sympy.Expr | None:
     """Rewrite every exp(r), r rational, as a power of t; None when that is not possible.
 
-    Nothing is expanded here: the substitution is one `xreplace`, after the atoms are counted.
+    Nothing is expanded here: the substitution is one `xreplace`. Roots and `pi` may remain
+    (then a zero numerator still proves equality, and only then).
     """
     replacements: dict[sympy.Expr, sympy.Rational] = {}
     for atom in expr.atoms(sympy.exp):
@@ -151,12 +152,15 @@ def _exp_atoms_to_t(expr: sympy.Expr) -> sympy.Expr | None:
         replacements[atom] = atom.args[0]
     if expr.has(sympy.E):
         replacements[sympy.E] = sympy.Integer(1)
-    if expr.has(sympy.pi) or any(not p.exp.is_Integer for p in expr.atoms(sympy.Pow)):
-        return None
     lcm = math.lcm(*(int(r.q) for r in replacements.values())) if replacements else 1
     if lcm > MAX_EXP_LCM:
         return None
     return expr.xreplace({atom: _T ** int(r * lcm) for atom, r in replacements.items()})
+
+
+def _only_exp(expr: sympy.Expr) -> bool:
+    """Return True when the only irrational atoms of `expr` are exp values (no root, no pi)."""
+    return not expr.has(sympy.pi) and all(p.exp.is_Integer for p in expr.atoms(sympy.Pow))
 
 
 def _multinomial(terms: int, power: int) -> int:
@@ -325,16 +329,18 @@ def _exactly_zero(diff: sympy.Expr) -> bool | None:
     """
     if diff == 0:
         return True
+    proof_both_ways = _only_exp(diff)
     polynomial = _exp_atoms_to_t(diff)
-    if polynomial is not None:
-        numerator, _ = sympy.together(polynomial).as_numer_denom()
-        return sympy.expand(numerator) == 0
-    numerator, _ = sympy.together(diff).as_numer_denom()
-    numerator = sympy.expand(numerator)
+    if polynomial is None:
+        polynomial = diff
+        proof_both_ways = False
+    numerator, _ = sympy.together(polynomial).as_numer_denom()
+    if sympy.expand(numerator) == 0:
+        return True
     # Roots of rationals are kept in SymPy's canonical form (sqrt(8) is 2*sqrt(2),
     # sqrt(2)*sqrt(3) is sqrt(6)), so an expanded numerator of 0 is the proof; `simplify`,
     # whose cost cannot be bounded beforehand, is not tried.
-    return True if numerator == 0 else None
+    return False if proof_both_ways else None
 
 
 def _pending(a: Scalar, b: Scalar) -> bool | sympy.Expr:
