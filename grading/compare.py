@@ -58,7 +58,10 @@ def as_fraction(value: Scalar) -> Fraction | None:
 
 def _walk(value: sympy.Expr) -> mpmath.mpf:
     """Evaluate a tree of rationals, E, pi, exp, Add, Mul and Pow in the current mpmath
-    precision: several times cheaper than SymPy's adaptive `evalf` on these shapes."""
+    precision: several times cheaper than SymPy's adaptive `evalf` on these shapes. Parts
+    that are themselves sums, products, powers or exp values are looked up in the cache of
+    `_approx_sympy` first: the mistaken vectors of one problem share most of them (the same
+    exp atoms, the same softmax denominator)."""
     if value.is_Rational:
         return mpmath.mpf(int(value.p)) / int(value.q)
     if value is sympy.E:
@@ -66,25 +69,37 @@ def _walk(value: sympy.Expr) -> mpmath.mpf:
     if value is sympy.pi:
         return mpmath.pi + 0
     if isinstance(value, sympy.exp):
-        return mpmath.exp(_walk(value.args[0]))
+        return mpmath.exp(_part(value.args[0]))
     if value.is_Add:
-        return mpmath.fsum(_walk(arg) for arg in value.args)
+        return mpmath.fsum(_part(arg) for arg in value.args)
     if value.is_Mul:
-        return mpmath.fprod(_walk(arg) for arg in value.args)
+        return mpmath.fprod(_part(arg) for arg in value.args)
     if value.is_Pow:
         exponent = value.exp
         if exponent.is_Integer:
-            return _walk(value.base) ** int(exponent)
-        return mpmath.power(_walk(value.base), _walk(exponent))
+            return _part(value.base) ** int(exponent)
+        return mpmath.power(_part(value.base), _part(exponent))
     return mpmath.mpf(sympy.N(value, DIGITS + 10)._mpf_)
 
 
-@lru_cache(maxsize=4096)
-def _approx_sympy(value: sympy.Expr) -> mpmath.mpf:
-    # Fixed precision, no adaptive refinement: 40 guard digits absorb the cancellation a
-    # reasonable exact form can have before the 30-digit comparison.
-    with mpmath.workdps(DIGITS + 40):
+def _part(value: sympy.Expr) -> mpmath.mpf:
+    if value.is_Atom:
         return _walk(value)
+    return _walk_cached(value)
+
+
+# Fixed precision, no adaptive refinement: 40 guard digits absorb the cancellation a
+# reasonable exact form can have before the 30-digit comparison. Only called inside
+# `_approx_sympy`'s precision.
+_walk_cached = lru_cache(maxsize=4096)(_walk)
+
+
+def _approx_sympy(value: sympy.Expr) -> mpmath.mpf:
+    with mpmath.workdps(DIGITS + 40):
+        return _walk_cached(value)
+
+
+_approx_sympy.cache_clear = _walk_cached.cache_clear  # type: ignore[attr-defined]
 
 
 def approx(value: Scalar) -> mpmath.mpf:
