@@ -255,7 +255,15 @@ def check_confirmable(diff: sympy.Expr) -> None:
     if len(exps) > MAX_EXP_ATOMS:
         raise _refuse(f"more than {MAX_EXP_ATOMS} different exp values", "exp_atoms")
     terms = expansion_terms(diff)
-    limit = MAX_RADICAL_TERMS if radicals or diff.has(sympy.pi) else MAX_EXPANSION_TERMS
+    # Exp values all become powers of one symbol t (`_exp_atoms_to_t`), whose products
+    # SymPy multiplies quickly; roots, pi, and exp values past the lcm bound stay atoms whose
+    # products cost about ten times more per term.
+    arguments = [atom.args[0] for atom in exps]
+    as_powers_of_t = all(a.is_Rational for a in arguments) and (
+        math.lcm(*(int(a.q) for a in arguments)) <= MAX_EXP_LCM if arguments else True
+    )
+    slow = radicals or diff.has(sympy.pi) or not as_powers_of_t
+    limit = MAX_RADICAL_TERMS if slow else MAX_EXPANSION_TERMS
     if terms > limit:
         raise _refuse(f"expanded, it would have more than {limit} terms", "expansion")
 

@@ -248,3 +248,13 @@ def test_a_forked_child_uses_a_pool_of_its_own():
     assert os.waitstatus_to_exitcode(status) == 0
     assert pool().pids() == parent_workers  # the parent's workers are untouched
     assert confirm_zero([sympy.E * sympy.exp(-1) - 1]) == [True]
+
+
+def test_exp_values_that_cannot_share_one_t_have_the_tighter_term_bound():
+    def total(*denominators: int) -> sympy.Expr:
+        return sympy.Add(*(sympy.exp(sympy.Rational(1, q)) for q in denominators)) ** 12 - 1
+
+    check_confirmable(total(2, 3, 5))  # 91 terms, powers of t = exp(1/30)
+    with pytest.raises(TooComplex) as refused:
+        check_confirmable(total(997, 991, 983))  # lcm past 10^6: exp atoms stay atoms
+    assert refused.value.bound == "expansion"
