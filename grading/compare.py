@@ -20,7 +20,9 @@ from __future__ import annotations
 import math
 import os
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
@@ -395,12 +397,42 @@ def _prestart() -> None:
         prestart()
 
 
+CONFIRM_SECONDS = 0.5
+_budget = threading.local()
+
+
+@contextmanager
+def confirmation_budget(seconds: float = CONFIRM_SECONDS) -> Iterator[None]:
+    """Share `seconds` of worker time among every exact confirmation made inside the block
+    (one answer: its comparison with the right value and with each mistaken one)."""
+    previous = getattr(_budget, "deadline", None)
+    _budget.deadline = time.monotonic() + seconds
+    try:
+        yield
+    finally:
+        _budget.deadline = previous
+
+
+def _remaining() -> float:
+    deadline = getattr(_budget, "deadline", None)
+    if deadline is None:
+        return CONFIRM_SECONDS
+    return min(CONFIRM_SECONDS, deadline - time.monotonic())
+
+
 def _confirm(diffs: list[sympy.Expr]) -> list[bool]:
     from .confirm import confirm_zero  # the worker pool, started only when first needed
 
     for diff in diffs:
         check_confirmable(diff)
-    results = confirm_zero(diffs)
+    timeout = _remaining()
+    if timeout <= 0:
+        raise TooComplex(
+            f"the answer was too complex to confirm within the time limit of "
+            f"{CONFIRM_SECONDS:g} s; write it in a simpler form",
+            bound="time",
+        )
+    results = confirm_zero(diffs, timeout=timeout)
     if any(result is None for result in results):
         raise TooComplex(
             "the answer agrees with the right value to 600 digits, yet could not be confirmed "

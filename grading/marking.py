@@ -24,6 +24,7 @@ from .compare import (
     approx,
     as_fraction,
     close,
+    confirmation_budget,
     decimal_places,
     equal,
     rounding,
@@ -486,7 +487,8 @@ def grade(spec: dict[str, Any], answer: str) -> Verdict:
     `invalid` Verdict. A malformed spec raises SpecError naming the field."""
     problem = load_problem(spec)
     try:
-        return _grade(problem, answer)
+        with confirmation_budget():  # one hard time limit for all of an answer's exact proofs
+            return _grade(problem, answer)
     except AnswerError as error:  # a bound met after reading: the time budget
         return _invalid(error.message)
     except TooComplex as error:  # an exact confirmation refused by a bound, or past the limit

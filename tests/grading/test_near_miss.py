@@ -17,7 +17,13 @@ import pytest
 import sympy
 
 from grading import Status, expected_answer, grade
-from grading.compare import TooComplex, check_confirmable, equal, expansion_terms
+from grading.compare import (
+    TooComplex,
+    check_confirmable,
+    confirmation_budget,
+    equal,
+    expansion_terms,
+)
 from grading.confirm import confirm_zero, pool, start
 
 from .conftest import content_spec, contrast_spec, lookup_spec, seed_weighted_sum
@@ -258,3 +264,15 @@ def test_exp_values_that_cannot_share_one_t_have_the_tighter_term_bound():
     with pytest.raises(TooComplex) as refused:
         check_confirmable(total(997, 991, 983))  # lcm past 10^6: exp atoms stay atoms
     assert refused.value.bound == "expansion"
+
+
+def test_all_the_proofs_of_one_answer_share_one_time_limit():
+    right = sympy.E / (sympy.E + 1)
+    other_form = 1 / (1 + sympy.exp(-1))
+    with confirmation_budget(5.0):
+        assert equal(right, other_form)  # within the budget: confirmed in the worker
+    with confirmation_budget(0.0), pytest.raises(TooComplex) as spent:
+        equal(right, other_form)  # nothing left of the answer's budget: not even started
+    assert spent.value.bound == "time"
+    with confirmation_budget(0.0):
+        assert not equal(right, right + sympy.Rational(1, 10**40))  # decided in process
