@@ -388,13 +388,15 @@ class _Computer:
     """The supervisor's forked computing process: a copy of the supervisor made in a few
     milliseconds, so a killed one is replaced at once."""
 
-    def __init__(self) -> None:
+    def __init__(self, inherited: tuple[int, ...] = ()) -> None:
         to_child, self.requests = os.pipe()
         self.replies, from_child = os.pipe()
         self.pid = os.fork()
         if self.pid == 0:  # the computing process
-            os.close(self.requests)
-            os.close(self.replies)
+            # Only its own two pipes stay open: the parent's pipes then close when the
+            # supervisor exits, even while this process is still busy.
+            for fd in (self.requests, self.replies, *inherited):
+                os.close(fd)
             try:
                 _compute(to_child, from_child)
             finally:
@@ -438,7 +440,8 @@ def serve() -> None:
     requests = sys.stdin.fileno()
     for diff in _WARM_UP:  # load SymPy's code paths once, so every forked copy has them
         _decide(diff)
-    computer = _Computer()
+    inherited = (requests, replies.fileno())
+    computer = _Computer(inherited)
     replies.write(_READY)
     try:
         while True:
@@ -450,7 +453,7 @@ def serve() -> None:
             reply = computer.ask(count, payload, timeout_ms / 1000)
             if reply is None:  # past the limit (or dead of its memory cap): a fresh copy
                 computer.kill()
-                computer = _Computer()
+                computer = _Computer(inherited)
                 reply = _TIMED_OUT * count
             replies.write(reply)
     finally:
