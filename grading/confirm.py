@@ -66,7 +66,7 @@ _ROOT = str(Path(__file__).resolve().parent.parent)
 
 
 class _Worker:
-    """One worker process and its two pipes."""
+    """Hold one worker process and its two pipes."""
 
     def __init__(self) -> None:
         env = dict(os.environ)
@@ -142,7 +142,7 @@ class _Worker:
 
 
 class ConfirmPool:
-    """Up to `size` workers of one process; `confirm` borrows one per call."""
+    """Hold up to `size` workers of one process; `confirm` borrows one per call."""
 
     def __init__(self, size: int = POOL_SIZE) -> None:
         self.size = size
@@ -385,7 +385,7 @@ def _compute(requests: int, replies: int) -> None:
 
 
 class _Computer:
-    """The supervisor's forked computing process: a copy of the supervisor made in a few
+    """Hold the supervisor's forked computing process: a copy of the supervisor made in a few
     milliseconds, so a killed one is replaced at once."""
 
     def __init__(self, inherited: tuple[int, ...] = ()) -> None:
