@@ -18,7 +18,6 @@ one is not rational are compared in steps, each cheap and sure before the next:
 from __future__ import annotations
 
 import math
-import os
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -379,22 +378,9 @@ def _pending(a: Scalar, b: Scalar) -> bool | sympy.Expr:
     diff = to_sympy(a) - to_sympy(b)  # SymPy's automatic evaluation only: nothing expanded
     if diff == 0:
         return True
-    _prestart()  # a proof may be needed: the worker starts while the interval test runs
     if proven_nonzero(diff):
         return False
     return diff
-
-
-_prestarted_in = 0
-
-
-def _prestart() -> None:
-    global _prestarted_in
-    if _prestarted_in != os.getpid():
-        _prestarted_in = os.getpid()
-        from .confirm import prestart
-
-        prestart()
 
 
 CONFIRM_SECONDS = 0.5

@@ -17,10 +17,10 @@ copy (milliseconds, not the half second of a new interpreter) and replies `T`: t
 then `invalid` (`compare.TooComplex`). The parent never unpickles anything a worker sends,
 and replaces a supervisor that fails to reply within the limit plus a grace period.
 
-The pool is per process and lazy: nothing starts until an answer first needs more than the
-numeric tests (`prestart`, which returns at once); the first confirmation waits for the
-worker to be ready (its start-up, about 0.5-1 s of importing SymPy, is not counted against the
-time limit; `start()` pre-starts it, e.g. from a server's post-fork hook). A process that
+The pool is per process and lazy: nothing starts until an answer first needs a confirmation,
+which then waits for the worker to be ready (its start-up, about 0.5-1 s of importing SymPy,
+is not counted against the time limit); `prestart()` (returns at once) or `start()` (waits)
+start it ahead, e.g. from a server's post-fork hook. A process that
 forks (gunicorn `preload_app`, Celery's prefork pool) forgets its parent's workers in the
 child, which starts its own when needed. Workers exit at end of input: `atexit` closes their
 pipes, and the pipes close all the same when the parent is killed. Thread-safe: a worker

@@ -10,6 +10,8 @@ reported by `make bench`, which times this corpus).
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -276,3 +278,26 @@ def test_all_the_proofs_of_one_answer_share_one_time_limit():
     assert spent.value.bound == "time"
     with confirmation_budget(0.0):
         assert not equal(right, right + sympy.Rational(1, 10**40))  # decided in process
+
+
+def test_answers_decided_without_a_proof_never_start_a_worker():
+    # A fresh interpreter: right and wrong rational answers, a wrong exp answer, a right one
+    # typed as the engine writes it, and a near miss proven different by intervals.
+    script = f"""
+import sys
+from grading import expected_answer, grade
+from tests.grading.conftest import content_spec, contrast_spec, lookup_spec, seed_weighted_sum
+for spec in (lookup_spec(), seed_weighted_sum(), content_spec(), contrast_spec()):
+    right = [str(x) for x in expected_answer(spec)]
+    assert grade(spec, "[" + ", ".join(right) + "]").status == "correct"
+    assert grade(spec, "[7, 7]").status != "correct"
+    near = ["(" + right[0] + ") + {ISSUE_TAIL}", *right[1:]]
+    assert grade(spec, "[" + ", ".join(near) + "]").status == "incorrect"
+print("grading.confirm" in sys.modules)
+"""
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
