@@ -20,9 +20,11 @@ from typing import Any
 from .compare import (
     Rounding,
     Scalar,
+    TooComplex,
     approx,
     as_fraction,
     close,
+    confirmation_budget,
     decimal_places,
     equal,
     rounding,
@@ -485,8 +487,12 @@ def grade(spec: dict[str, Any], answer: str) -> Verdict:
     `invalid` Verdict. A malformed spec raises SpecError naming the field."""
     problem = load_problem(spec)
     try:
-        return _grade(problem, answer)
+        with confirmation_budget():  # one hard time limit for all of an answer's exact proofs
+            return _grade(problem, answer)
     except AnswerError as error:  # a bound met after reading: the time budget
+        return _invalid(error.message)
+    except TooComplex as error:  # an exact confirmation refused by a bound, or past the limit
+        logger.warning("answer of %d characters not confirmed: %s", len(answer), error.bound)
         return _invalid(error.message)
     except (ArithmeticError, ValueError, TypeError, AttributeError, RecursionError):
         # A defect here must not become a server error for the learner; it is logged in full.

@@ -50,6 +50,12 @@ BOMBS = [
     "[(e+1)^13, 1]",
     "[" + "*".join(["(e+1)"] * 30) + ", 1]",
     "[" + "+".join(["sqrt(2)"] * 30) + ", 1]",
+    # near misses (tests/grading/test_near_miss.py has the full corpus): a value that agrees
+    # with the right one to 60 digits or more, then an expansion that would run for seconds
+    "[1/2 + (2^(1/2)+3^(1/3)+5^(1/4)+7^(1/5)+11^(1/6)+13^(1/7))^12*(1/10)^60, 1]",
+    "[1/2*(sqrt(2)+1)*(sqrt(2)-1) + (2^(1/2)+3^(1/3)+5^(1/4)+7^(1/5)+11^(1/6)+13^(1/7)+17^(1/8))"
+    "^12*(1/10)^1000, 1]",
+    "(1/2 + (exp(1/2)+exp(1/3)+exp(1/5)+exp(1/7))^12*(1/10)^60)*[1,0] + 1/2*[0,2]",
 ]
 SIZES = [
     "x" * 200_000,
@@ -177,6 +183,19 @@ def test_reading_past_its_time_budget_is_invalid_naming_the_bound():
         read_answer("[1/2, 1]", budget=-1.0)
     assert caught.value.bound == "time"
     assert "took longer" in caught.value.message
+
+
+def test_a_near_miss_past_a_confirmation_bound_is_invalid_and_logged(caplog):
+    text = (
+        "[1/2*(sqrt(2)+1)*(sqrt(2)-1) + (2^(1/2)+3^(1/3)+5^(1/4)+7^(1/5)+11^(1/6)+13^(1/7))"
+        "^12*(1/10)^1000, 1]"
+    )
+    with caplog.at_level("WARNING", logger="grading.marking"):
+        verdict = grade(seed_weighted_sum(), text)
+    assert verdict.status == Status.INVALID
+    assert verdict.score == 0.0
+    assert "too complex to confirm" in verdict.message
+    assert any("not confirmed: expansion" in record.getMessage() for record in caplog.records)
 
 
 def test_marking_past_its_time_budget_is_an_invalid_verdict(monkeypatch):

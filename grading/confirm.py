@@ -1,0 +1,465 @@
+"""Run exact confirmations in a worker process: a hard time limit and a memory cap.
+
+Only an answer whose equality with a right (or mistaken) value needs an exact symbolic proof
+comes here (`compare._confirm`, after the bounds of `compare.check_confirmable`); rational
+answers and every answer decided numerically never start or touch a worker.
+
+A worker is a fresh interpreter (`python -m grading.confirm`, started with
+`subprocess.Popen`, i.e. fork + exec): nothing of Django, of the parent's threads, locks or
+database connections is inherited, and `multiprocessing`'s rules for daemonic processes
+(Celery's prefork children) do not apply. The worker is a supervisor: it imports SymPy once
+and forks a computing process, which caps its own address space (`resource.setrlimit`,
+RLIMIT_AS) and CPU time (RLIMIT_CPU, a backstop) and does the symbolic work. The parent sends
+pickled SymPy differences and a time limit on the worker's stdin; the supervisor passes them
+on and waits for one byte per difference (`1` zero, `0` not zero, `?` no proof). When the
+computing process does not answer in time the supervisor kills it (SIGKILL), forks a fresh
+copy (milliseconds, not the half second of a new interpreter) and replies `T`: the answer is
+then `invalid` (`compare.TooComplex`). The parent never unpickles anything a worker sends,
+and replaces a supervisor that fails to reply within the limit plus a grace period.
+
+The pool is per process and lazy: nothing starts until an answer first needs a confirmation,
+which then waits for the worker to be ready (its start-up, about 0.5-1 s of importing SymPy,
+is not counted against the time limit); `prestart()` (returns at once) or `start()` (waits)
+start it ahead, e.g. from a server's post-fork hook. A process that
+forks (gunicorn `preload_app`, Celery's prefork pool) forgets its parent's workers in the
+child, which starts its own when needed. Workers exit at end of input: `atexit` closes their
+pipes, and the pipes close all the same when the parent is killed. Thread-safe: a worker
+serves one confirmation at a time, up to `POOL_SIZE` workers per process, more callers wait.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import logging
+import os
+import pickle
+import resource
+import select
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import sympy
+
+from .compare import TooComplex, _exactly_zero
+
+logger = logging.getLogger(__name__)
+
+TIMEOUT_SECONDS = 0.5
+START_TIMEOUT_SECONDS = 60.0
+MEMORY_LIMIT_BYTES = 1 << 30  # address space a worker may add to what it has after start-up
+CPU_BACKSTOP_SECONDS = 20  # CPU seconds per confirmation, should a parent die mid-way
+POOL_SIZE = 2
+
+_HEADER = struct.Struct("!III")  # differences, bytes of the pickle, time limit in ms
+_JOB = struct.Struct("!II")  # differences, bytes of the pickle
+_READY = b"R"
+_TIMED_OUT = b"T"
+_RESULTS = {ord("1"): True, ord("0"): False, ord("?"): None}
+_GRACE_SECONDS = 2.0  # beyond the limit, for the supervisor to say it stopped the work
+_ROOT = str(Path(__file__).resolve().parent.parent)
+
+
+class _Worker:
+    """Hold one worker process and its two pipes."""
+
+    def __init__(self) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (_ROOT, env.get("PYTHONPATH")) if p)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "grading.confirm"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            cwd=_ROOT,
+            close_fds=True,
+            start_new_session=True,  # a Ctrl-C meant for the server does not reach it
+            bufsize=0,
+        )
+        self.ready = False
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def _read(self, size: int, deadline: float) -> bytes | None:
+        """Read exactly `size` bytes, or return None at the deadline or at end of output."""
+        assert self.process.stdout is not None
+        fd = self.process.stdout.fileno()
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        data = b""
+        while len(data) < size:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not poller.poll(remaining * 1000):
+                return None
+            chunk = os.read(fd, size - len(data))
+            if not chunk:
+                return None
+            data += chunk
+        return data
+
+    def wait_ready(self, timeout: float) -> bool:
+        if not self.ready:
+            self.ready = self._read(1, time.monotonic() + timeout) == _READY
+        return self.ready
+
+    def ask(self, count: int, payload: bytes, timeout: float) -> bytes | None:
+        """Send a job; return the reply, or None when the supervisor itself fails to reply."""
+        assert self.process.stdin is not None
+        limit_ms = max(1, round(timeout * 1000))
+        try:
+            self.process.stdin.write(_HEADER.pack(count, len(payload), limit_ms) + payload)
+        except (BrokenPipeError, OSError):
+            return None
+        return self._read(count, time.monotonic() + timeout + _GRACE_SECONDS)
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        self._close_pipes()
+
+    def close(self) -> None:
+        """Close its input (the worker exits at end of input); kill it if it lingers."""
+        self._close_pipes()
+        try:
+            self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def _close_pipes(self) -> None:
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe is not None and not pipe.closed:
+                pipe.close()
+
+
+class ConfirmPool:
+    """Hold up to `size` workers of one process; `confirm` borrows one per call."""
+
+    def __init__(self, size: int = POOL_SIZE) -> None:
+        self.size = size
+        self.owner = os.getpid()
+        self._condition = threading.Condition()
+        self._idle: list[_Worker] = []
+        self._count = 0
+        self._closed = False
+
+    def prestart(self) -> None:
+        """Start one worker if there is none (returns at once; the worker gets ready alone)."""
+        with self._condition:
+            if self._count == 0 and not self._closed:
+                self._idle.append(_Worker())
+                self._count += 1
+
+    def _take(self) -> _Worker:
+        with self._condition:
+            while True:
+                if self._closed:
+                    raise RuntimeError("the confirmation pool is closed")
+                while self._idle:
+                    worker = self._idle.pop()
+                    if worker.alive():
+                        return worker
+                    worker.kill()  # died (a memory cap met): reap it, start another
+                    self._count -= 1
+                if self._count < self.size:
+                    self._count += 1
+                    return _Worker()
+                self._condition.wait()
+
+    def _give(self, worker: _Worker) -> None:
+        with self._condition:
+            if self._closed:
+                worker.close()
+                self._count -= 1
+            else:
+                self._idle.append(worker)
+            self._condition.notify()
+
+    def _replace(self, worker: _Worker) -> None:
+        worker.kill()
+        with self._condition:
+            if self._closed:
+                self._count -= 1
+            else:
+                self._idle.append(_Worker())  # starts now, ready for the next confirmation
+            self._condition.notify()
+
+    def confirm(
+        self, diffs: list[sympy.Expr], timeout: float = TIMEOUT_SECONDS
+    ) -> list[bool | None]:
+        """Return, for each difference, True (exactly 0), False (not 0) or None (no proof);
+        raise TooComplex when the worker does not answer within `timeout` seconds."""
+        payload = pickle.dumps(diffs, protocol=pickle.HIGHEST_PROTOCOL)
+        worker = self._take()
+        try:
+            if not worker.wait_ready(START_TIMEOUT_SECONDS):
+                logger.error("confirmation worker %d did not start", worker.pid)
+                self._replace(worker)
+                raise TooComplex(
+                    "the answer could not be confirmed exactly just now; please submit it again",
+                    bound="worker",
+                )
+            started = time.monotonic()
+            reply = worker.ask(len(diffs), payload, timeout)
+        except TooComplex:
+            raise
+        except BaseException:
+            self._replace(worker)
+            raise
+        if reply is None:  # the supervisor itself is gone or stuck: replace it
+            logger.error("confirmation worker %d failed; replaced", worker.pid)
+            self._replace(worker)
+        else:
+            self._give(worker)
+        if reply is None or _TIMED_OUT[0] in reply:
+            logger.warning(
+                "exact confirmation stopped after %.2f s (limit %g s); its process was killed "
+                "and replaced",
+                time.monotonic() - started,
+                timeout,
+            )
+            raise TooComplex(
+                f"the answer was too complex to confirm within the time limit of {timeout:g} s; "
+                "write it in a simpler form",
+                bound="time",
+            )
+        return [_RESULTS.get(byte) for byte in reply]
+
+    def pids(self) -> list[int]:
+        """Return the process ids of the idle workers (for tests and diagnostics)."""
+        with self._condition:
+            return [worker.pid for worker in self._idle]
+
+    def close(self) -> None:
+        """Stop every idle worker; workers still busy stop when they are given back."""
+        with self._condition:
+            self._closed = True
+            idle, self._idle = self._idle, []
+            self._count -= len(idle)
+        for worker in idle:
+            worker.close()
+
+    def forget(self) -> None:
+        """Drop, without stopping them, workers inherited from the parent of a fork."""
+        for worker in self._idle:
+            worker._close_pipes()
+            worker.process.returncode = 0  # not this process's child: never wait for it
+        self._idle = []
+        self._count = 0
+        self._closed = True
+
+
+_lock = threading.Lock()
+_pool: ConfirmPool | None = None
+
+
+def pool() -> ConfirmPool:
+    """Return this process's pool, creating it (without starting a worker) on first use."""
+    global _pool
+    with _lock:
+        if _pool is None or _pool.owner != os.getpid():
+            _pool = ConfirmPool()
+        return _pool
+
+
+def prestart() -> None:
+    """Start a worker in the background if this process has none (returns at once)."""
+    pool().prestart()
+
+
+def start(*, wait: bool = True) -> None:
+    """Start a worker now and, with `wait`, block until it is ready (for a server's post-fork
+    hook or a test's set-up, so that no answer waits for the start-up)."""
+    current = pool()
+    current.prestart()
+    if wait:
+        worker = current._take()
+        try:
+            worker.wait_ready(START_TIMEOUT_SECONDS)
+        finally:
+            current._give(worker)
+
+
+def confirm_zero(diffs: list[sympy.Expr], *, timeout: float = TIMEOUT_SECONDS) -> list[bool | None]:
+    """Return, for each difference, whether it is exactly 0 (None: no proof was found), from a
+    worker process killed after `timeout` seconds (then TooComplex is raised)."""
+    return pool().confirm(diffs, timeout)
+
+
+def shutdown() -> None:
+    """Stop this process's workers (at exit, and for tests)."""
+    global _pool
+    with _lock:
+        current, _pool = _pool, None
+    if current is not None and current.owner == os.getpid():
+        current.close()
+
+
+def _after_fork_in_child() -> None:
+    global _pool
+    if _pool is not None:
+        _pool.forget()
+    _pool = None
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+atexit.register(shutdown)
+
+
+# ---------------------------------------------------------------- the worker's side
+
+
+def _limit_memory() -> None:
+    page = os.sysconf("SC_PAGE_SIZE")
+    try:
+        with open("/proc/self/statm") as statm:
+            in_use = int(statm.read().split()[0]) * page
+    except OSError:
+        in_use = 1 << 30
+    limit = in_use + MEMORY_LIMIT_BYTES
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _limit_cpu() -> None:
+    """Let the coming confirmation use CPU_BACKSTOP_SECONDS more of CPU time (the soft limit
+    only: SIGXCPU ends the process should no one be left to kill it)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    used = int(usage.ru_utime + usage.ru_stime) + 1
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = used + CPU_BACKSTOP_SECONDS
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+def _decide(diff: sympy.Expr) -> bytes:
+    try:
+        result = _exactly_zero(diff)
+    except (ArithmeticError, ValueError, TypeError, RecursionError, MemoryError):
+        return b"?"
+    return b"1" if result is True else b"0" if result is False else b"?"
+
+
+_WARM_UP = (
+    1 / (sympy.sqrt(2) + 1) - sympy.sqrt(2) + 1,
+    sympy.E / (sympy.E + 1) - 1 / (1 + sympy.exp(-1)),
+    sympy.pi * (sympy.pi + 1) - sympy.pi**2 - sympy.pi,
+)
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            return data
+        data += chunk
+    return data
+
+
+def _compute(requests: int, replies: int) -> None:
+    """Answer jobs from the supervisor until end of input (the computing process)."""
+    _limit_memory()
+    while True:
+        header = _read_exactly(requests, _JOB.size)
+        if len(header) < _JOB.size:
+            os._exit(0)
+        count, size = _JOB.unpack(header)
+        payload = _read_exactly(requests, size)
+        _limit_cpu()
+        try:
+            diffs = pickle.loads(payload)  # noqa: S301 (written by this worker's parent)
+            reply = b"".join(_decide(diff) for diff in diffs)
+        except MemoryError:
+            reply = b"?" * count
+        os.write(replies, reply)
+
+
+class _Computer:
+    """Hold the supervisor's forked computing process: a copy of the supervisor made in a few
+    milliseconds, so a killed one is replaced at once."""
+
+    def __init__(self, inherited: tuple[int, ...] = ()) -> None:
+        to_child, self.requests = os.pipe()
+        self.replies, from_child = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the computing process
+            # Only its own two pipes stay open: the parent's pipes then close when the
+            # supervisor exits, even while this process is still busy.
+            for fd in (self.requests, self.replies, *inherited):
+                os.close(fd)
+            try:
+                _compute(to_child, from_child)
+            finally:
+                os._exit(0)
+        os.close(to_child)
+        os.close(from_child)
+
+    def ask(self, count: int, payload: bytes, timeout: float) -> bytes | None:
+        try:
+            os.write(self.requests, _JOB.pack(count, len(payload)) + payload)
+        except OSError:
+            return None
+        poller = select.poll()
+        poller.register(self.replies, select.POLLIN)
+        deadline = time.monotonic() + timeout
+        data = b""
+        while len(data) < count:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not poller.poll(remaining * 1000):
+                return None
+            chunk = os.read(self.replies, count - len(data))
+            if not chunk:
+                return None
+            data += chunk
+        return data
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        os.close(self.requests)
+        os.close(self.replies)
+
+
+def serve() -> None:
+    """Supervise one computing process and enforce the time limit (the worker's main loop):
+    read a job from the parent, pass it on, and kill and re-fork the computing process when
+    it does not answer in time. Ends, with its computing process, at end of input."""
+    replies = os.fdopen(os.dup(1), "wb", buffering=0)
+    os.dup2(2, 1)  # anything printed goes to stderr, never into the replies
+    requests = sys.stdin.fileno()
+    for diff in _WARM_UP:  # load SymPy's code paths once, so every forked copy has them
+        _decide(diff)
+    inherited = (requests, replies.fileno())
+    computer = _Computer(inherited)
+    replies.write(_READY)
+    try:
+        while True:
+            header = _read_exactly(requests, _HEADER.size)
+            if len(header) < _HEADER.size:
+                return
+            count, size, timeout_ms = _HEADER.unpack(header)
+            payload = _read_exactly(requests, size)
+            reply = computer.ask(count, payload, timeout_ms / 1000)
+            if reply is None:  # past the limit (or dead of its memory cap): a fresh copy
+                computer.kill()
+                computer = _Computer(inherited)
+                reply = _TIMED_OUT * count
+            replies.write(reply)
+    finally:
+        computer.kill()
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):  # the parent went away
+        serve()
