@@ -105,11 +105,13 @@ class BpeApplyGenerator(ProblemGenerator):
             ]
         )
 
-    def picture(self, spec: dict, answer: tuple[str, ...] | None = None) -> str | None:
+    def picture(
+        self, spec: dict, answer: tuple[str, ...] | None = None, *, solution: bool | None = None
+    ) -> str | None:
         word = spec["word"]
         merges = [tuple(m) for m in spec["merges"]]
         symbols = bpe.spell(word)
-        if answer is None:
+        if answer is None and not solution:
             fig = Figure(
                 "The word as single letters, and the merge list",
                 f"The word {word} in {len(word)} letters and {len(merges)} merges in order; the "
@@ -130,7 +132,8 @@ class BpeApplyGenerator(ProblemGenerator):
         right = bpe.replay(symbols, merges)
         fig = Figure(
             "The word's symbols merging step by step",
-            f"The pieces are {' · '.join(right)}; your answer, {' · '.join(answer)}, is below.",
+            f"The pieces are {' · '.join(right)}"
+            + (f"; your answer, {' · '.join(answer)}, is below." if answer else "."),
         )
         y = 8.0
         self._row(fig, y, symbols, role="symbol", caption="start")
@@ -139,9 +142,10 @@ class BpeApplyGenerator(ProblemGenerator):
             a, b = merges[index]
             self._row(fig, y, after, role="step", caption=f"{index + 1}. {a} {b}",
                       highlight=a + b, data={"merge": index})
-        y += 44
-        self._row(fig, y, tuple(answer), role="answer", caption="yours",
-                  style="right" if tuple(answer) == right else "wrong")
+        if answer is not None:
+            y += 44
+            self._row(fig, y, tuple(answer), role="answer", caption="yours",
+                      style="right" if tuple(answer) == right else "wrong")
         return fig.render()
 
     @staticmethod

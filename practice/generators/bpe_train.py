@@ -111,10 +111,12 @@ class BpeTrainGenerator(ProblemGenerator):
             ]
         )
 
-    def picture(self, spec: dict, answer: tuple | None = None) -> str | None:
+    def picture(
+        self, spec: dict, answer: tuple | None = None, *, solution: bool | None = None
+    ) -> str | None:
         sample = [(w, c) for w, c in spec["words"]]
         k = spec["merges"]
-        if answer is None:
+        if answer is None and not solution:
             fig = Figure(
                 "The sample's words as single letters, with their counts",
                 f"{len(sample)} words; no pair count or merge is shown.",
@@ -129,11 +131,15 @@ class BpeTrainGenerator(ProblemGenerator):
                 y += 34
             return fig.render()
         steps = bpe.train(sample, k)
-        learner = tuple(tuple(m) for m in answer)
+        learner = tuple(tuple(m) for m in answer) if answer is not None else ()
         fig = Figure(
             "The pair counts at each step, the merged pair highlighted",
-            f"The merges are {merges_typed(tuple(s.merge for s in steps))}; your answer, "
-            f"{merges_typed(learner)}, is shown beside each step.",
+            f"The merges are {merges_typed(tuple(s.merge for s in steps))}"
+            + (
+                f"; your answer, {merges_typed(learner)}, is shown beside each step."
+                if answer
+                else "."
+            ),
         )
         y = 8.0
         for n, step in enumerate(steps):

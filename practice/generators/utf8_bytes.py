@@ -65,12 +65,14 @@ class Utf8BytesGenerator(ProblemGenerator):
             ]
         )
 
-    def picture(self, spec: dict, answer: tuple[int, ...] | None = None) -> str | None:
+    def picture(
+        self, spec: dict, answer: tuple[int, ...] | None = None, *, solution: bool | None = None
+    ) -> str | None:
         word = spec["word"]
         groups = [tuple(ch.encode("utf-8")) for ch in word]
         right = [b for g in groups for b in g]
         byte_w, gap = 44.0, 10.0
-        if answer is None:
+        if answer is None and not solution:
             fig = Figure(
                 "The word's characters with their code points",
                 f"{len(word)} characters, each with its code point and its bits; the bytes are "
@@ -85,10 +87,11 @@ class Utf8BytesGenerator(ProblemGenerator):
                 fig.box(x, 68, w, 22, bits, role="bits", style="muted", mono=True, size=11)
                 x += w + gap
             return fig.render()
-        shown = list(answer)
+        shown = list(answer) if answer is not None else []
         fig = Figure(
             "The word's characters above their UTF-8 byte groups",
-            f"The bytes are {right}; your answer, {shown}, is written below them.",
+            f"The bytes are {right}"
+            + (f"; your answer, {shown}, is written below them." if answer else "."),
         )
         x = 8.0
         position = 0

@@ -152,12 +152,14 @@ class WordIdsGenerator(ProblemGenerator):
             ]
         )
 
-    def picture(self, spec: dict, answer: tuple[int, ...] | None = None) -> str | None:
+    def picture(
+        self, spec: dict, answer: tuple[int, ...] | None = None, *, solution: bool | None = None
+    ) -> str | None:
         vocab = spec["vocab"]
         tokens = split_tokens(spec["sentence"])
         index = {e: i for i, e in enumerate(vocab)}
         right = tuple(index.get(t, 0) for t in tokens)
-        if answer is None:
+        if answer is None and not solution:
             fig = Figure(
                 "The vocabulary: each entry above its id",
                 f"{len(vocab)} entries, ids 0 to {len(vocab) - 1}; the sentence's ids are not "
@@ -171,10 +173,11 @@ class WordIdsGenerator(ProblemGenerator):
                 fig.box(x, 58, w, 24, str(i), role="entry-id", style="muted")
                 x += w + 4
             return fig.render()
-        shown = tuple(answer)
+        shown = tuple(answer) if answer is not None else ()
         fig = Figure(
             "The sentence's tokens above their ids, unknown tokens marked",
-            f"The ids are {list(right)}; your answer, {list(shown)}, is written below them.",
+            f"The ids are {list(right)}"
+            + (f"; your answer, {list(shown)}, is written below them." if answer else "."),
         )
         fig.label(8, 16, "tokens", weight="bold")
         x = 8.0

@@ -168,7 +168,11 @@ def test_problems_in_more_than_two_dimensions_have_no_picture(make_spec):
     assert render_svg(spec) is None
 
 
-@pytest.mark.parametrize("kind", list(ProblemKind))
+# The kinds drawn as arrows by figures.py (other kinds draw their own pictures).
+ARROW_KINDS = ("lookup", "weighted_sum", "contrast", "content_weights")
+
+
+@pytest.mark.parametrize("kind", ARROW_KINDS)
 @pytest.mark.parametrize("level", [1, 2])
 def test_generated_two_dimensional_problems_draw_the_right_answer(kind, level):
     import grading
