@@ -15,6 +15,7 @@ the left symbols, then the right ones, as strings).
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -56,14 +57,16 @@ def count_pairs(sample: Iterable[tuple[Symbols, int]]) -> Counter[Pair]:
     """Count adjacent pairs inside each word, each word weighted by its count."""
     counts: Counter[Pair] = Counter()
     for symbols, count in sample:
-        for pair in zip(symbols, symbols[1:], strict=False):
+        for pair in pairwise(symbols):
             counts[pair] += count
     return counts
 
 
 def ranked(counts: Counter[Pair]) -> tuple[tuple[Pair, int], ...]:
     """Return the pairs most frequent first, ties in alphabetical order."""
-    return tuple(sorted(((p, c) for p, c in counts.items() if c > 0), key=lambda pc: (-pc[1], pc[0])))
+    return tuple(
+        sorted(((p, c) for p, c in counts.items() if c > 0), key=lambda pc: (-pc[1], pc[0]))
+    )
 
 
 def top_tied(table: Sequence[tuple[Pair, int]]) -> tuple[Pair, ...]:
@@ -134,13 +137,15 @@ def occurrences(sample: Sequence[tuple[Symbols, int]], pair: Pair) -> list[tuple
     """Return ``(times in the word, word count)`` for every word holding ``pair``."""
     out = []
     for symbols, count in sample:
-        times = sum(1 for p in zip(symbols, symbols[1:], strict=False) if p == pair)
+        times = sum(1 for p in pairwise(symbols) if p == pair)
         if times:
             out.append((times, count))
     return out
 
 
-def words_before(sample: Sequence[tuple[str, int]], merges: Sequence[Pair]) -> list[tuple[Symbols, int]]:
+def words_before(
+    sample: Sequence[tuple[str, int]], merges: Sequence[Pair]
+) -> list[tuple[Symbols, int]]:
     """Return the sample's words after the given merges, with their counts."""
     words = [(spell(w), c) for w, c in sample]
     for merge in merges:

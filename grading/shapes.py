@@ -59,6 +59,7 @@ _INTEGER_FOLD = str.maketrans(
     {**dict.fromkeys(_SPACES, " "), "\u2212": "-", "\u2013": "-", "\u2012": "-", "\uff0d": "-"}
 )
 _INTEGER_ITEM = re.compile(r"[+-]?[0-9]+")
+_HEX_ITEM = re.compile(r"0[xX][0-9a-fA-F]+")
 
 
 def ordinal(index: int) -> str:
@@ -251,9 +252,18 @@ class ScalarShape(Shape):
         return _rounds(decimals[0] if decimals else None, reading.value, target)
 
 
-def _integer(item: str, column: int) -> int:
+def _integer(item: str, column: int, *, hexadecimal: bool = False) -> int:
+    if hexadecimal and _HEX_ITEM.fullmatch(item):
+        if len(item) - 2 > MAX_INTEGER_DIGITS:
+            raise AnswerError(
+                f"the number has more than {MAX_INTEGER_DIGITS} digits",
+                column=column,
+                bound="digits",
+            )
+        return int(item, 16)
     if not _INTEGER_ITEM.fullmatch(item):
-        raise AnswerError(f"{item[:20]!r} is not a whole number", column=column)
+        also = " (hexadecimal numbers start with 0x, such as 0xC3)" if hexadecimal else ""
+        raise AnswerError(f"{item[:20]!r} is not a whole number{also}", column=column)
     if len(item.lstrip("+-")) > MAX_INTEGER_DIGITS:
         raise AnswerError(
             f"the number has more than {MAX_INTEGER_DIGITS} digits", column=column, bound="digits"
@@ -261,10 +271,11 @@ def _integer(item: str, column: int) -> int:
     return int(item)
 
 
-def _check_integer_text(text: str) -> str:
+def _check_integer_text(text: str, *, hexadecimal: bool = False) -> str:
     folded = text.translate(_INTEGER_FOLD)
+    extra = "abcdefABCDEFxX" if hexadecimal else ""
     for index, char in enumerate(folded):
-        if not (char.isascii() and (char.isdigit() or char in " +-,[]()")):
+        if not (char.isascii() and (char.isdigit() or char in " +-,[]()" or char in extra)):
             raise AnswerError(
                 f"the character {_shown(char)} is not allowed: type whole numbers such as 7",
                 column=index + 1,
@@ -298,11 +309,16 @@ class IntegerShape(Shape):
 
 
 class IntegerSequence(Shape):
-    """A sequence of whole numbers: `[4, 0, 7]`, `4 0 7` or `4, 0, 7` (at most `max_len`)."""
+    """A sequence of whole numbers: `[4, 0, 7]`, `4 0 7` or `4, 0, 7` (at most `max_len`).
 
-    def __init__(self, max_len: int, *, min_len: int = 1) -> None:
+    With `hexadecimal`, an entry may also be written `0xC3` (any letter case after `0x`),
+    mixed with decimal ones; the value and "read as" are decimal.
+    """
+
+    def __init__(self, max_len: int, *, min_len: int = 1, hexadecimal: bool = False) -> None:
         self.max_len = max_len
         self.min_len = min_len
+        self.hexadecimal = hexadecimal
         self.noun = "a sequence of whole numbers"
 
     def __repr__(self) -> str:
@@ -310,7 +326,7 @@ class IntegerSequence(Shape):
 
     def read(self, text: str) -> Reading:
         _length_bound(text, MAX_SEQUENCE_CHARS)
-        folded = _check_integer_text(text)
+        folded = _check_integer_text(text, hexadecimal=self.hexadecimal)
         body, offset = _unbracket(folded)
         items: list[int] = []
         for match in re.finditer(r"[^\s,]+", body):
@@ -320,7 +336,9 @@ class IntegerSequence(Shape):
                     column=offset + match.start() + 1,
                     bound="count",
                 )
-            items.append(_integer(match.group(), offset + match.start() + 1))
+            items.append(
+                _integer(match.group(), offset + match.start() + 1, hexadecimal=self.hexadecimal)
+            )
         _check_separators(body, offset)
         if len(items) < self.min_len:
             raise AnswerError(

@@ -178,7 +178,9 @@ class BpeApply(Kind):
     def load(self, spec: dict[str, Any]) -> BpeApplyProblem:
         word = spec.get("word")
         if not isinstance(word, str) or not _WORD.fullmatch(word):
-            raise SpecError("word", f"is required and must be 2 to {MAX_WORD} lowercase letters a-z")
+            raise SpecError(
+                "word", f"is required and must be 2 to {MAX_WORD} lowercase letters a-z"
+            )
         merges = _load_merges(spec, word)
         symbols = bpe.spell(word)
         pieces = bpe.replay(symbols, merges)

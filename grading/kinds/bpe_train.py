@@ -59,7 +59,9 @@ def occurrence_sum(p: BpeTrainProblem, step: int, pair: bpe.Pair, *, types: bool
     total = sum(times * c for times, c in found)
     if not terms:
         return "0"
-    return str(total) if len(terms) == 1 and "·" not in terms[0] else f"{' + '.join(terms)} = {total}"
+    return (
+        str(total) if len(terms) == 1 and "·" not in terms[0] else f"{' + '.join(terms)} = {total}"
+    )
 
 
 def _count(steps: tuple[bpe.Step, ...], step: int, pair: bpe.Pair) -> int:
@@ -73,7 +75,7 @@ def _first_difference(right: Merges, other: Merges) -> int | None:
     return None if len(right) == len(other) else min(len(right), len(other))
 
 
-def _from_procedure(code: str, run):  # noqa: ANN001, ANN202 - returns a variants function
+def _from_procedure(code: str, run):
     def variants(p: BpeTrainProblem) -> list[Variant]:
         merges = run(p)
         if len(merges) != p.k:

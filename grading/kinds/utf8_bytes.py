@@ -41,9 +41,7 @@ class Utf8Problem:
 
     def positions(self, chars: tuple[int, ...]) -> tuple[int, ...]:
         """Return the byte positions of the given characters."""
-        return tuple(
-            self.starts[k] + j for k in chars for j in range(len(self.groups[k]))
-        )
+        return tuple(self.starts[k] + j for k in chars for j in range(len(self.groups[k])))
 
     def char_of(self, position: int) -> int:
         """Return the index of the character holding byte `position`."""
@@ -83,7 +81,7 @@ def _chars_of(p: Utf8Problem, d: Any) -> tuple[int, ...]:
     return tuple(sorted({p.char_of(t) for t in d.terms}))
 
 
-def _per_char_variants(code: str):  # noqa: ANN202 - returns a variants function
+def _per_char_variants(code: str):
     def variants(p: Utf8Problem) -> list[Variant]:
         multi = p.multi()
         out = [variant(code, p.positions((k,))) for k in multi]
@@ -94,7 +92,7 @@ def _per_char_variants(code: str):  # noqa: ANN202 - returns a variants function
     return variants
 
 
-def _all_multi_variants(code: str):  # noqa: ANN202 - returns a variants function
+def _all_multi_variants(code: str):
     def variants(p: Utf8Problem) -> list[Variant]:
         multi = p.multi()
         return [variant(code, p.positions(multi))] if multi else []
@@ -132,7 +130,11 @@ def _legacy_apply(p: Utf8Problem, v: Any) -> tuple[int, ...]:
 
 def _scheme(p: Utf8Problem, k: int) -> str:
     n = len(p.groups[k])
-    pattern = {2: "110xxxxx 10xxxxxx", 3: "1110xxxx 10xxxxxx 10xxxxxx", 4: "11110xxx 10xxxxxx 10xxxxxx 10xxxxxx"}[n]
+    pattern = {
+        2: "110xxxxx 10xxxxxx",
+        3: "1110xxxx 10xxxxxx 10xxxxxx",
+        4: "11110xxx 10xxxxxx 10xxxxxx 10xxxxxx",
+    }[n]
     bits = format(ord(p.chars[k]), "b")
     return (
         f"its code point {ord(p.chars[k])} is {bits} in binary, which fills the pattern "
@@ -146,11 +148,11 @@ def _code_point_explain(p: Utf8Problem, d: Diagnosis) -> str:
         f"{_bytes(p.groups[k])}; you wrote its code point {ord(p.chars[k])} as one number"
         for k in _chars_of(p, d)
     ]
+    text = "; ".join(parts)
     return (
-        "; ".join(parts)[0].upper()
-        + "; ".join(parts)[1:]
-        + ". A byte holds 0 to 255; UTF-8 writes a code point above 127 in two to four bytes, "
-        f"spreading its bits over a lead byte and continuation bytes. The bytes are {_seq(p.right)}."
+        f"{text[0].upper()}{text[1:]}. A byte holds 0 to 255; UTF-8 writes a code point above "
+        "127 in two to four bytes, spreading its bits over a lead byte and continuation bytes. "
+        f"The bytes are {_seq(p.right)}."
     )
 
 
@@ -262,7 +264,7 @@ class Utf8Bytes(Kind):
         return Utf8Problem(word, tuple(word), groups, tuple(starts))
 
     def shape(self, problem: Utf8Problem) -> Shape:
-        return IntegerSequence(4 * MAX_CHARS + 4)
+        return IntegerSequence(4 * MAX_CHARS + 4, hexadecimal=True)
 
     def right(self, problem: Utf8Problem) -> tuple[int, ...]:
         return problem.right

@@ -83,9 +83,7 @@ class WordIdsProblem:
     def look_alikes(self, position: int) -> tuple[int, ...]:
         """Return the ids of listed look-alikes of the unknown token at `position`."""
         token = self.tokens[position]
-        return tuple(
-            i for i, e in enumerate(self.vocab) if i > 0 and look_alike(token, e)
-        )
+        return tuple(i for i, e in enumerate(self.vocab) if i > 0 and look_alike(token, e))
 
     def lowercase_id(self, position: int) -> int | None:
         """Return the id of the token's lowercase form when that is a different listed entry."""
@@ -156,8 +154,8 @@ def _look_alike_apply(p: WordIdsProblem, v: Any) -> tuple[int, ...]:
 def _look_alike_explain(p: WordIdsProblem, d: Diagnosis) -> str:
     used = {int(k): int(i) for k, i in d.detail.get("ids", {}).items()}
     parts = [
-        f"at position {k} you gave {i}, the id of {_word(p.vocab[i])}, for "
-        f"{_word(p.tokens[k])}" for k, i in sorted(used.items())
+        f"at position {k} you gave {i}, the id of {_word(p.vocab[i])}, for {_word(p.tokens[k])}"
+        for k, i in sorted(used.items())
     ]
     text = "; ".join(parts)
     return (
@@ -193,7 +191,9 @@ def _ignored_case_variants(p: WordIdsProblem) -> list[Variant]:
     used = {k: i for k, i in used.items() if i is not None}
     if not used:
         return []
-    return [variant("ignored_case", tuple(sorted(used)), {"ids": {str(k): i for k, i in used.items()}})]
+    return [
+        variant("ignored_case", tuple(sorted(used)), {"ids": {str(k): i for k, i in used.items()}})
+    ]
 
 
 def _ignored_case_explain(p: WordIdsProblem, d: Diagnosis) -> str:

@@ -64,7 +64,7 @@ class Figure:
             f'stroke="{stroke}" stroke-width="1.5"{dash} data-role="{role}" '
             f'data-style="{style}"{attrs}/>'
             f'<text x="{x + w / 2:g}" y="{y + h / 2 + 4.5:g}" text-anchor="middle"'
-            f'{font}{font_size}>{escape(text)}</text>'
+            f"{font}{font_size}>{escape(text)}</text>"
         )
         self._grow(x + w, y + h)
 

@@ -91,7 +91,7 @@ class BpeApplyGenerator(ProblemGenerator):
         merges = [f"{n + 1}. *{a} {b}* → *{a}{b}*" for n, (a, b) in enumerate(spec["merges"])]
         return "\n".join(
             [
-                "A byte-pair encoder learned these merges, in this order:",
+                f"A byte-pair encoder learned these ${len(spec['merges'])}$ merges, in this order:",
                 "",
                 *merges,
                 "",
@@ -124,8 +124,17 @@ class BpeApplyGenerator(ProblemGenerator):
             for n, (a, b) in enumerate(merges):
                 text = f"{n + 1}. {a} {b}"
                 w = text_width(text, per_char=7.5)
-                fig.box(x, y + 18, w, 26, text, role="merge", style="muted",
-                        data={"index": n}, mono=True)
+                fig.box(
+                    x,
+                    y + 18,
+                    w,
+                    26,
+                    text,
+                    role="merge",
+                    style="muted",
+                    data={"index": n},
+                    mono=True,
+                )
                 x += w + 4
             return fig.render()
         steps = bpe.replay_steps(symbols, merges)
@@ -140,12 +149,25 @@ class BpeApplyGenerator(ProblemGenerator):
         for index, after in steps:
             y += 36
             a, b = merges[index]
-            self._row(fig, y, after, role="step", caption=f"{index + 1}. {a} {b}",
-                      highlight=a + b, data={"merge": index})
+            self._row(
+                fig,
+                y,
+                after,
+                role="step",
+                caption=f"{index + 1}. {a} {b}",
+                highlight=a + b,
+                data={"merge": index},
+            )
         if answer is not None:
             y += 44
-            self._row(fig, y, tuple(answer), role="answer", caption="yours",
-                      style="right" if tuple(answer) == right else "wrong")
+            self._row(
+                fig,
+                y,
+                tuple(answer),
+                role="answer",
+                caption="yours",
+                style="right" if tuple(answer) == right else "wrong",
+            )
         return fig.render()
 
     @staticmethod
@@ -165,7 +187,13 @@ class BpeApplyGenerator(ProblemGenerator):
         for n, piece in enumerate(pieces):
             w = text_width(piece, per_char=9)
             fig.box(
-                x, y, w, 28, piece, role=role, mono=True,
+                x,
+                y,
+                w,
+                28,
+                piece,
+                role=role,
+                mono=True,
                 style="merged" if piece == highlight else style,
                 data={"index": n, **(data or {})},
             )

@@ -105,8 +105,8 @@ class BpeTrainGenerator(ProblemGenerator):
                 "then count again on the merged words. When pairs tie, take the one that comes "
                 "first in alphabetical order (compare the left symbols, then the right ones).",
                 "",
-                f"What are the first {k} merges, in order? Type each merge as its two symbols "
-                "with a space between, and separate the merges with `;`, for example "
+                f"What are the first $k = {k}$ merges, in order? Type each merge as its two "
+                "symbols with a space between, and separate the merges with `;`, for example "
                 "`l o; lo w; e r`.",
             ]
         )
@@ -157,17 +157,32 @@ class BpeTrainGenerator(ProblemGenerator):
                 if pair == theirs and pair != step.merge:
                     style = "wrong"
                 fig.box(
-                    x, y, w, 28, text, role="pair", style=style,
-                    data={"step": n, "count": count, "pair": f"{pair[0]} {pair[1]}"}, mono=True,
+                    x,
+                    y,
+                    w,
+                    28,
+                    text,
+                    role="pair",
+                    style=style,
+                    data={"step": n, "count": count, "pair": f"{pair[0]} {pair[1]}"},
+                    mono=True,
                 )
                 x += w + 4
             if theirs is not None:
                 ok = theirs == step.merge
                 fig.label(
-                    x + 10, y + 19, f"yours: {' '.join(theirs)}" + (" ✓" if ok else " ✗"),
-                    role="answer", colour="#047857" if ok else "#b91c1c",
+                    x + 10,
+                    y + 19,
+                    f"yours: {' '.join(theirs)}" + (" ✓" if ok else " ✗"),
+                    role="answer",
+                    colour="#047857" if ok else "#b91c1c",
                 )
             y += 36
-        fig.label(8, y + 14, "blue: the pair merged at that step (most frequent, ties "
-                  "alphabetical); red: yours where it differs", size=11)
+        fig.label(
+            8,
+            y + 14,
+            "blue: the pair merged at that step (most frequent, ties "
+            "alphabetical); red: yours where it differs",
+            size=11,
+        )
         return fig.render()

@@ -16,10 +16,10 @@ from .statement import md_word
 from .words_pieces import UTF8_LEVELS
 
 PATTERNS = (
-    ("0 to 127", "1", "`0xxxxxxx`"),
-    ("128 to 2047", "2", "`110xxxxx 10xxxxxx`"),
-    ("2048 to 65535", "3", "`1110xxxx 10xxxxxx 10xxxxxx`"),
-    ("65536 and above", "4", "`11110xxx 10xxxxxx 10xxxxxx 10xxxxxx`"),
+    ("$0 \\le c \\le 127$", "1", "`0xxxxxxx`"),
+    ("$128 \\le c \\le 2047$", "2", "`110xxxxx 10xxxxxx`"),
+    ("$2048 \\le c \\le 65535$", "3", "`1110xxxx 10xxxxxx 10xxxxxx`"),
+    ("$c \\ge 65536$", "4", "`11110xxx 10xxxxxx 10xxxxxx 10xxxxxx`"),
 )
 
 
@@ -40,18 +40,19 @@ class Utf8BytesGenerator(ProblemGenerator):
     def statement(self, spec: dict) -> str:
         word = spec["word"]
         rows = [
-            f"| {md_word(_shown(ch))} | U+{ord(ch):04X} | {ord(ch)} | `{ord(ch):b}` |"
+            f"| {md_word(_shown(ch))} | U+{ord(ch):04X} | ${ord(ch)}$ | `{ord(ch):b}` |"
             for ch in word
         ]
         patterns = [f"| {span} | {n} | {bits} |" for span, n, bits in PATTERNS]
         return "\n".join(
             [
                 f"Write the word {md_word(word)} in UTF-8: give its bytes, in order, as whole "
-                "numbers from 0 to 255 (decimal, for example `[67, 97, 102, 195, 169]`).",
+                "numbers from $0$ to $255$, for example `[67, 97, 102, 195, 169]`. Hexadecimal "
+                "counts too when written with `0x` in front: `[0x43, 0x61, 0x66, 0xC3, 0xA9]`.",
                 "",
                 "Its characters and their code points:",
                 "",
-                "| character | code point | decimal | binary |",
+                "| character | code point | decimal $c$ | binary |",
                 "|---|---|---|---|",
                 *rows,
                 "",
@@ -59,7 +60,7 @@ class Utf8BytesGenerator(ProblemGenerator):
                 "`x` places of the pattern for its range, from the right, with zeros in front "
                 "where bits are left over:",
                 "",
-                "| code point | bytes | pattern |",
+                "| code point $c$ | bytes | pattern |",
                 "|---|---|---|",
                 *patterns,
             ]
@@ -83,7 +84,9 @@ class Utf8BytesGenerator(ProblemGenerator):
                 bits = f"{ord(ch):b}"
                 w = max(90.0, 8.0 * len(bits) + 16)
                 fig.box(x, 8, w, 30, _shown(ch), role="char", data={"index": k}, size=16)
-                fig.box(x, 42, w, 22, f"U+{ord(ch):04X}", role="code-point", style="muted", mono=True)
+                fig.box(
+                    x, 42, w, 22, f"U+{ord(ch):04X}", role="code-point", style="muted", mono=True
+                )
                 fig.box(x, 68, w, 22, bits, role="bits", style="muted", mono=True, size=11)
                 x += w + gap
             return fig.render()
@@ -102,21 +105,45 @@ class Utf8BytesGenerator(ProblemGenerator):
             for j, b in enumerate(group):
                 bx = x + j * (byte_w + 4)
                 fig.box(
-                    bx, 60, byte_w, 26, str(b), role="byte", style="right",
-                    data={"position": position, "char": k}, mono=True,
+                    bx,
+                    60,
+                    byte_w,
+                    26,
+                    str(b),
+                    role="byte",
+                    style="right",
+                    data={"position": position, "char": k},
+                    mono=True,
                 )
                 if position < len(shown):
                     ok = shown[position] == b
                     fig.box(
-                        bx, 90, byte_w, 26, str(shown[position]), role="answer",
-                        style="right" if ok else "wrong", data={"position": position}, mono=True,
+                        bx,
+                        90,
+                        byte_w,
+                        26,
+                        str(shown[position]),
+                        role="answer",
+                        style="right" if ok else "wrong",
+                        data={"position": position},
+                        mono=True,
                     )
                 position += 1
             x += w + gap
         for extra in range(len(right), len(shown)):
-            fig.box(x, 90, byte_w, 26, str(shown[extra]), role="answer", style="wrong",
-                    data={"position": extra}, mono=True)
+            fig.box(
+                x,
+                90,
+                byte_w,
+                26,
+                str(shown[extra]),
+                role="answer",
+                style="wrong",
+                data={"position": extra},
+                mono=True,
+            )
             x += byte_w + 4
-        fig.label(8, 134, "top: characters; middle: their UTF-8 bytes; bottom: your answer",
-                  size=11)
+        fig.label(
+            8, 134, "top: characters; middle: their UTF-8 bytes; bottom: your answer", size=11
+        )
         return fig.render()

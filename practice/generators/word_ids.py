@@ -32,7 +32,11 @@ from .words_pieces import (
 # M name; anything else is written as it stands (and listed).
 FRAMES: dict[int, tuple[tuple[str, ...], ...]] = {
     1: (("D", "N", "V", "."), ("D", "N", "V", "home", "."), ("D", "N", "is", "G", ".")),
-    2: (("D", "N", "V", "M", "."), ("D", "N", "V", "with", "M", "!"), ("Yesterday", "M", "V", "D", "N", ".")),
+    2: (
+        ("D", "N", "V", "M", "."),
+        ("D", "N", "V", "with", "M", "!"),
+        ("Yesterday", "M", "V", "D", "N", "."),
+    ),
     3: (
         ("D", "N", "V", "to", "the", "P", ",", "M", "said", "."),
         ("D", "N", "and", "M", "were", "G", "in", "the", "P", "."),
@@ -84,11 +88,7 @@ def draw_sentence(draw: Draw, level: int) -> Drawn:
             listed.append(slot.lower() if slot[0].isupper() else slot)
     if level >= 4:
         # One listed word of the sentence misspelt: its correct form stays listed.
-        spots = [
-            k
-            for k, t in enumerate(tokens)
-            if any(t == right for right, _ in TYPOS)
-        ]
+        spots = [k for k, t in enumerate(tokens) if any(t == right for right, _ in TYPOS)]
         if spots:
             k = draw.choice(spots)
             tokens[k] = dict(TYPOS)[tokens[k]]
@@ -113,7 +113,7 @@ class WordIdsGenerator(ProblemGenerator):
     def draw_fields(self, draw: Draw, level: int, target: str | None) -> dict:
         drawn = draw_sentence(draw, level)
         sentence = sentence_text(drawn.tokens)
-        assert split_tokens(sentence) == drawn.tokens  # noqa: S101 - the frames are ours
+        assert split_tokens(sentence) == drawn.tokens
         must = list(drawn.listed)
         marks = [m for m in (".", ",", "!", "?") if m not in must]
         spare = [w for w in SPARE_WORDS if w not in must]
@@ -135,7 +135,8 @@ class WordIdsGenerator(ProblemGenerator):
         entries = " | ".join("`<unk>`" if e == UNK else md_word(e) for e in vocab)
         return "\n".join(
             [
-                "A whole-word tokenizer gives each entry of its vocabulary an id:",
+                f"A whole-word tokenizer gives each entry of its vocabulary an id, from $0$ to "
+                f"${len(vocab) - 1}$:",
                 "",
                 f"| id | {ids} |",
                 "|" + "---|" * (len(vocab) + 1),
@@ -146,7 +147,7 @@ class WordIdsGenerator(ProblemGenerator):
                 "Its rules: the sentence is split at spaces, and every punctuation mark "
                 "(`.` `,` `!` `?`) is a token of its own. A token matches an entry only if it is "
                 "written exactly the same, capital letters included (*The* and *the* are "
-                "different entries). A token that is not listed gets the id of `<unk>`, 0.",
+                "different entries). A token that is not listed gets the id of `<unk>`, $0$.",
                 "",
                 "Write the ids of the sentence's tokens in order, for example `[4, 0, 7]`.",
             ]
@@ -204,8 +205,15 @@ class WordIdsGenerator(ProblemGenerator):
                 )
             x += w + 4
         for k in range(len(tokens), len(shown)):
-            fig.box(x, 88, 36, 26, str(shown[k]), role="answer", style="wrong", data={"position": k})
+            fig.box(
+                x, 88, 36, 26, str(shown[k]), role="answer", style="wrong", data={"position": k}
+            )
             x += 40
-        fig.label(8, 132, "top: tokens (dashed: not in the vocabulary, id 0); middle: the ids; "
-                  "bottom: your answer", size=11)
+        fig.label(
+            8,
+            132,
+            "top: tokens (dashed: not in the vocabulary, id 0); middle: the ids; "
+            "bottom: your answer",
+            size=11,
+        )
         return fig.render()

@@ -95,13 +95,17 @@ class Utf8Level:
 
 UTF8_LEVELS: dict[int, Utf8Level] = {
     # One two-byte character.
-    1: Utf8Level(("sœur", "cœur", "bœuf", "nœud", "Miloš", "Dušan", "Saša", "Maša", "Žiga", "Šimon")),
+    1: Utf8Level(
+        ("sœur", "cœur", "bœuf", "nœud", "Miloš", "Dušan", "Saša", "Maša", "Žiga", "Šimon")
+    ),
     # Two two-byte characters, one of them a Latin-1 accent.
     2: Utf8Level(("Tomáš", "Lukáš", "Šárka", "Matyáš", "Tadeáš", "Žižek", "Mikuláš")),
     # One three-byte character among ASCII.
     3: Utf8Level(("€5", "€12", "15€", "€40", "9–5", "1–0", "OK™", "Go…")),
     # A three-byte character and a two-byte one.
-    4: Utf8Level(("Zoë’s", "José’s", "André’s", "Noël’s", "Chloë’s", "€5 thé", "crêpe €4", "naïve…")),
+    4: Utf8Level(
+        ("Zoë’s", "José’s", "André’s", "Noël’s", "Chloë’s", "€5 thé", "crêpe €4", "naïve…")
+    ),
 }
 
 

@@ -65,8 +65,14 @@ def make_spec():
     return lambda kind, **overrides: factories[str(kind)](**overrides)
 
 
+# The kinds whose problems are rows of numbers drawn as arrows (the factories above).
+ARROW_KINDS = ("lookup", "weighted_sum", "contrast", "content_weights")
+
+
 def answer_text(vector) -> str:
-    """Write a vector of SymPy numbers as a learner would type it.
+    """Write an answer value as a learner would type it: a vector of SymPy numbers as below;
+    an integer sequence as ``[4, 0, 7]``, a piece sequence as ``low est``, a tuple's parts
+    separated by ``;`` (other shapes' values are plain ints, strings and tuples).
 
     Rational vectors as fractions (``[1/2, -3]``); vectors with ``exp`` over their common
     denominator (``[exp(1), 1]/(1 + exp(1))``), the short exact form the statement offers, or
@@ -78,6 +84,16 @@ def answer_text(vector) -> str:
 
     from grading.parse import MAX_IRRATIONAL_ATOMS
 
+    if isinstance(vector, str):
+        return vector
+    if isinstance(vector, int):
+        return str(vector)
+    if vector and all(isinstance(x, tuple) for x in vector):
+        return "; ".join(answer_text(part) for part in vector)
+    if all(isinstance(x, str) for x in vector):
+        return " ".join(vector)
+    if all(isinstance(x, int) for x in vector):
+        return "[" + ", ".join(str(x) for x in vector) + "]"
     if all(x.is_Rational for x in vector):
         return "[" + ", ".join(str(x) for x in vector) + "]"
     parts = [sympy.fraction(sympy.together(x)) for x in vector]

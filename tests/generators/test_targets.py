@@ -15,6 +15,11 @@ SEEDS = range(4)
 
 
 def biggest_gap(a, b) -> float:
+    """Return the largest coordinate difference of two vectors; for answers that are not
+    numbers (sequences, pieces, tuples), 1 when they differ and 0 when equal."""
+    numeric = all(hasattr(x, "is_Rational") for x in (*a, *b))
+    if not numeric:
+        return float(a != b)
     return max(abs(float(x) - float(y)) for x, y in zip(a, b, strict=True))
 
 

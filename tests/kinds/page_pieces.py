@@ -39,7 +39,9 @@ def merge_forms(merges: tuple[tuple[str, str], ...]) -> list[str]:
     ]
 
 
-def question_test(kind: str, level: int, forms: Callable[[Any], list[str]], seeds: int = SEEDS) -> None:
+def question_test(
+    kind: str, level: int, forms: Callable[[Any], list[str]], seeds: int = SEEDS
+) -> None:
     """Check, over `seeds` problems of `level`: the right answer in every form is correct, and
     every catalogued mistake applied is diagnosed as exactly itself (code and terms), in its
     first form; every code of the kind occurs."""
@@ -73,7 +75,7 @@ def target_test(kind: str, forms: Callable[[Any], list[str]], seeds: int = 4) ->
                 right = grading.expected_answer(spec)
                 values = [(d, v) for d, v in grading.mistaken_answers(spec) if d.mistake == code]
                 assert values, (code, level, seed)
-                d, value = values[0]
+                _, value = values[0]
                 assert value != right
                 verdict = grading.grade(spec, forms(value)[0])
                 assert verdict.diagnosis is not None and verdict.diagnosis.mistake == code

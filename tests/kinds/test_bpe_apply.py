@@ -19,8 +19,12 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def oracle(word: str, merges: list[list[str]]) -> tuple[str, ...]:
     """Return the pieces Hugging Face's BPE model gives the word under the merge list."""
-    pieces = list(dict.fromkeys([*word, *(a + b for a, b in merges), *(s for m in merges for s in m)]))
-    model = models.BPE(vocab={p: i for i, p in enumerate(pieces)}, merges=[tuple(m) for m in merges])
+    pieces = list(
+        dict.fromkeys([*word, *(a + b for a, b in merges), *(s for m in merges for s in m)])
+    )
+    model = models.BPE(
+        vocab={p: i for i, p in enumerate(pieces)}, merges=[tuple(m) for m in merges]
+    )
     return tuple(Tokenizer(model).encode(word).tokens)
 
 

@@ -10,6 +10,8 @@ below on a hand-made sample shows a case where they differ, so the selection is 
 """
 
 import json
+import random
+from itertools import pairwise
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -66,11 +68,20 @@ def test_targets_show_their_mistake():
     target_test("bpe_train", merge_forms)
 
 
-PAGE_SAMPLE = {"kind": "bpe_train", "words": [["low", 5], ["lower", 2], ["newest", 6], ["widest", 3]], "merges": 4}
+PAGE_SAMPLE = {
+    "kind": "bpe_train",
+    "words": [["low", 5], ["lower", 2], ["newest", 6], ["widest", 3]],
+    "merges": 4,
+}
 
 
 def test_the_page_example_gives_the_pages_merges():
-    assert grading.expected_answer(PAGE_SAMPLE) == (("e", "s"), ("es", "t"), ("l", "o"), ("lo", "w"))
+    assert grading.expected_answer(PAGE_SAMPLE) == (
+        ("e", "s"),
+        ("es", "t"),
+        ("l", "o"),
+        ("lo", "w"),
+    )
 
 
 def test_stale_counts_are_named_at_merge_two():
@@ -82,7 +93,11 @@ def test_stale_counts_are_named_at_merge_two():
 
 
 def test_counted_types_explanation_adds_the_word_counts():
-    spec = {"kind": "bpe_train", "words": [["low", 5], ["lower", 2], ["newest", 6], ["widest", 3], ["wider", 1]], "merges": 3}
+    spec = {
+        "kind": "bpe_train",
+        "words": [["low", 5], ["lower", 2], ["newest", 6], ["widest", 3], ["wider", 1]],
+        "merges": 3,
+    }
     right = grading.expected_answer(spec)
     types = [v for d, v in grading.mistaken_answers(spec) if d.mistake == "counted_types"]
     if not types:
@@ -90,7 +105,9 @@ def test_counted_types_explanation_adds_the_word_counts():
     verdict = grading.grade(spec, merge_forms(types[0])[0])
     assert verdict.diagnosis.mistake == "counted_types"
     step = verdict.diagnosis.terms[0]
-    assert verdict.explanation.startswith(f"Merge {step + 1}: the pair *{' '.join(right[step])}* occurs")
+    assert verdict.explanation.startswith(
+        f"Merge {step + 1}: the pair *{' '.join(right[step])}* occurs"
+    )
     assert "not one per word" in verdict.explanation
 
 
@@ -145,19 +162,20 @@ def test_answer_picture_highlights_each_merged_pair_with_its_count():
 
 
 def test_tie_rule_selection_agrees_with_the_library_on_random_samples():
-    import random
-
     rng = random.Random(7)
     agreed = 0
     for _ in range(800):
-        words = [["".join(rng.choice("abcde") for _ in range(rng.randint(2, 5))), rng.randint(1, 5)] for _ in range(4)]
+        words = [
+            ["".join(rng.choice("abcde") for _ in range(rng.randint(2, 5))), rng.randint(1, 5)]
+            for _ in range(4)
+        ]
         if len({w for w, _ in words}) < 4:
             continue
         sample = [(w, c) for w, c in words]
         steps = bpe.train(sample, 3)
         if len(steps) < 3 or not hf_breaks_ties_alphabetically(steps):
             continue
-        if any(a == b for w, _ in words for a, b in zip(w, w[1:])):
+        if any(a == b for w, _ in words for a, b in pairwise(w)):
             continue  # doubled letters: overlapping pairs are counted differently
         assert tuple(s.merge for s in steps) == oracle(words, 3), words
         agreed += 1

@@ -72,9 +72,7 @@ def test_lead_byte_only_and_legacy_codes_are_told_apart():
     assert grading.grade(spec, "83 97 353 97").diagnosis.mistake == "code_point"
 
 
-@pytest.mark.parametrize(
-    "word", ["", "x" * 13, "e\u0301", "a\u200bb", 5]
-)
+@pytest.mark.parametrize("word", ["", "x" * 13, "e\u0301", "a\u200bb", 5])
 def test_malformed_words_are_refused_naming_the_field(word):
     with pytest.raises(SpecError) as error:
         grading.validate_spec({"kind": "utf8_bytes", "word": word})
@@ -105,3 +103,18 @@ def test_answer_picture_puts_each_byte_under_its_character():
         assert str(byte) in texts
     answers = [r for r in root.iter(f"{SVG}rect") if r.get("data-role") == "answer"]
     assert [r.get("data-style") for r in answers] == ["right", "right", "wrong", "wrong", "wrong"]
+
+
+def test_hexadecimal_bytes_are_read_and_marked_like_decimal_ones():
+    spec = {"kind": "utf8_bytes", "word": "Saša"}
+    assert grading.grade(spec, "0x53 0x61 0xC5 0xA1 0x61").status == "correct"
+    assert grading.grade(spec, "[83, 97, 0xc5, 0xa1, 97]").status == "correct"
+    verdict = grading.grade(spec, "0x53 0x61 0xC5 0x61")
+    assert verdict.diagnosis.mistake == "one_byte_per_character"
+    assert verdict.interpreted == "\\left[83,\\ 97,\\ 197,\\ 97\\right]"
+
+
+def test_hexadecimal_without_0x_is_refused_with_a_hint():
+    verdict = grading.grade({"kind": "utf8_bytes", "word": "Saša"}, "53 61 C5 A1 61")
+    assert verdict.status == "invalid"
+    assert "0x" in verdict.message
