@@ -15,9 +15,9 @@ the left symbols, then the right ones, as strings).
 from __future__ import annotations
 
 from collections import Counter
-from itertools import pairwise
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 Pair = tuple[str, str]
 Symbols = tuple[str, ...]

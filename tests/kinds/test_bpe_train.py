@@ -11,8 +11,8 @@ below on a hand-made sample shows a case where they differ, so the selection is 
 
 import json
 import random
-from itertools import pairwise
 import xml.etree.ElementTree as ET
+from itertools import pairwise
 
 import pytest
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
