@@ -37,6 +37,18 @@ PINNED: dict[tuple[str, int, int, str | None], str] = {
     ("content_weights", 1, 1, None): "03f2fe7095ac7a8e",
     ("content_weights", 42, 4, None): "5a2c640f74879490",
     ("content_weights", 7, 2, "omitted_self_score"): "2ea3fdbcd050badb",
+    ("word_ids", 1, 1, None): "2d9d43e45d5b80ad",
+    ("word_ids", 42, 4, None): "3b26025f233db009",
+    ("word_ids", 7, 2, "look_alike"): "b79b7d31c6bab9c1",
+    ("utf8_bytes", 1, 1, None): "e6a26ecb5cc0864c",
+    ("utf8_bytes", 42, 4, None): "383aaa1e886f3411",
+    ("utf8_bytes", 7, 2, "legacy_codes"): "dfac239decefb4ea",
+    ("bpe_train", 1, 1, None): "61d4d86b23ed2b9d",
+    ("bpe_train", 42, 4, None): "01abc4d47e29c577",
+    ("bpe_train", 7, 2, "across_boundaries"): "90bb9b394674699b",
+    ("bpe_apply", 1, 1, None): "d85c53be21c49426",
+    ("bpe_apply", 42, 4, None): "ccea26f6b9b7c1ca",
+    ("bpe_apply", 7, 2, "greedy_longest"): "28f2a71a0ac02660",
 }
 
 
