@@ -7,6 +7,7 @@ import re
 import pytest
 
 import grading
+from practice.labels import mistake_label
 from practice.models import ProblemInstance
 from tests.kinds.page_pieces import integer_forms, merge_forms, piece_forms
 
@@ -65,6 +66,9 @@ def test_open_answer_wrong_read_the_step_then_answer_right(page, live_server, re
     assert re.search(named, explanation), explanation
     # The wrong answer is drawn beside the right one.
     assert page.locator("#verdict .verdict__picture svg").count() == 1
+    # The attempt is listed under the problem with the mistake's label.
+    row = page.locator(".problem-attempts .attempt--incorrect")
+    assert mistake_label(diagnosis.mistake, kind) in row.inner_text()
 
     verdict = _submit(page, forms(grading.expected_answer(problem.spec))[0])
     assert "Correct." in verdict
