@@ -96,15 +96,59 @@ class Utf8Level:
 UTF8_LEVELS: dict[int, Utf8Level] = {
     # One two-byte character.
     1: Utf8Level(
-        ("sœur", "cœur", "bœuf", "nœud", "Miloš", "Dušan", "Saša", "Maša", "Žiga", "Šimon")
+        (
+            "sœur",
+            "cœur",
+            "bœuf",
+            "nœud",
+            "vœu",
+            "Miloš",
+            "Dušan",
+            "Saša",
+            "Maša",
+            "Nataša",
+            "Žiga",
+            "Šimon",
+            "Anže",
+            "Tomaž",
+            "Matjaž",
+        )
     ),
     # Two two-byte characters, one of them a Latin-1 accent.
-    2: Utf8Level(("Tomáš", "Lukáš", "Šárka", "Matyáš", "Tadeáš", "Žižek", "Mikuláš")),
+    2: Utf8Level(
+        (
+            "Tomáš",
+            "Lukáš",
+            "Šárka",
+            "Matyáš",
+            "Tadeáš",
+            "Žižek",
+            "Mikuláš",
+            "Kožená",
+            "Tomášek",
+            "Lukášek",
+        )
+    ),
     # One three-byte character among ASCII.
-    3: Utf8Level(("€5", "€12", "15€", "€40", "9–5", "1–0", "OK™", "Go…")),
+    3: Utf8Level(
+        ("€5", "€7", "€12", "15€", "€40", "€99", "9–5", "1–0", "3–2", "OK™", "Go…", "Wow…")
+    ),
     # A three-byte character and a two-byte one.
     4: Utf8Level(
-        ("Zoë’s", "José’s", "André’s", "Noël’s", "Chloë’s", "€5 thé", "crêpe €4", "naïve…")
+        (
+            "Zoë’s",
+            "José’s",
+            "André’s",
+            "Noël’s",
+            "Chloë’s",
+            "Renée’s",
+            "€5 thé",
+            "crêpe €4",
+            "naïve…",
+            "Zoë–Ann",
+            "café–bar",
+            "André…",
+        )
     ),
 }
 
