@@ -213,7 +213,7 @@ def _kind_rows(seeds: int = 5) -> list[dict]:
             for seed in range(20_000, 20_000 + seeds):
                 spec = generate(kind, seed=seed, level=level)
                 values = [expected_answer(spec), *(v for _, v in mistaken_answers(spec))]
-                pairs += [(spec, answer_text(value)) for value in values]
+                pairs += [(spec, answer_text(value, spec)) for value in values]
         cold = [_cold_grade(spec, text) for spec, text in pairs]
         warm = [ms for spec, text in pairs for ms in _time([lambda s=spec, t=text: grade(s, t)])]
         rows.append(_row(f"{kind}: right and mistaken answers, problem seen before", warm))

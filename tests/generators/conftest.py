@@ -65,14 +65,9 @@ def make_spec():
     return lambda kind, **overrides: factories[str(kind)](**overrides)
 
 
-# The kinds whose problems are rows of numbers drawn as arrows (the factories above).
-ARROW_KINDS = ("lookup", "weighted_sum", "contrast", "content_weights")
-
-
-def answer_text(vector) -> str:
-    """Write an answer value as a learner would type it: a vector of SymPy numbers as below;
-    an integer sequence as ``[4, 0, 7]``, a piece sequence as ``low est``, a tuple's parts
-    separated by ``;`` (other shapes' values are plain ints, strings and tuples).
+def answer_text(vector, spec: dict | None = None) -> str:
+    """Write an answer as a learner would type it: by the spec's answer shape when it is not
+    a vector (``shape.typed``), else as below.
 
     Rational vectors as fractions (``[1/2, -3]``); vectors with ``exp`` over their common
     denominator (``[exp(1), 1]/(1 + exp(1))``), the short exact form the statement offers, or
@@ -83,17 +78,13 @@ def answer_text(vector) -> str:
     import sympy
 
     from grading.parse import MAX_IRRATIONAL_ATOMS
+    from grading.shapes import Vector
+    from grading.spec import load_problem
 
-    if isinstance(vector, str):
-        return vector
-    if isinstance(vector, int):
-        return str(vector)
-    if vector and all(isinstance(x, tuple) for x in vector):
-        return "; ".join(answer_text(part) for part in vector)
-    if all(isinstance(x, str) for x in vector):
-        return " ".join(vector)
-    if all(isinstance(x, int) for x in vector):
-        return "[" + ", ".join(str(x) for x in vector) + "]"
+    if spec is not None:
+        shape = load_problem(spec).shape
+        if not isinstance(shape, Vector):
+            return shape.typed(vector)
     if all(x.is_Rational for x in vector):
         return "[" + ", ".join(str(x) for x in vector) + "]"
     parts = [sympy.fraction(sympy.together(x)) for x in vector]
