@@ -62,6 +62,15 @@ def weave(draw: Draw, first: list[bpe.Pair], second: list[bpe.Pair]) -> list[bpe
     return out
 
 
+def _spans(pieces: tuple[str, ...]) -> list[tuple[int, str]]:
+    """Return each piece with the offset of its first letter in the word."""
+    out, at = [], 0
+    for piece in pieces:
+        out.append((at, piece))
+        at += len(piece)
+    return out
+
+
 class BpeApplyGenerator(ProblemGenerator):
     kind: ClassVar[str] = "bpe_apply"
     name: ClassVar[str] = "bpe_apply"
@@ -160,14 +169,9 @@ class BpeApplyGenerator(ProblemGenerator):
             )
         if answer is not None:
             y += 44
-            self._row(
-                fig,
-                y,
-                tuple(answer),
-                role="answer",
-                caption="yours",
-                style="right" if tuple(answer) == right else "wrong",
-            )
+            spans = _spans(right)
+            styles = ["right" if span in spans else "wrong" for span in _spans(tuple(answer))]
+            self._row(fig, y, tuple(answer), role="answer", caption="yours", styles=styles)
         return fig.render()
 
     @staticmethod
@@ -179,7 +183,7 @@ class BpeApplyGenerator(ProblemGenerator):
         role: str,
         caption: str,
         highlight: str | None = None,
-        style: str = "plain",
+        styles: list[str] | None = None,
         data: dict | None = None,
     ) -> None:
         fig.label(8, y + 18, caption, role="caption")
@@ -194,7 +198,7 @@ class BpeApplyGenerator(ProblemGenerator):
                 piece,
                 role=role,
                 mono=True,
-                style="merged" if piece == highlight else style,
+                style="merged" if piece == highlight else (styles[n] if styles else "plain"),
                 data={"index": n, **(data or {})},
             )
             x += w + 3

@@ -120,4 +120,8 @@ def test_answer_picture_shows_each_applying_merge_and_the_learner_row():
     last = [r for r in rects if r.get("data-role") == "step" and r.get("data-merge") == "3"]
     assert len(last) == 3
     mine = [r for r in rects if r.get("data-role") == "answer"]
-    assert len(mine) == 2 and {r.get("data-style") for r in mine} == {"wrong"}
+    assert [r.get("data-style") for r in mine] == ["right", "wrong"]
+    # A piece the replay also gives, at the same letters, is marked right.
+    root = ET.fromstring(BpeApplyGenerator().picture(EXAMPLE, answer=("low", "es", "t")))
+    mine = [r for r in root.iter(f"{SVG}rect") if r.get("data-role") == "answer"]
+    assert [r.get("data-style") for r in mine] == ["right", "wrong", "wrong"]
