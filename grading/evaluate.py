@@ -29,7 +29,7 @@ from .bounds import (
 )
 from .compare import Scalar, approx, as_fraction, to_sympy
 from .errors import AnswerError
-from .exact import add, multiply, rational_combine
+from .exact import add, multiply, rational_sum
 from .syntax import (
     Call,
     Const,
@@ -408,8 +408,8 @@ def expand(node: Node, ev: Evaluator) -> list[Term] | None:
 
 
 def sum_terms(terms: Sequence[Term]) -> tuple[Fraction, ...]:
-    """Return sum_k c_k v_k of rational terms, exactly (in integers: exact.rational_combine)."""
-    return rational_combine(
+    """Return sum_k c_k v_k of rational terms, exactly (in integers: exact.rational_sum)."""
+    return rational_sum(
         [t.coefficient for t in terms],  # type: ignore[misc]
         [t.vector for t in terms],  # type: ignore[misc]
     )
