@@ -41,11 +41,29 @@ def subtract(a: Scalar, b: Scalar) -> Scalar:
 def rational_combine(
     weights: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]
 ) -> tuple[Fraction, ...]:
-    """Return sum_j weights[j] * rows[j] in integer arithmetic, one Fraction per coordinate.
+    """Return sum_j weights[j] * rows[j] in integer arithmetic, one Fraction per coordinate,
+    multiplying the denominators together (no gcd until the end): the faster way for the two
+    or three terms of a mistake's form. No Fraction is built per product or partial sum
+    (Fraction's + and * reduce by a gcd at every step, which dominated listing mistakes)."""
+    out = []
+    for d in range(len(rows[0])):
+        num, den = 0, 1
+        for weight, row in zip(weights, rows, strict=True):
+            x = row[d]
+            if weight and x:
+                term_den = weight.denominator * x.denominator
+                num = num * term_den + weight.numerator * x.numerator * den
+                den *= term_den
+        out.append(Fraction(num, den))
+    return tuple(out)
 
-    The running denominator is the least common multiple of the terms' denominators: no
-    Fraction is built per product or partial sum (Fraction's + and * reduce by a gcd at every
-    step, which dominated reading written-out sums and listing mistakes).
+
+def rational_sum(
+    weights: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]
+) -> tuple[Fraction, ...]:
+    """Return sum_j weights[j] * rows[j] in integer arithmetic, one Fraction per coordinate,
+    keeping the running denominator the least common multiple of the terms' (a gcd per term):
+    the faster way for many terms that share denominators, as in a learner's written-out sum.
     """
     out = []
     for d in range(len(rows[0])):

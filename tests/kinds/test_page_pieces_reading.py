@@ -4,7 +4,7 @@ grader does: piece sequences, merges in parts and hexadecimal bytes included."""
 import pytest
 
 import grading
-from practice.answers import answer_reading, answer_vector
+from practice.answers import answer_reading, answer_value
 
 from .test_page_pieces_hostile import SPECS
 
@@ -27,7 +27,7 @@ CASES = [
 def test_preview_reads_as_the_grader_does(kind, text):
     spec = SPECS[kind]
     verdict = grading.grade(spec, text)
-    reading = answer_reading(text, spec=spec)
+    reading = answer_reading(text, spec)
     if verdict.status == grading.Status.INVALID:
         assert not reading.readable
         assert reading.message == verdict.message
@@ -37,12 +37,12 @@ def test_preview_reads_as_the_grader_does(kind, text):
 
 
 def test_the_answer_drawn_is_the_value_the_shape_reads():
-    assert answer_vector("low|est", spec=SPECS["bpe_apply"]) == ("low", "est")
-    assert answer_vector("e s; es t; l o; lo w", spec=SPECS["bpe_train"]) == (
+    assert answer_value("low|est", SPECS["bpe_apply"]) == ("low", "est")
+    assert answer_value("e s; es t; l o; lo w", SPECS["bpe_train"]) == (
         ("e", "s"),
         ("es", "t"),
         ("l", "o"),
         ("lo", "w"),
     )
-    assert answer_vector("0xC5 161", spec=SPECS["utf8_bytes"]) == (197, 161)
-    assert answer_vector("e s; es t", spec=SPECS["bpe_train"]) is None
+    assert answer_value("0xC5 161", SPECS["utf8_bytes"]) == (197, 161)
+    assert answer_value("e s; es t", SPECS["bpe_train"]) is None
