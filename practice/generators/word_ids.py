@@ -21,35 +21,35 @@ from .words_pieces import (
     ING_FORMS,
     NAMES,
     NOUNS,
+    OBJECT_PAST_FORMS,
     PAST_FORMS,
     PLACES,
     SPARE_WORDS,
     TYPOS,
 )
 
-# Frames: D determiner (capitalised when first), N noun, V unlisted past form, G unlisted
-# -ing form, P place,
+# Frames: D determiner (capitalised when first), N noun, V unlisted past form (T: one taking an
+# object), G unlisted -ing form, P place,
 # M name; anything else is written as it stands (and listed).
 FRAMES: dict[int, tuple[tuple[str, ...], ...]] = {
     1: (("D", "N", "V", "."), ("D", "N", "V", "home", "."), ("D", "N", "is", "G", ".")),
     2: (
-        ("D", "N", "V", "M", "."),
+        ("D", "N", "T", "M", "."),
         ("D", "N", "V", "with", "M", "!"),
-        ("Yesterday", "M", "V", "D", "N", "."),
+        ("Yesterday", "M", "T", "D", "N", "."),
     ),
     3: (
         ("D", "N", "V", "to", "the", "P", ",", "M", "said", "."),
         ("D", "N", "and", "M", "were", "G", "in", "the", "P", "."),
-        ("After", "school", ",", "M", "V", "D", "N", "!"),
+        ("After", "school", ",", "M", "T", "D", "N", "!"),
     ),
     4: (
-        ("D", "N", "V", "M", "at", "the", "P", "!"),
+        ("D", "N", "T", "M", "at", "the", "P", "!"),
         ("Did", "D", "N", "see", "M", "G", "near", "the", "P", "?"),
         ("When", "M", "V", ",", "the", "N", "was", "in", "the", "P", "."),
     ),
 }
 VOCAB_SIZE = {1: 9, 2: 11, 3: 13, 4: 15}
-MAX_REDRAWS = 200
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,9 @@ def draw_sentence(draw: Draw, level: int) -> Drawn:
             word = nouns.pop()
             listed.append(word)
             tokens.append(word)
-        elif slot in ("V", "G"):
-            base, form = draw.choice(PAST_FORMS if slot == "V" else ING_FORMS)
+        elif slot in ("V", "T", "G"):
+            forms = {"V": PAST_FORMS, "T": OBJECT_PAST_FORMS, "G": ING_FORMS}[slot]
+            base, form = draw.choice(forms)
             listed.append(base)
             tokens.append(form)
         elif slot == "P":

@@ -21,12 +21,17 @@ DETERMINERS = ("the", "a", "my", "our", "her")
 PAST_FORMS = (
     ("walk", "walked"),
     ("jump", "jumped"),
-    ("paint", "painted"),
-    ("visit", "visited"),
+    ("run", "ran"),
+    ("rush", "rushed"),
+    ("skip", "skipped"),
+)
+# Past forms that take an object (*called Nakamura*, *visited a farmer*).
+OBJECT_PAST_FORMS = (
     ("call", "called"),
+    ("visit", "visited"),
     ("help", "helped"),
-    ("play", "played"),
-    ("wave", "waved"),
+    ("paint", "painted"),
+    ("thank", "thanked"),
 )
 ING_FORMS = (
     ("walk", "walking"),
