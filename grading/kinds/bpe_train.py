@@ -162,7 +162,8 @@ def _flip_explain(p: BpeTrainProblem, d: Diagnosis) -> str:
     theirs = _flip_run(p)[step]
     count = _count(p.steps, step, tied[0])
     return (
-        f"{_where(step)}: {' and '.join(pair_text(t) for t in tied)} both occur {count} times. "
+        f"{_where(step)}: {' and '.join(pair_text(t) for t in tied)} "
+        f"{'both' if len(tied) == 2 else 'all'} occur {count} times. "
         f"The rule breaks a tie by alphabetical order, so {pair_text(tied[0])} comes first; you "
         f"took {pair_text(theirs)}. {_right_merges(p)}"
     )
