@@ -180,3 +180,18 @@ def test_tie_rule_selection_agrees_with_the_library_on_random_samples():
         assert tuple(s.merge for s in steps) == oracle(words, 3), words
         agreed += 1
     assert agreed > 20
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_explanation_opens_with_the_merge_it_names(level):
+    for seed in range(10):
+        spec = generate("bpe_train", seed=seed, level=level)
+        for listed, value in grading.mistaken_answers(spec):
+            verdict = grading.grade(spec, merge_forms(value)[0])
+            (step,) = verdict.diagnosis.terms
+            assert verdict.explanation.startswith(f"Merge {step + 1}: "), verdict.explanation
+            assert merge_forms(grading.expected_answer(spec))[0] in verdict.explanation
+            if listed.mistake == "tie_other_way":
+                assert "alphabetical" in verdict.explanation
+            if listed.mistake == "across_boundaries":
+                assert "boundary between two words" in verdict.explanation
