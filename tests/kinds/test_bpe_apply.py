@@ -125,3 +125,17 @@ def test_answer_picture_shows_each_applying_merge_and_the_learner_row():
     root = ET.fromstring(BpeApplyGenerator().picture(EXAMPLE, answer=("low", "es", "t")))
     mine = [r for r in root.iter(f"{SVG}rect") if r.get("data-role") == "answer"]
     assert [r.get("data-style") for r in mine] == ["right", "wrong", "wrong"]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_explanation_tells_the_replay_and_gives_the_pieces(level):
+    for seed in range(10):
+        spec = generate("bpe_apply", seed=seed, level=level)
+        right = grading.expected_answer(spec)
+        for listed, value in grading.mistaken_answers(spec):
+            explanation = grading.grade(spec, piece_forms(value)[0]).explanation
+            assert "In order, merge " in explanation
+            assert explanation.endswith(f"The pieces are {' · '.join(f'*{p}*' for p in right)}.")
+            if listed.mistake == "first_merge_only":
+                (m,) = listed.terms
+                assert f"You stopped after merge {m + 1} (" in explanation

@@ -118,3 +118,16 @@ def test_hexadecimal_without_0x_is_refused_with_a_hint():
     verdict = grading.grade({"kind": "utf8_bytes", "word": "Saša"}, "53 61 C5 A1 61")
     assert verdict.status == "invalid"
     assert "0x" in verdict.message
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_explanation_names_the_characters_concerned(level):
+    for seed in range(10):
+        spec = generate("utf8_bytes", seed=seed, level=level)
+        word = spec["word"]
+        for listed, value in grading.mistaken_answers(spec):
+            explanation = grading.grade(spec, integer_forms(value)[0]).explanation
+            chars = {word[k] for k in range(len(word)) if len(word[k].encode()) > 1}
+            named = [ch for ch in chars if f"(U+{ord(ch):04X})" in explanation]
+            assert named, (listed, explanation)
+            assert str(list(grading.expected_answer(spec))) in explanation

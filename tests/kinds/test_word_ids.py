@@ -120,3 +120,15 @@ def test_answer_picture_marks_unknown_tokens_and_wrong_ids():
         assert token in texts
     answers = [r for r in rects if r.get("data-role") == "answer"]
     assert {r.get("data-style") for r in answers} == {"wrong"}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_explanation_names_a_position_and_gives_the_ids(level):
+    for seed in range(10):
+        spec = generate("word_ids", seed=seed, level=level)
+        right = list(grading.expected_answer(spec))
+        for listed, value in grading.mistaken_answers(spec):
+            explanation = grading.grade(spec, integer_forms(value)[0]).explanation
+            assert f"The ids are {right}." in explanation
+            if listed.terms:
+                assert f"position {listed.terms[0]}" in explanation, explanation
