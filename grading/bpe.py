@@ -26,7 +26,7 @@ Sample = tuple[tuple[Symbols, int], ...]
 
 @dataclass(frozen=True)
 class Step:
-    """One training step: the pair counts it saw, the pairs tied at the top, the merge made."""
+    """Record one training step: the pair counts it saw, the pairs tied at the top, the merge."""
 
     counts: tuple[tuple[Pair, int], ...]  # most frequent first, ties in rule order
     tied: tuple[Pair, ...]

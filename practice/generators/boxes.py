@@ -30,7 +30,7 @@ STYLES = {
 
 @dataclass
 class Figure:
-    """An SVG picture being drawn: boxes, free text and lines, in user units (pixels)."""
+    """Collect an SVG picture as it is drawn: boxes, free text and lines, in pixels."""
 
     title: str
     desc: str

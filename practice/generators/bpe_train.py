@@ -59,6 +59,7 @@ def hf_breaks_ties_alphabetically(steps: tuple[bpe.Step, ...]) -> bool:
 
 
 def merges_typed(merges: tuple[bpe.Pair, ...]) -> str:
+    """Return merges as a learner types them: ``e s; es t``."""
     return "; ".join(f"{a} {b}" for a, b in merges)
 
 

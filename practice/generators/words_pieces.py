@@ -92,8 +92,8 @@ SPARE_WORDS = (
 
 @dataclass(frozen=True)
 class Utf8Level:
-    """Words for one level: every word holds a character Windows-1252 codes in 0x80-0x9F
-    (so its one-byte legacy code differs from its code point)."""
+    """List the words of one level: every word holds a character Windows-1252 codes in
+    0x80-0x9F (so its one-byte legacy code differs from its code point)."""
 
     words: tuple[str, ...]
 
