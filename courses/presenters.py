@@ -13,10 +13,8 @@ from .models import CourseCopy, Idea, IdeaProgress, Page
 
 
 def kind_label(kind: str) -> str:
-    """Return the words a learner reads for a problem kind.
-
-    The one place courses read kind labels: point it at the kinds registry when labels move.
-    """
+    """Return the words a learner reads for a problem kind (its label in the kinds registry,
+    translated); the one place courses read kind labels."""
     return _practice_kind_label(kind)
 
 

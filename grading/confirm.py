@@ -1,7 +1,7 @@
 """Run exact confirmations in a worker process: a hard time limit and a memory cap.
 
 Only an answer whose equality with a right (or mistaken) value needs an exact symbolic proof
-comes here (`compare._confirm`, after the bounds of `compare.check_confirmable`); rational
+comes here (`compare._confirm`, after the bounds of `proof.check_confirmable`); rational
 answers and every answer decided numerically never start or touch a worker.
 
 A worker is a fresh interpreter (`python -m grading.confirm`, started with
@@ -14,7 +14,7 @@ pickled SymPy differences and a time limit on the worker's stdin; the supervisor
 on and waits for one byte per difference (`1` zero, `0` not zero, `?` no proof). When the
 computing process does not answer in time the supervisor kills it (SIGKILL), forks a fresh
 copy (milliseconds, not the half second of a new interpreter) and replies `T`: the answer is
-then `invalid` (`compare.TooComplex`). The parent never unpickles anything a worker sends,
+then `invalid` (`proof.TooComplex`). The parent never unpickles anything a worker sends,
 and replaces a supervisor that fails to reply within the limit plus a grace period.
 
 The pool is per process and lazy: nothing starts until an answer first needs a confirmation,
@@ -46,7 +46,7 @@ from pathlib import Path
 
 import sympy
 
-from .compare import TooComplex, _exactly_zero
+from .proof import TooComplex, exactly_zero
 
 logger = logging.getLogger(__name__)
 
@@ -343,7 +343,7 @@ def _limit_cpu() -> None:
 
 def _decide(diff: sympy.Expr) -> bytes:
     try:
-        result = _exactly_zero(diff)
+        result = exactly_zero(diff)
     except (ArithmeticError, ValueError, TypeError, RecursionError, MemoryError):
         return b"?"
     return b"1" if result is True else b"0" if result is False else b"?"

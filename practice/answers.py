@@ -11,6 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+import grading
 from grading import vector_tex
 from grading.parse import AnswerError, read_answer
 
@@ -27,8 +28,14 @@ class AnswerReading:
         return not self.message
 
 
-def answer_reading(text: str) -> AnswerReading:
-    """Return how the grader reads the text (a written-out sum also shows its value)."""
+def answer_reading(text: str, spec: dict | None = None) -> AnswerReading:
+    """Return how the grader reads the text for the problem `spec`, by its answer shape (a
+    written-out sum also shows its value); without a spec, as an arithmetic answer."""
+    if spec is not None:
+        try:
+            return AnswerReading(tex=grading.read(spec, text)[1])
+        except AnswerError as error:
+            return AnswerReading(message=error.message)
     try:
         reading = read_answer(text)
     except AnswerError as error:
@@ -47,3 +54,12 @@ def answer_vector(text: str) -> Sequence[Any] | None:
     except (AnswerError, ArithmeticError, ValueError, RecursionError, MemoryError):
         return None
     return value if isinstance(value, tuple) else None
+
+
+def answer_value(text: str, spec: dict) -> Any:
+    """Return the value the learner's text reads as for the problem `spec` (a value of its
+    answer shape, for the kind's picture), or None when it cannot be read."""
+    try:
+        return grading.read(spec, text)[0]
+    except (AnswerError, ArithmeticError, ValueError, RecursionError, MemoryError):
+        return None

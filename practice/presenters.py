@@ -4,10 +4,10 @@ from django.utils.safestring import SafeString, mark_safe
 
 from practice.generators import render_svg
 
-from .answers import answer_vector
+from .answers import answer_value
 
 
-def problem_picture(spec: dict, *, answer: tuple | None = None) -> SafeString | None:
+def problem_picture(spec: dict, *, answer: object = None) -> SafeString | None:
     """Return the problem's SVG picture (with the learner's answer drawn when given), or None."""
     svg = render_svg(spec, answer=answer)
     # Safe only because the generators build the SVG themselves and escape every text in it.
@@ -15,6 +15,7 @@ def problem_picture(spec: dict, *, answer: tuple | None = None) -> SafeString | 
 
 
 def answer_picture(spec: dict, text: str) -> SafeString | None:
-    """Draw the learner's vector beside the right one, when the text reads as one vector."""
-    vector = answer_vector(text)
-    return problem_picture(spec, answer=vector) if vector is not None else None
+    """Draw the learner's answer beside the right one, when the text reads as an answer of the
+    problem's shape."""
+    value = answer_value(text, spec)
+    return problem_picture(spec, answer=value) if value is not None else None

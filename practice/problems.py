@@ -6,7 +6,7 @@ both store generated problems; this module sits below both, so neither reaches i
 
 from courses.models import CourseCopy
 from grading.kinds import ProblemKind
-from practice.generators import GENERATORS
+from practice.generators import generator_of
 
 from .models import ProblemInstance
 
@@ -26,15 +26,16 @@ def problem_store(
     """Store a generated spec with the generator's name and version, so it stays reproducible.
 
     Give the copy itself or, where only its id is at hand, ``copy_id``. No transaction of its
-    own: the caller's write path owns it.
+    own: the caller's write path owns it. Raises ValueError, before any row is written, for a
+    kind that has no registered generator.
     """
-    generator = GENERATORS[kind]
+    generator = generator_of(kind)
     copy_field = {"copy": copy} if copy is not None else {"copy_id": copy_id}
     return ProblemInstance.objects.create(
         **copy_field,
         page_slug=page_slug,
         idea_slug=idea_slug,
-        kind=kind.value,
+        kind=generator.kind,
         generator_name=generator.name,
         generator_version=str(generator.version),
         seed=seed,

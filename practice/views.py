@@ -155,7 +155,7 @@ def preview(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse
     elif not form.cleaned_data["text"]:
         result = {"empty": True}
     else:
-        reading = answer_reading(form.cleaned_data["text"])
+        reading = answer_reading(form.cleaned_data["text"], problem.spec)
         result = {
             "invalid": not reading.readable,
             "interpreted": reading.tex,

@@ -5,9 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from grading.kinds import MistakeCode, ProblemKind
+from grading.kinds import MistakeCode
 
+from . import figures
 from .base import Draw, ProblemGenerator, distance, distinct_rows, frac_str
+from .figures import Arrow, Number, Panel, vec
+from .statement import (
+    md_sentence,
+    md_word,
+    positions,
+    tex_token,
+    tex_vector,
+)
 from .vocab import DISTRACTORS, draw_sentence
 
 
@@ -29,9 +38,10 @@ LOOKUP_LEVELS: dict[int, LookupLevel] = {
 
 
 class LookupGenerator(ProblemGenerator):
-    kind: ClassVar[ProblemKind] = ProblemKind.LOOKUP
+    kind: ClassVar[str] = "lookup"
     name: ClassVar[str] = "lookup"
     version: ClassVar[int] = 1
+    number: ClassVar[int] = 1
 
     def draw_fields(self, draw: Draw, level: int, target: MistakeCode | None) -> dict:
         spec_level = LOOKUP_LEVELS[level]
@@ -70,3 +80,54 @@ class LookupGenerator(ProblemGenerator):
     ) -> bool:
         # Integer rows always differ by 1 somewhere; "clearly" asks for 2.
         return any(distance(vector, right) >= 2 for _, vector in answers)
+
+    def statement(self, spec: dict) -> str:
+        tokens, position = spec["tokens"], spec["position"]
+        lines = [
+            "The embedding table $E$ has one row per vocabulary entry; an entry's id is its row "
+            "number, counting from 0.",
+            "",
+        ]
+        for index, (word, row) in enumerate(zip(spec["vocab"], spec["table"], strict=True)):
+            lines.append(f"- id {index}, {md_word(word)}: $E[{index}] = {tex_vector(row)}$")
+        lines += [
+            "",
+            f"The sentence is {md_sentence(tokens)} ({positions(len(tokens))}).",
+            "",
+            f"**Compute** the starting row $\\mathbf{{x}}_{{{position}}}^{{(0)}}$ that the lookup "
+            f"gives position {position}, {md_word(tokens[position])}:",
+            "",
+            f"$$\\mathbf{{x}}_{{{position}}}^{{(0)}} = E[\\mathrm{{id}}"
+            f"({tex_token(tokens[position], f't_{{{position}}}')})]$$",
+            "",
+            "Answer with the vector, for example `[1, 0]`.",
+        ]
+        return "\n".join(lines)
+
+    def picture(
+        self, spec: dict, answer: Any = None, *, solution: bool | None = None
+    ) -> str | None:
+        if len(spec["table"][0]) != 2:
+            return None  # drawn in the plane only
+        panels, tip = _panels(spec)
+        figure = figures.Figure(
+            panels,
+            tip,
+            fresh=figures.rows_only(panels),
+            title="The table's rows as arrows; the looked-up row highlighted",
+            fresh_title="The table's rows as arrows",
+        )
+        return figures.draw(spec, figure, answer=answer, solution=solution)
+
+
+def _panels(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+    table = [vec(r) for r in spec["table"]]
+    arrows = [
+        Arrow("row", (0, 0), (row[0], row[1]), label=f"{word} ({k})", index=k)
+        for k, (word, row) in enumerate(zip(spec["vocab"], table, strict=True))
+    ]
+    token = spec["tokens"][spec["position"]]
+    right = table[spec["vocab"].index(token)]
+    tip = (right[0], right[1])
+    arrows.append(Arrow("right", (0, 0), tip, label=f"E[id({token})]"))
+    return [Panel(f"the table E; position {spec['position']} is {token}", arrows)], tip

@@ -7,9 +7,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from grading.kinds import MistakeCode, ProblemKind
+from grading.kinds import MistakeCode
 
+from . import figures
 from .base import Draw, ProblemGenerator, composition, distance, distinct_rows, frac_str
+from .figures import Arrow, Number, Panel, h_label, mix_arrows, number, vec
+from .statement import (
+    ANSWER_FORMS,
+    md_sentence,
+    md_word,
+    mix_lines,
+    positions,
+)
 from .vocab import draw_sentence
 
 
@@ -65,9 +74,10 @@ def rows_differ_visibly(rows: list[list[str]]) -> bool:
 
 
 class WeightedSumGenerator(ProblemGenerator):
-    kind: ClassVar[ProblemKind] = ProblemKind.WEIGHTED_SUM
+    kind: ClassVar[str] = "weighted_sum"
     name: ClassVar[str] = "weighted_sum"
     version: ClassVar[int] = 1
+    number: ClassVar[int] = 2
 
     def draw_fields(self, draw: Draw, level: int, target: MistakeCode | None) -> dict:
         spec_level = MIX_LEVELS[level]
@@ -113,3 +123,43 @@ class WeightedSumGenerator(ProblemGenerator):
                 tuple(d.terms) == (position,) and distance(v, right) >= 0.5 for d, v in answers
             )
         return super().shows_clearly(spec, target, right, answers)
+
+    def statement(self, spec: dict) -> str:
+        tokens, position = spec["tokens"], spec["position"]
+        lines = [
+            f"The sentence is {md_sentence(tokens)} ({positions(len(tokens))}). One layer rebuilds "
+            f"position {position}, {md_word(tokens[position])}, as a weighted sum of the rows at "
+            "every position, itself included:",
+            "",
+            f"$$\\mathbf{{h}}_{{{position}}} = \\sum_j w_{{{position},j}}\\,\\mathbf{{x}}_j$$",
+            "",
+            *mix_lines(position, tokens, spec["rows"], spec["weights"]),
+            "",
+            f"**Compute** $\\mathbf{{h}}_{{{position}}}$.",
+            "",
+            ANSWER_FORMS,
+        ]
+        return "\n".join(lines)
+
+    def picture(
+        self, spec: dict, answer: Any = None, *, solution: bool | None = None
+    ) -> str | None:
+        if len(spec["rows"][0]) != 2:
+            return None  # drawn in the plane only
+        panels, tip = _panels(spec)
+        figure = figures.Figure(
+            panels,
+            tip,
+            fresh=figures.rows_only(panels),
+            title="Rows, weighted terms and their sum",
+            fresh_title="The rows of the sentence as arrows",
+        )
+        return figures.draw(spec, figure, answer=answer, solution=solution)
+
+
+def _panels(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+    i = spec["position"]
+    rows = [vec(r) for r in spec["rows"]]
+    arrows, tip = mix_arrows(spec["tokens"], rows, [number(w) for w in spec["weights"]])
+    arrows.append(Arrow("sum", (0, 0), tip, label=h_label(i)))
+    return [Panel(f"{h_label(i)} at {spec['tokens'][i]}", arrows)], tip

@@ -4,12 +4,16 @@ The naive check is what the issue names: `sympify` the text (vectors as `Matrix`
 `simplify(answer - expected) == 0`, with no diagnosis. Rows: final vectors and written-out
 sums of the rational kinds, final vectors of content_weights (exact `exp` answers), first
 answers on never-seen problems (cold caches), and the slowest input of the hostile corpus.
+Then one row pair per registered kind (warm and cold): generated problems at every level, each
+answered right and with every catalogued mistake, typed as a learner would.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from fractions import Fraction
@@ -17,11 +21,13 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
+import grading
 import grading.compare
 import grading.confirm
 import grading.explain
 import grading.marking
 import grading.mistakes
+import grading.proof
 import grading.spec
 import grading.tex
 from grading import expected_answer, grade, mistaken_answers
@@ -141,6 +147,16 @@ def _row(case: str, times: list[float], **extra) -> dict:
     }
 
 
+@functools.cache
+def _kind_caches() -> tuple:
+    """Return the per-problem caches the kinds keep (any lru_cache in a kind's module)."""
+    found = []
+    for registered in grading.KINDS.values():
+        module = sys.modules[type(registered).__module__]
+        found += [v for v in vars(module).values() if hasattr(v, "cache_clear")]
+    return tuple(found)
+
+
 def clear_grading_caches() -> None:
     """Forget every per-problem cache of grading, as for a problem never seen before."""
     for cached in (
@@ -152,6 +168,7 @@ def clear_grading_caches() -> None:
         grading.tex._sympy_tex,
         grading.compare._approx_sympy,
         grading.marking.term_table,
+        *_kind_caches(),
     ):
         cached.cache_clear()
 
@@ -222,7 +239,7 @@ def _confirmation_rows() -> list[dict]:
     for _ in range(40):
         for diff in pairs:
             pooled += _time([lambda d=diff: grading.confirm.confirm_zero([d])])
-            local += _time([lambda d=diff: grading.compare._exactly_zero(d)])
+            local += _time([lambda d=diff: grading.proof.exactly_zero(d)])
         empty += _time([lambda: grading.confirm.confirm_zero([sympy.Integer(0)])])
     return [
         _row("exact confirmation in the worker process", pooled),
@@ -245,6 +262,29 @@ def _near_miss_row() -> dict:
         [ms for ms, _ in times],
         note=f"slowest {slowest:.1f} ms: {text[:60]!r}; {over} over 100 ms",
     )
+
+
+def _kind_rows(seeds: int = 5) -> list[dict]:
+    """Time grade+diagnose per registered kind on generated problems: the right answer and
+    every catalogued mistake's answer, on a problem seen before and on a new one."""
+    from practice.generators import GENERATORS, generate
+    from tests.generators.conftest import answer_text
+
+    rows = []
+    for kind, generator in GENERATORS.items():
+        pairs = []
+        for level in generator.levels:
+            for seed in range(20_000, 20_000 + seeds):
+                spec = generate(kind, seed=seed, level=level)
+                values = [expected_answer(spec), *(v for _, v in mistaken_answers(spec))]
+                pairs += [(spec, answer_text(value, spec)) for value in values]
+        cold = [_cold_grade(spec, text) for spec, text in pairs]
+        warm = [ms for spec, text in pairs for ms in _time([lambda s=spec, t=text: grade(s, t)])]
+        rows.append(_row(f"{kind}: right and mistaken answers, problem seen before", warm))
+        rows.append(
+            _row(f"{kind}: right and mistaken answers, new problem", cold, note="caches cleared")
+        )
+    return rows
 
 
 def run() -> list[dict]:
@@ -297,4 +337,4 @@ def _run() -> list[dict]:
     )
     rows.append(_near_miss_row())
     rows += _confirmation_rows()
-    return rows
+    return rows + _kind_rows()

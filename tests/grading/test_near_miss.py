@@ -19,14 +19,9 @@ import pytest
 import sympy
 
 from grading import Status, expected_answer, grade
-from grading.compare import (
-    TooComplex,
-    check_confirmable,
-    confirmation_budget,
-    equal,
-    expansion_terms,
-)
+from grading.compare import confirmation_budget, equal
 from grading.confirm import confirm_zero, pool, start
+from grading.proof import TooComplex, check_confirmable, expansion_terms
 
 from .conftest import content_spec, contrast_spec, lookup_spec, seed_weighted_sum
 
@@ -86,10 +81,10 @@ def _terms(spec: dict) -> list[tuple[str, list[str]]]:
             terms += [(f"({weight})", row_b), (f"(-{weight})", row_a)]
         return terms
     if spec["kind"] == "content_weights":
-        from grading.mistakes import content_weights
-        from grading.spec import load_problem
+        import grading
+        from grading.kinds.content_weights import weights as content_weights
 
-        weights = content_weights(load_problem(spec))
+        weights = content_weights(grading.kind("content_weights").load(spec))
         return [(f"({w})", row) for w, row in zip(weights, spec["rows"], strict=True)]
     return [(f"({w})", row) for w, row in zip(spec["weights"], spec["rows"], strict=True)]
 

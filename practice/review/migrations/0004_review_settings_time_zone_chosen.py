@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('review', '0002_drop_covered_fk_indexes'),
+        ('review', '0003_kind_and_mistake_from_the_registry'),
     ]
 
     operations = [

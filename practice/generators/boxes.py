@@ -1,0 +1,128 @@
+"""Pictures made of labelled boxes (tokens, characters, bytes, pieces), as SVG.
+
+The pictures of the tokenization kinds are rows of boxes with text, so they share this small
+writer. Every box is a ``<rect>`` with ``data-role`` (what it shows: ``token``, ``id``,
+``char``, ``byte``, ``piece``, ``pair``, ...) and optional ``data-*`` facts, followed by its
+``<text>``; a test can read the picture back from those attributes. Text is escaped; the root
+has ``role="img"``, a ``<title>`` and a ``<desc>``, with ids unique per picture.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape, quoteattr
+
+FONT = "font-family:system-ui,sans-serif;font-size:13px"
+MONO = "font-family:ui-monospace,monospace"
+
+STYLES = {
+    # role: (fill, stroke)
+    "plain": ("#ffffff", "#6b7280"),
+    "unknown": ("#fef3c7", "#b45309"),
+    "right": ("#ecfdf5", "#047857"),
+    "answer": ("#fff7ed", "#c2410c"),
+    "wrong": ("#fee2e2", "#b91c1c"),
+    "merged": ("#dbeafe", "#1d4ed8"),
+    "muted": ("#f3f4f6", "#9ca3af"),
+}
+
+
+@dataclass
+class Figure:
+    """Collect an SVG picture as it is drawn: boxes, free text and lines, in pixels."""
+
+    title: str
+    desc: str
+    items: list[str] = field(default_factory=list)
+    width: float = 0
+    height: float = 0
+
+    def box(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        text: str,
+        *,
+        role: str,
+        style: str = "plain",
+        data: dict[str, str | int] | None = None,
+        mono: bool = False,
+        dashed: bool = False,
+        size: int | None = None,
+    ) -> None:
+        """Draw a rectangle with centred text; record its role and facts as data attributes."""
+        fill, stroke = STYLES[style]
+        attrs = "".join(f" data-{k}={quoteattr(str(v))}" for k, v in (data or {}).items())
+        dash = ' stroke-dasharray="4 3"' if dashed else ""
+        font = f' style="{MONO}"' if mono else ""
+        font_size = f' font-size="{size}"' if size else ""
+        self.items.append(
+            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="3" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="1.5"{dash} data-role="{role}" '
+            f'data-style="{style}"{attrs}/>'
+            f'<text x="{x + w / 2:g}" y="{y + h / 2 + 4.5:g}" text-anchor="middle"'
+            f"{font}{font_size}>{escape(text)}</text>"
+        )
+        self._grow(x + w, y + h)
+
+    def label(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        *,
+        anchor: str = "start",
+        role: str = "label",
+        size: int | None = None,
+        colour: str = "#374151",
+        weight: str | None = None,
+    ) -> None:
+        """Write free text with its baseline at ``y``."""
+        font_size = f' font-size="{size}"' if size else ""
+        bold = f' font-weight="{weight}"' if weight else ""
+        self.items.append(
+            f'<text x="{x:g}" y="{y:g}" text-anchor="{anchor}" fill="{colour}" '
+            f'data-role="{role}"{font_size}{bold}>{escape(text)}</text>'
+        )
+        width = 7.5 * len(text)
+        right = x + (width if anchor == "start" else width / 2 if anchor == "middle" else 0)
+        self._grow(right, y + 6)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, *, colour: str = "#9ca3af") -> None:
+        """Draw a thin connecting line."""
+        self.items.append(
+            f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="{colour}" '
+            'stroke-width="1"/>'
+        )
+        self._grow(max(x1, x2), max(y1, y2))
+
+    def _grow(self, x: float, y: float) -> None:
+        self.width = max(self.width, x)
+        self.height = max(self.height, y)
+
+    def render(self) -> str:
+        """Return the SVG markup."""
+        width, height = int(self.width + 12), int(self.height + 12)
+        digest = hashlib.sha1(  # noqa: S324 - a short id for the markup, not security
+            "".join([self.title, self.desc, *self.items]).encode()
+        ).hexdigest()[:10]
+        prefix = f"bl-{digest}"
+        return "".join(
+            [
+                f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+                f'width="{width}" height="{height}" role="img" '
+                f'aria-labelledby="{prefix}-title {prefix}-desc" style={quoteattr(FONT)}>',
+                f'<title id="{prefix}-title">{escape(self.title)}</title>',
+                f'<desc id="{prefix}-desc">{escape(self.desc)}</desc>',
+                *self.items,
+                "</svg>",
+            ]
+        )
+
+
+def text_width(text: str, *, per_char: float = 8.5, pad: float = 14, least: float = 30) -> float:
+    """Return a box width that fits ``text`` (a rough monospace estimate)."""
+    return max(least, per_char * len(text) + pad)

@@ -1,0 +1,149 @@
+"""``utf8_bytes``: the UTF-8 bytes of a short word with an accent or a symbol.
+
+Every word holds a character whose one-byte Windows-1252 code differs from its code point
+(*š*, *œ*, *€*, *’*, ...), so writing the legacy code and writing the code point are different
+mistakes on every problem. Level 1: one two-byte character; 2: two of them, one a Latin-1
+accent; 3: a three-byte symbol among ASCII; 4: a three-byte symbol and a two-byte letter.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from .base import Draw, ProblemGenerator
+from .boxes import Figure
+from .statement import md_word
+from .words_pieces import UTF8_LEVELS
+
+PATTERNS = (
+    ("$0 \\le c \\le 127$", "1", "`0xxxxxxx`"),
+    ("$128 \\le c \\le 2047$", "2", "`110xxxxx 10xxxxxx`"),
+    ("$2048 \\le c \\le 65535$", "3", "`1110xxxx 10xxxxxx 10xxxxxx`"),
+    ("$c \\ge 65536$", "4", "`11110xxx 10xxxxxx 10xxxxxx 10xxxxxx`"),
+)
+
+
+def _shown(ch: str) -> str:
+    return "space" if ch == " " else ch
+
+
+class Utf8BytesGenerator(ProblemGenerator):
+    kind: ClassVar[str] = "utf8_bytes"
+    name: ClassVar[str] = "utf8_bytes"
+    version: ClassVar[int] = 1
+    number: ClassVar[int] = 6
+    levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
+
+    def draw_fields(self, draw: Draw, level: int, target: str | None) -> dict:
+        return {"word": draw.choice(UTF8_LEVELS[level].words)}
+
+    def statement(self, spec: dict) -> str:
+        word = spec["word"]
+        rows = [
+            f"| {md_word(_shown(ch))} | U+{ord(ch):04X} | ${ord(ch)}$ | `{ord(ch):b}` |"
+            for ch in word
+        ]
+        patterns = [f"| {span} | {n} | {bits} |" for span, n, bits in PATTERNS]
+        return "\n".join(
+            [
+                f"Write the word {md_word(word)} in UTF-8: give its bytes, in order, as whole "
+                "numbers from $0$ to $255$, for example `[67, 97, 102, 195, 169]`. Hexadecimal "
+                "counts too when written with `0x` in front: `[0x43, 0x61, 0x66, 0xC3, 0xA9]`.",
+                "",
+                "Its characters and their code points:",
+                "",
+                "| character | code point | decimal $c$ | binary |",
+                "|---|---|---|---|",
+                *rows,
+                "",
+                "UTF-8 writes a code point in one to four bytes. The code point's bits fill the "
+                "`x` places of the pattern for its range, from the right, with zeros in front "
+                "where bits are left over:",
+                "",
+                "| code point $c$ | bytes | pattern |",
+                "|---|---|---|",
+                *patterns,
+            ]
+        )
+
+    def picture(
+        self, spec: dict, answer: tuple[int, ...] | None = None, *, solution: bool | None = None
+    ) -> str | None:
+        word = spec["word"]
+        groups = [tuple(ch.encode("utf-8")) for ch in word]
+        right = [b for g in groups for b in g]
+        byte_w, gap = 44.0, 10.0
+        if answer is None and not solution:
+            fig = Figure(
+                "The word's characters with their code points",
+                f"{len(word)} characters, each with its code point and its bits; the bytes are "
+                "not shown.",
+            )
+            x = 8.0
+            for k, ch in enumerate(word):
+                bits = f"{ord(ch):b}"
+                w = max(90.0, 8.0 * len(bits) + 16)
+                fig.box(x, 8, w, 30, _shown(ch), role="char", data={"index": k}, size=16)
+                fig.box(
+                    x, 42, w, 22, f"U+{ord(ch):04X}", role="code-point", style="muted", mono=True
+                )
+                fig.box(x, 68, w, 22, bits, role="bits", style="muted", mono=True, size=11)
+                x += w + gap
+            return fig.render()
+        shown = list(answer) if answer is not None else []
+        fig = Figure(
+            "The word's characters above their UTF-8 byte groups",
+            f"The bytes are {right}"
+            + (f"; your answer, {shown}, is written below them." if answer else "."),
+        )
+        x = 8.0
+        position = 0
+        for k, (ch, group) in enumerate(zip(word, groups, strict=True)):
+            w = len(group) * byte_w + (len(group) - 1) * 4
+            fig.box(x, 8, w, 30, _shown(ch), role="char", data={"index": k}, size=16)
+            fig.label(x + w / 2, 52, f"U+{ord(ch):04X}", anchor="middle", size=11)
+            for j, b in enumerate(group):
+                bx = x + j * (byte_w + 4)
+                fig.box(
+                    bx,
+                    60,
+                    byte_w,
+                    26,
+                    str(b),
+                    role="byte",
+                    style="right",
+                    data={"position": position, "char": k},
+                    mono=True,
+                )
+                if position < len(shown):
+                    ok = shown[position] == b
+                    fig.box(
+                        bx,
+                        90,
+                        byte_w,
+                        26,
+                        str(shown[position]),
+                        role="answer",
+                        style="right" if ok else "wrong",
+                        data={"position": position},
+                        mono=True,
+                    )
+                position += 1
+            x += w + gap
+        for extra in range(len(right), len(shown)):
+            fig.box(
+                x,
+                90,
+                byte_w,
+                26,
+                str(shown[extra]),
+                role="answer",
+                style="wrong",
+                data={"position": extra},
+                mono=True,
+            )
+            x += byte_w + 4
+        fig.label(
+            8, 134, "top: characters; middle: their UTF-8 bytes; bottom: your answer", size=11
+        )
+        return fig.render()

@@ -1,0 +1,99 @@
+"""*Why Words Become Pieces* in a real browser: each of its four kinds opened from the page,
+answered wrong (the explanation names the step), then right (marked correct); the live preview
+shows how a piece sequence and a list of merges were read."""
+
+import re
+
+import pytest
+
+import grading
+from practice.labels import mistake_label
+from practice.models import ProblemInstance
+from tests.kinds.page_pieces import integer_forms, merge_forms, piece_forms
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "violet-harbour-tangent-42"
+PAGE = "why-words-become-pieces"
+# kind: (idea, how an answer is typed, what the explanation of a mistake names)
+KINDS = {
+    "word_ids": ("whole-words-run-out", integer_forms, r"position \d+|positions \(0, 1"),
+    "utf8_bytes": ("pieces-spell-any-word", integer_forms, r"U\+[0-9A-F]{4}"),
+    "bpe_train": ("merges-follow-frequency", merge_forms, r"Merge \d"),
+    "bpe_apply": ("merges-follow-frequency", piece_forms, r"merge \d+ \("),
+}
+
+
+def _sign_up(page, live_server, username: str) -> None:
+    page.goto(f"{live_server.url}/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.org")
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/course/$"))
+
+
+def _open(page, kind: str) -> ProblemInstance:
+    idea = KINDS[kind][0]
+    page.click(f"a[href*='/pages/{PAGE}/']")
+    page.wait_for_url(re.compile(rf"/pages/{PAGE}/$"))
+    page.click(f"a[href*='/ideas/{idea}/{kind}/']")
+    page.wait_for_url(re.compile(r"/problems/\d+/$"))
+    problem_id = int(re.search(r"/problems/(\d+)/$", page.url).group(1))
+    return ProblemInstance.objects.get(pk=problem_id)
+
+
+def _submit(page, text: str) -> str:
+    page.fill("#id_text", text)
+    page.click("button[name=submit]")
+    page.wait_for_url(re.compile(r"/attempts/\d+/$"))
+    return page.locator("#verdict").inner_text()
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_open_answer_wrong_read_the_step_then_answer_right(page, live_server, real_course, kind):
+    _sign_up(page, live_server, f"learner-{kind.replace('_', '-')}")
+    problem = _open(page, kind)
+    assert page.locator(".problem__statement").inner_text().strip()
+    assert page.locator(".problem__picture svg").count() == 1
+
+    _, forms, named = KINDS[kind]
+    diagnosis, value = grading.mistaken_answers(problem.spec)[0]
+    verdict = _submit(page, forms(value)[0])
+    assert "Not quite." in verdict
+    explanation = page.locator("#verdict .verdict__explanation").inner_text()
+    assert re.search(named, explanation), explanation
+    # The wrong answer is drawn beside the right one.
+    assert page.locator("#verdict .verdict__picture svg").count() == 1
+    # The attempt is listed under the problem with the mistake's label.
+    row = page.locator(".problem-attempts .attempt--incorrect")
+    assert mistake_label(diagnosis.mistake, kind) in row.inner_text()
+
+    verdict = _submit(page, forms(grading.expected_answer(problem.spec))[0])
+    assert "Correct." in verdict
+
+
+@pytest.mark.parametrize(
+    ("kind", "typed", "shown"),
+    [
+        ("bpe_apply", "low|est", ["low", "est"]),
+        ("bpe_train", "e s; es t", ["e", "s", "es", "t"]),
+        ("utf8_bytes", "0xC5 161", ["197", "161"]),
+    ],
+)
+def test_preview_shows_how_the_pieces_were_read(page, live_server, real_course, kind, typed, shown):
+    _sign_up(page, live_server, f"previewer-{kind.replace('_', '-')}")
+    _open(page, kind)
+    page.locator("#id_text").press_sequentially(typed, delay=20)
+    preview = page.locator("#preview .preview--read, #preview .preview--invalid").first
+    preview.wait_for()
+    text = preview.inner_text()
+    if kind == "bpe_train":
+        # Two merges where the problem asks for more: the preview says how many to type.
+        assert "part" in text
+    else:
+        assert "Your answer was read as" in text
+        for piece in shown:
+            assert piece in text
+    assert page.locator(".problem-attempts .attempt").count() == 0
