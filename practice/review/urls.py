@@ -1,8 +1,24 @@
 """URLs of spaced review, namespace ``review``."""
 
-from django.urls import path
+from django.urls import path, register_converter
 
 from . import views
+
+
+class UnsubscribeTokenConverter:
+    """Match only what ``secrets.token_urlsafe`` writes, so a malformed token (a NUL byte, which
+    PostgreSQL refuses in text) is a plain 404 before any query."""
+
+    regex = "[A-Za-z0-9_-]{1,128}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return str(value)
+
+
+register_converter(UnsubscribeTokenConverter, "unsubscribe_token")
 
 app_name = "review"
 
@@ -13,5 +29,5 @@ urlpatterns = [
     path("<int:copy_id>/attempts/<int:attempt_id>/", views.result, name="result"),
     path("<int:copy_id>/export/", views.export, name="export"),
     path("settings/", views.settings_view, name="settings"),
-    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("unsubscribe/<unsubscribe_token:token>/", views.unsubscribe, name="unsubscribe"),
 ]

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -172,6 +173,8 @@ def export(request: HttpRequest, copy_id: int) -> HttpResponse:
     copy = access_copy(user=request.user, copy_id=copy_id)
     response = JsonResponse(services.review_export(copy=copy), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="basislab-review-{copy.pk}.json"'
+    # A learner's history: kept by no shared cache and no browser cache.
+    patch_cache_control(response, private=True, no_store=True)
     return response
 
 
