@@ -188,7 +188,9 @@ def problem_new_variant(request: HttpRequest, copy_id: int, problem_id: int) -> 
                 "You have asked for many new variants in a short time. Try this one, or come "
                 "back in a few minutes for another."
             ),
-            back_url=reverse("practice:problem", kwargs={"copy_id": copy_id, "problem_id": problem.pk}),
+            back_url=reverse(
+                "practice:problem", kwargs={"copy_id": copy_id, "problem_id": problem.pk}
+            ),
         )
     fresh = services.problem_new_variant(copy=problem.copy, problem=problem)
     return redirect("practice:problem", copy_id=copy_id, problem_id=fresh.pk)
