@@ -119,3 +119,19 @@ def test_static_root_is_read_from_the_environment(tmp_path):
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(tmp_path / "static-here")
+
+
+def test_the_generators_pictures_use_no_style_attribute_or_element():
+    from grading.kinds import ProblemKind
+    from practice.generators import GENERATORS, generate, render_svg
+
+    pictures = []
+    for kind in GENERATORS:
+        spec = generate(ProblemKind(kind), seed=3, level=1)
+        pictures += [render_svg(spec), render_svg(spec, solution=True)]
+    pictures = [svg for svg in pictures if svg]
+
+    assert pictures
+    for svg in pictures:
+        assert not re.search(r"\sstyle\s*=|<style", svg)
+        assert 'font-family="system-ui, sans-serif"' in svg
