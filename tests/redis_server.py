@@ -125,6 +125,16 @@ def _tail(path: Path, lines: int = 20) -> str:
     return "\n".join(path.read_text().splitlines()[-lines:]) if path.exists() else "(no log)"
 
 
+def _remove_stale(parent: Path) -> None:
+    """Remove the directories of earlier runs whose process is gone (a run killed outright
+    cannot remove its own; its server died with it)."""
+    if not parent.is_dir():
+        return
+    for directory in parent.iterdir():
+        if directory.name.isdigit() and not Path(f"/proc/{directory.name}").exists():
+            shutil.rmtree(directory, ignore_errors=True)
+
+
 def current_url() -> str:
     """Return the Redis URL of this session; the fixture ``redis_url`` must have run."""
     if _session_url is None:
@@ -141,7 +151,9 @@ def redis_url() -> Iterator[str]:
         _session_url = configured
         yield configured
         return
-    server = ThrowawayRedis(ROOT / "var" / "test-redis" / str(os.getpid()))
+    parent = ROOT / "var" / "test-redis"
+    _remove_stale(parent)
+    server = ThrowawayRedis(parent / str(os.getpid()))
     try:
         _session_url = server.start()
     except RuntimeError as exc:
