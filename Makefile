@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 COURSE ?= courses/content/how-text-becomes-numbers
 
-.PHONY: install run test lint bench load
+.PHONY: install prereqs run test lint bench load
 
 install: $(STAMP)
 
@@ -26,8 +26,15 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# The programs the suite drives (chromium, nginx, openssl; redis-server when CELERY_BROKER_URL
+# names no Redis): installed with apt-get as root, else the command to run is printed.
+prereqs: install
+	$(PY) -m tests.prereqs
+
 # pytest exits 5 when it collects no test; that is a failure of the suite here, said plainly.
-test: lint
+# Without a configured Redis the worker tests start a throwaway redis-server under var/ and stop
+# it when the run ends, passed or failed (tests/redis_server.py).
+test: prereqs lint
 	$(PY) -m pytest $(PYTEST_ARGS); status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; fi; exit $$status
 

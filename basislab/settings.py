@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
     "axes",
+    "csp",
     "django_htmx",
     "courses",
     "practice",
@@ -40,6 +41,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the body: no view takes files, so a request with one is refused.
+    "basislab.middleware.RefuseUploadsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -107,13 +111,26 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
+# The visitor's address, for the lockout above and the limits below (basislab/client_ip.py):
+# the number of proxies in front that append to X-Forwarded-For (deploy/nginx: 1). With 0 the
+# header is ignored, so a visitor talking to gunicorn directly cannot choose their address.
+BASISLAB_TRUSTED_PROXIES = env_int("BASISLAB_TRUSTED_PROXIES", 0)
+AXES_CLIENT_IP_CALLABLE = "basislab.client_ip.client_ip"
+RATELIMIT_IP_META_KEY = "basislab.client_ip.client_ip"
+# Limits on free actions (django-ratelimit on the default cache), "<count>/<s|m|h|d>".
+ACCOUNTS_SIGNUP_RATE = env_str("ACCOUNTS_SIGNUP_RATE", "10/h")  # sign-ups per address
+ACCOUNTS_PASSWORD_RESET_RATE = env_str("ACCOUNTS_PASSWORD_RESET_RATE", "10/h")  # per address
+ACCOUNTS_PASSWORD_RESET_EMAIL_RATE = env_str("ACCOUNTS_PASSWORD_RESET_EMAIL_RATE", "3/h")
+PRACTICE_PREVIEW_RATE = env_str("PRACTICE_PREVIEW_RATE", "60/m")  # previews per learner
+PRACTICE_VARIANT_RATE = env_str("PRACTICE_VARIANT_RATE", "30/h")  # new variants per learner
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -164,6 +181,25 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): everything from this site, no inline script or style
+# (pictures use SVG presentation attributes, never `style`), no plugins, no framing.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'none'"],
+        "object-src": ["'none'"],
+    }
+}
+# No view takes files: the only upload handler refuses the first file part before reading it,
+# and RefuseUploadsMiddleware answers 415 (basislab/middleware.py).
+FILE_UPLOAD_HANDLERS = ["basislab.middleware.RefuseFilesHandler"]
 
 # Celery: the filesystem transport under var/ by default, Redis or RabbitMQ by URL.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")

@@ -26,6 +26,58 @@ _INLINE = re.compile(r"(?<![\\$])\$(?!\$)((?:\\.|[^$\\\n])+?)\$(?!\$)")
 _UNKNOWN_COMMAND = re.compile(r"<mi>(\\[A-Za-z]+)</mi>")
 _SAFE_URL_SCHEMES = {"", "http", "https", "mailto"}
 _CHARACTER_REFERENCE = re.compile(r"&amp;(#x[0-9A-Fa-f]+;|#[0-9]+;)")
+# Commands that would put a link, a style, a class, an id or data attributes into the page
+# (latex2mathml turns `\href`, `\style`, `\class` into attributes; the others are MathJax's).
+# A command is preceded by an even number of backslashes: `\\class` is a line break, then text.
+REFUSED_COMMANDS = (
+    "href",
+    "url",
+    "style",
+    "class",
+    "cssId",
+    "htmlClass",
+    "htmlId",
+    "htmlStyle",
+    "htmlData",
+    "data",
+)
+_REFUSED = re.compile(r"(?<!\\)(?:\\\\)*\\(" + "|".join(REFUSED_COMMANDS) + r")(?![A-Za-z])")
+# The only MathML attributes that reach a page: layout, never links, styles, classes or ids.
+ALLOWED_ATTRIBUTES = frozenset(
+    {
+        "xmlns",
+        "display",
+        "displaystyle",
+        "scriptlevel",
+        "mathvariant",
+        "stretchy",
+        "fence",
+        "form",
+        "separator",
+        "accent",
+        "accentunder",
+        "movablelimits",
+        "largeop",
+        "symmetric",
+        "lspace",
+        "rspace",
+        "minsize",
+        "maxsize",
+        "width",
+        "height",
+        "depth",
+        "linethickness",
+        "linebreak",
+        "notation",
+        "columnalign",
+        "rowalign",
+        "columnlines",
+        "rowlines",
+        "columnspacing",
+        "rowspacing",
+        "frame",
+    }
+)
 
 
 class MathError(ValueError):
@@ -35,8 +87,15 @@ class MathError(ValueError):
 def tex_to_mathml(tex: str, *, display: bool = False) -> str:
     """Convert a TeX formula to a ``<math>`` element; raise MathError for malformed TeX.
 
-    A command latex2mathml does not know (``\\foo``) is an error rather than printed as text.
+    A command latex2mathml does not know (``\\foo``) is an error rather than printed as text,
+    and so is one of ``REFUSED_COMMANDS``. Attributes outside ``ALLOWED_ATTRIBUTES`` are dropped.
     """
+    refused = _REFUSED.search(tex)
+    if refused:
+        raise MathError(
+            f"\\{refused.group(1)} is not allowed in {tex.strip()!r}: math may not add links, "
+            "styles, classes, ids or data to the page"
+        )
     try:
         element = latex2mathml.converter.convert_to_element(
             tex.strip(), display="block" if display else "inline"
@@ -45,6 +104,9 @@ def tex_to_mathml(tex: str, *, display: bool = False) -> str:
         name = type(exc).__name__
         detail = str(exc) or re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
         raise MathError(f"cannot read the TeX {tex.strip()!r}: {detail}") from exc
+    for node in element.iter():
+        for name in [name for name in node.attrib if name not in ALLOWED_ATTRIBUTES]:
+            del node.attrib[name]
     # latex2mathml's own serialiser unescapes everything, so `\text{<b>}` would come out as
     # markup. Serialise escaped instead and restore only the character references it wrote.
     mathml = _CHARACTER_REFERENCE.sub(r"&\1", ET.tostring(element, encoding="unicode"))

@@ -17,10 +17,12 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_ratelimit.core import is_ratelimited
 
+from basislab.limits import limit_reached, too_many
 from courses.selectors import access_copy
 from grading.kinds import ProblemKind, Status
 from practice.generators import render_statement
@@ -178,6 +180,19 @@ def preview(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse
 def problem_new_variant(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse:
     """Replace the problem with a fresh variant at the learner's current level."""
     problem = selectors.access_problem(user=request.user, problem_id=problem_id, copy_id=copy_id)
+    if limit_reached(
+        request, group="practice.new_variant", key="user", setting="PRACTICE_VARIANT_RATE"
+    ):
+        return too_many(
+            request,
+            message=_(
+                "You have asked for many new variants in a short time. Try this one, or come "
+                "back in a few minutes for another."
+            ),
+            back_url=reverse(
+                "practice:problem", kwargs={"copy_id": copy_id, "problem_id": problem.pk}
+            ),
+        )
     fresh = services.problem_new_variant(copy=problem.copy, problem=problem)
     return redirect("practice:problem", copy_id=copy_id, problem_id=fresh.pk)
 
@@ -207,6 +222,8 @@ def export(request: HttpRequest, copy_id: int) -> HttpResponse:
     """Download the whole copy as JSON: progress, notes, problems, attempts, review state."""
     copy = access_copy(user=request.user, copy_id=copy_id)
     response = JsonResponse(services.copy_export(copy=copy), json_dumps_params={"indent": 2})
+    # A learner's whole history: kept by no shared cache and no browser cache.
+    patch_cache_control(response, private=True, no_store=True)
     filename = f"basislab-{copy.course.slug}-{timezone.now().date().isoformat()}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -85,3 +85,11 @@ def real_course(db, settings) -> CourseVersion:
     version = course_load(directory=REAL_COURSE_DIR).version
     settings.BASISLAB_COURSE_SLUG = version.course.slug
     return version
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Start every test with an empty cache: rate-limit counts must not leak between tests."""
+    from django.core.cache import cache
+
+    cache.clear()

@@ -1,4 +1,5 @@
-"""Account URLs: sign up and sign out, plus Django's sign in and password reset (un-namespaced)."""
+"""Account URLs: sign up, sign out and the limited password reset, plus Django's sign in and
+the rest of the password views (un-namespaced)."""
 
 from django.urls import include, path
 
@@ -6,6 +7,8 @@ from . import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    # Before Django's own: the same URLs and names, with a word after signing out and limits.
     path("logout/", views.SignOutView.as_view(), name="logout"),
+    path("password_reset/", views.password_reset, name="password_reset"),
     path("", include("django.contrib.auth.urls")),
 ]

@@ -1,13 +1,17 @@
-"""Sign up and sign out; the other account views are Django's own (``django.contrib.auth.urls``)."""
+"""Sign up, sign out and password reset (limited per address and per email); the other account
+views are Django's own (``django.contrib.auth.urls``)."""
 
 from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
-from django.contrib.auth.views import LogoutView
+from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.views import LogoutView, PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
+
+from basislab.limits import limit_reached, too_many
 
 from .forms import SignUpForm
 from .services import user_create
@@ -19,6 +23,16 @@ def signup(request: HttpRequest) -> HttpResponse:
     next_url = _safe_next(request)
     if request.user.is_authenticated:
         return redirect(next_url or "courses:dashboard")
+    if request.method == "POST" and limit_reached(
+        request, group="accounts.signup", key="ip", setting="ACCOUNTS_SIGNUP_RATE"
+    ):
+        return too_many(
+            request,
+            message=_(
+                "Many accounts were made from your network in a short time. "
+                "Please wait an hour and try again."
+            ),
+        )
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = user_create(
@@ -49,3 +63,43 @@ class SignOutView(LogoutView):
         # Messages live in a cookie first, so the note survives the session being flushed.
         messages.success(request, _("You are signed out. See you soon."))
         return response
+
+
+def _email_key(_group: str, request: HttpRequest) -> str:
+    return request.POST.get("email", "").strip().casefold()
+
+
+class LimitedPasswordResetView(PasswordResetView):
+    """Django's password reset, limited per address and per email address.
+
+    Both counts go up on every valid request, and either limit gives the same answer, whether
+    or not an account has the address: the page reveals nothing about who has an account.
+    """
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        """Send the link unless this address or this email asked too often."""
+        by_address = limit_reached(
+            self.request,
+            group="accounts.password_reset",
+            key="ip",
+            setting="ACCOUNTS_PASSWORD_RESET_RATE",
+        )
+        by_email = limit_reached(
+            self.request,
+            group="accounts.password_reset_email",
+            key=_email_key,
+            setting="ACCOUNTS_PASSWORD_RESET_EMAIL_RATE",
+        )
+        if by_address or by_email:
+            return too_many(
+                self.request,
+                message=_(
+                    "Password reset links were asked for many times in a short time. "
+                    "If an account has this address, a link is already on its way: check your "
+                    "email, or wait an hour and ask again."
+                ),
+            )
+        return super().form_valid(form)
+
+
+password_reset = LimitedPasswordResetView.as_view()

@@ -13,8 +13,10 @@ import hashlib
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
-FONT = "font-family:system-ui,sans-serif;font-size:13px"
-MONO = "font-family:ui-monospace,monospace"
+# Presentation attributes, not a `style` attribute: the pages' Content-Security-Policy without
+# 'unsafe-inline' blocks `style` attributes in inline SVG (CSP3 style-src-attr), not these.
+FONT = 'font-family="system-ui, sans-serif" font-size="13"'
+MONO = 'font-family="ui-monospace, monospace"'
 
 STYLES = {
     # role: (fill, stroke)
@@ -57,7 +59,7 @@ class Figure:
         fill, stroke = STYLES[style]
         attrs = "".join(f" data-{k}={quoteattr(str(v))}" for k, v in (data or {}).items())
         dash = ' stroke-dasharray="4 3"' if dashed else ""
-        font = f' style="{MONO}"' if mono else ""
+        font = f" {MONO}" if mono else ""
         font_size = f' font-size="{size}"' if size else ""
         self.items.append(
             f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="3" fill="{fill}" '
@@ -114,7 +116,7 @@ class Figure:
             [
                 f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
                 f'width="{width}" height="{height}" role="img" '
-                f'aria-labelledby="{prefix}-title {prefix}-desc" style={quoteattr(FONT)}>',
+                f'aria-labelledby="{prefix}-title {prefix}-desc" {FONT}>',
                 f'<title id="{prefix}-title">{escape(self.title)}</title>',
                 f'<desc id="{prefix}-desc">{escape(self.desc)}</desc>',
                 *self.items,

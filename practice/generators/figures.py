@@ -24,7 +24,9 @@ from xml.sax.saxutils import escape, quoteattr
 PANEL = 340  # pixels, square
 PAD = 58  # room for the labels
 LEGEND_LINE = 20
-FONT = "font-family:system-ui,sans-serif;font-size:12px"
+# Presentation attributes, not a `style` attribute: a page's Content-Security-Policy without
+# 'unsafe-inline' blocks `style` attributes in inline SVG (CSP3 style-src-attr), not these.
+FONT = 'font-family="system-ui, sans-serif" font-size="12"'
 
 COLOURS = {
     "row": "#6b7280",
@@ -276,7 +278,7 @@ def draw(
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" role="img" '
-        f'aria-labelledby="{prefix}-title {prefix}-desc" style={quoteattr(FONT)}>',
+        f'aria-labelledby="{prefix}-title {prefix}-desc" {FONT}>',
         f'<title id="{prefix}-title">{escape(title)}</title>',
         f'<desc id="{prefix}-desc">{escape(desc)}</desc>',
         "<defs>",

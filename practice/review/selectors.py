@@ -62,8 +62,10 @@ def review_item_for_problem(*, problem: ProblemInstance) -> ReviewItem | None:
 # --- settings -------------------------------------------------------------------------------
 
 # Tokens are made by ``models.new_unsubscribe_token`` (URL-safe base64); anything else, such as
-# a NUL byte that PostgreSQL refuses in text, is no token and never reaches the database.
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+# a NUL byte that PostgreSQL refuses in text, is no token and never reaches the database. The
+# URL converter of the unsubscribe link matches the same pattern.
+UNSUBSCRIBE_TOKEN_PATTERN = "[A-Za-z0-9_-]{16,64}"  # noqa: S105 (a pattern, not a secret)
+_TOKEN = re.compile(UNSUBSCRIBE_TOKEN_PATTERN)
 
 
 def is_unsubscribe_token(token: str) -> bool:

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -155,6 +156,8 @@ def export(request: HttpRequest, copy_id: int) -> HttpResponse:
     copy = access_copy(user=request.user, copy_id=copy_id)
     response = JsonResponse(review_export(copy=copy), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = f'attachment; filename="basislab-review-{copy.pk}.json"'
+    # A learner's history: kept by no shared cache and no browser cache.
+    patch_cache_control(response, private=True, no_store=True)
     return response
 
 

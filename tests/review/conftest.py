@@ -6,7 +6,6 @@ those tests do not depend on the grader; the end-to-end tests go through
 """
 
 import itertools
-import os
 import time
 import uuid
 from collections.abc import Callable
@@ -26,6 +25,7 @@ from courses.models import Course, CourseCopy, CourseVersion, Idea, Page
 from grading.kinds import MistakeCode, ProblemKind, Status
 from practice.models import Attempt, ProblemInstance
 from practice.problems import problem_replace, problem_store
+from tests import redis_server
 
 _numbers = itertools.count(1)
 
@@ -160,16 +160,16 @@ def copy(db) -> CourseCopy:
 
 # --- a real Celery worker against Redis -----------------------------------------------------
 
-REDIS_BROKER_DEFAULT = "redis://127.0.0.1:6379/5"
+# The session's Redis (configured, or a throwaway server): a fixture for the worker tests.
+redis_url = redis_server.redis_url
 # Nothing listens here: the broker is "down".
 BROKER_DOWN = "redis://127.0.0.1:1/0"
 
 
 def redis_broker_url() -> str:
-    """Return the Redis broker for worker tests: CELERY_BROKER_URL when it is Redis (CI),
-    else the review engineer's local db 5."""
-    url = os.environ.get("CELERY_BROKER_URL", "")
-    return url if url.startswith(("redis://", "rediss://")) else REDIS_BROKER_DEFAULT
+    """Return the Redis broker for worker tests: CELERY_BROKER_URL when it names Redis (CI),
+    else the throwaway server tests/redis_server.py started for this session."""
+    return redis_server.current_url()
 
 
 def subprocess_database_url() -> str:
@@ -222,7 +222,7 @@ def wait_for(predicate: Callable[[], bool], *, timeout: float = 30.0, what: str 
 
 
 @pytest.fixture
-def redis_app(transactional_db):
+def redis_app(transactional_db, redis_url):
     """Yield the project's Celery app pointed at Redis with an empty queue; restore it after."""
     saved = {
         key: app.conf.get(key)

@@ -1,0 +1,58 @@
+"""Gunicorn settings for production, behind nginx (deploy/nginx/basislab.conf).
+
+Start: ``gunicorn -c deploy/gunicorn.conf.py basislab.wsgi`` (deploy/systemd/basislab-web.service).
+Sync workers are right here only because nginx stands in front: it reads each request whole
+(headers and body, with its own timeouts) before handing it on, and buffers the response, so a
+worker is never held by a slow client. Never expose this server to the internet directly.
+Every value can be overridden from the environment (GUNICORN_BIND, GUNICORN_WORKERS, ...).
+"""
+
+import multiprocessing
+import os
+
+
+def _int(name: str, default: int) -> int:
+    """Read an integer from the environment, naming the variable when it is not one."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name}={raw!r} is not an integer") from exc
+
+
+wsgi_app = "basislab.wsgi:application"
+# A unix socket only nginx can reach (systemd's RuntimeDirectory=basislab); a loopback
+# host:port works too. Never 0.0.0.0.
+bind = [os.environ.get("GUNICORN_BIND", "unix:/run/basislab/gunicorn.sock")]
+# Sync workers: answers are CPU-bound (SymPy, rendering) and short. 2 per CPU + 1.
+workers = _int("GUNICORN_WORKERS", 2 * multiprocessing.cpu_count() + 1)
+worker_class = "sync"
+# A request that takes longer than this is killed (the grader bounds its own work to ~1 s).
+timeout = _int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 30)
+# nginx talks HTTP/1.0 to the upstream and closes; keep-alive matters little here.
+keepalive = 2
+# Request line and header limits (gunicorn's defaults, written down): a longer URL or more
+# headers get 400 before Django is involved. nginx refuses earlier still
+# (large_client_header_buffers 4 8k).
+limit_request_line = 4094
+limit_request_fields = 50
+limit_request_field_size = 8190
+# Recycle workers now and then, so a slow leak cannot grow without bound.
+max_requests = _int("GUNICORN_MAX_REQUESTS", 2000)
+max_requests_jitter = 200
+# Import the app before forking: workers share its memory and start at once.
+preload_app = True
+# X-Forwarded-* only from nginx on this machine (Django itself reads X-Forwarded-Proto through
+# SECURE_PROXY_SSL_HEADER and X-Forwarded-For through BASISLAB_TRUSTED_PROXIES).
+forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+accesslog = "-"
+# The forwarded chain first (nginx appends the address it saw), then the usual fields.
+access_log_format = (
+    '%({x-forwarded-for}i)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms'
+)
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+proc_name = "basislab-web"

@@ -1,0 +1,73 @@
+"""deploy/'s files hold together: the units start what the README says, the environment example
+names only settings the project reads, and gunicorn accepts its configuration."""
+
+import configparser
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.deploy
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+
+
+def unit(name: str) -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # systemd keys are case-sensitive
+    parser.read(DEPLOY / "systemd" / name)
+    return parser
+
+
+def test_each_unit_starts_its_own_process_from_the_shared_environment():
+    web, worker, beat = (unit(f"basislab-{name}.service") for name in ("web", "worker", "beat"))
+
+    assert web["Service"]["ExecStart"].endswith("gunicorn -c deploy/gunicorn.conf.py")
+    assert " worker " in worker["Service"]["ExecStart"]
+    assert "--beat" not in worker["Service"]["ExecStart"]  # beat runs once, in its own unit
+    assert " beat " in beat["Service"]["ExecStart"]
+    for parsed in (web, worker, beat):
+        assert parsed["Service"]["EnvironmentFile"] == "/etc/basislab/env"
+        assert parsed["Service"]["User"] == "basislab"
+        assert parsed["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_the_environment_example_names_only_settings_the_project_reads():
+    example = (DEPLOY / "basislab.env.example").read_text()
+    names = re.findall(r"^([A-Z_]+)=", example, flags=re.M)
+    settings_source = (ROOT / "basislab" / "settings.py").read_text()
+    read = set(re.findall(r'env_(?:str|int|bool|list)\(\s*"([A-Z_]+)"', settings_source))
+
+    assert set(names) <= read
+    assert "BASISLAB_TRUSTED_PROXIES=1" in example
+    assert "DEBUG=0" in example
+
+
+def test_gunicorn_accepts_the_configuration(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update(GUNICORN_BIND="127.0.0.1:0", BASISLAB_VAR_DIR=str(tmp_path))
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "--check-config",
+            "--print-config",
+            "-c",
+            str(DEPLOY / "gunicorn.conf.py"),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    printed = dict(re.findall(r"^(\w+)\s+=\s+(.*)$", result.stdout, flags=re.M))
+    assert printed["worker_class"] == "sync"
+    assert printed["timeout"] == "30"
+    assert printed["limit_request_line"] == "4094"
+    assert printed["limit_request_fields"] == "50"

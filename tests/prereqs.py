@@ -1,0 +1,109 @@
+"""Make sure the programs the test suite drives are installed; ``make test`` runs this first.
+
+    python -m tests.prereqs
+
+Beyond Python packages the suite drives three Debian programs, and a fourth when no Redis is
+configured:
+
+- ``chromium`` (the browser tests, through Playwright; ``BASISLAB_CHROMIUM`` names another),
+- ``nginx`` (tests/deploy: the production proxy in front of gunicorn; ``BASISLAB_NGINX``),
+- ``openssl`` (tests/deploy: a throwaway certificate for nginx's TLS server block),
+- ``redis-server`` when ``CELERY_BROKER_URL`` does not name Redis: the worker tests then start a
+  throwaway server of their own under ``var/`` (tests/redis_server.py).
+
+What is missing is installed with apt-get when running as root (with services kept from
+starting: a temporary ``policy-rc.d``, so installing redis-server or nginx leaves no daemon
+running); otherwise the command to run is printed and the exit status is 1. Nothing is ever
+skipped instead.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+POLICY_RC_D = Path("/usr/sbin/policy-rc.d")
+# Exit status 101 tells Debian's invoke-rc.d and deb-systemd-invoke not to start a service.
+DENY_STARTS = "#!/bin/sh\n# Written by tests/prereqs.py while it installs packages.\nexit 101\n"
+
+
+@dataclass(frozen=True)
+class Program:
+    """A program the suite runs: where it is looked for and which Debian package has it."""
+
+    package: str
+    path: str
+
+    def present(self) -> bool:
+        """Return True when the program is installed where the suite looks for it."""
+        if "/" in self.path:
+            return os.access(self.path, os.X_OK)
+        return shutil.which(self.path) is not None
+
+
+def needed(environ: dict[str, str]) -> list[Program]:
+    """Return the programs this run of the suite needs, given the environment."""
+    programs = [
+        Program("chromium", environ.get("BASISLAB_CHROMIUM", "/usr/bin/chromium")),
+        Program("nginx", environ.get("BASISLAB_NGINX", "/usr/sbin/nginx")),
+        Program("openssl", "openssl"),
+    ]
+    if not environ.get("CELERY_BROKER_URL", "").startswith(("redis://", "rediss://")):
+        programs.append(Program("redis-server", "redis-server"))
+    return programs
+
+
+def install_command(packages: list[str]) -> list[str]:
+    """Return the apt-get command that installs the packages."""
+    return ["apt-get", "install", "-y", "-qq", *packages]
+
+
+def advice(packages: list[str]) -> str:
+    """Return the message for a user who cannot install: what is missing and how to add it."""
+    return (
+        f"make test needs {', '.join(packages)}, which {'is' if len(packages) == 1 else 'are'} "
+        f"not installed. Install with:\n    sudo {' '.join(install_command(packages))}\n"
+        "(Debian or Ubuntu; run as root, make test installs them itself.)"
+    )
+
+
+def install(packages: list[str]) -> None:
+    """Install the packages with apt-get, keeping their services from starting."""
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    wrote_policy = False
+    if not POLICY_RC_D.exists():
+        POLICY_RC_D.write_text(DENY_STARTS)
+        POLICY_RC_D.chmod(0o755)
+        wrote_policy = True
+    try:
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+        subprocess.run(install_command(packages), check=True, env=env)
+    finally:
+        if wrote_policy:
+            POLICY_RC_D.unlink()
+
+
+def main(environ: dict[str, str] | None = None, *, is_root: bool | None = None) -> int:
+    """Check (and as root install) what the suite needs; return the exit status."""
+    environ = dict(os.environ) if environ is None else environ
+    is_root = os.geteuid() == 0 if is_root is None else is_root
+    missing = [program for program in needed(environ) if not program.present()]
+    if not missing:
+        return 0
+    packages = [program.package for program in missing]
+    if not is_root or shutil.which("apt-get") is None:
+        print(advice(packages), file=sys.stderr)
+        return 1
+    print(f"Installing {', '.join(packages)} with apt-get (services not started).", flush=True)
+    install(packages)
+    still = [program.package for program in missing if not program.present()]
+    if still:
+        print(f"apt-get ran, but {', '.join(still)} is still missing.", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
