@@ -66,6 +66,11 @@ def _pieces_md(pieces: Iterable[str]) -> str:
     return " ".join(f"`{p}`" for p in pieces)
 
 
+def _follow(count: int) -> str:
+    """Return '1 digit follows' or '2 digits follow'."""
+    return "1 digit follows" if count == 1 else f"{count} digits follow"
+
+
 def _worth_tex(digit: int, power: int) -> str:
     return f"{digit} \\times 10^{{{power}}} = {digit * 10**power}"
 
@@ -123,8 +128,8 @@ def _within_piece_explain(p: DigitChunksProblem, d: object) -> str:
     piece = chunks_from_left(p.number, p.group)[index]
     return (
         f"You gave ${_worth_tex(p.digit, inside)}$: what the {p.digit} is worth inside its piece "
-        f"`{piece}`, where {inside} digit{'s' if inside != 1 else ''} follow{'' if inside != 1 else 's'} it. "
-        f"In the whole number {p.after} digits follow it, so it is worth "
+        f"`{piece}`, where {_follow(inside)} it. "
+        f"In the whole number {_follow(p.after)} it, so it is worth "
         f"${_worth_tex(p.digit, p.after)}$. The piece's id is the same wherever the piece "
         f"stands; how many digits come after it is exactly what the piece does not say."
     )
@@ -141,7 +146,7 @@ def _off_by_one_apply(p: DigitChunksProblem, v: Variant) -> Answer:
 def _off_by_one_explain(p: DigitChunksProblem, d: object) -> str:
     return (
         f"You gave ${_worth_tex(p.digit, p.after + 1)}$: that counts the {p.digit} itself among "
-        f"the digits after it. {p.after} digits follow it, so its place value is "
+        f"the digits after it: {_follow(p.after)} it, so its place value is "
         f"$10^{{{p.after}}}$ and it is worth ${_worth_tex(p.digit, p.after)}$."
     )
 

@@ -101,7 +101,9 @@ def _one_piece_apply(p: LettersProblem, v: Variant) -> Answer:
 def _one_piece_explain(p: LettersProblem, d: object) -> str:
     k = d.terms[1]
     piece = p.pieces[k]
-    others = [(x, c) for j, (x, c) in enumerate(zip(p.pieces, p.counts(), strict=True)) if c and j != k]
+    others = [
+        (x, c) for j, (x, c) in enumerate(zip(p.pieces, p.counts(), strict=True)) if c and j != k
+    ]
     listed = ", ".join(f"{_code(x)} holds {c}" for x, c in others)
     return (
         f"You gave {piece.count(p.letter)}: the *{p.letter}*s of piece {k}, {_code(piece)}, "
@@ -143,7 +145,9 @@ def _position_apply(p: LettersProblem, v: Variant) -> Answer:
 
 
 def _position_explain(p: LettersProblem, d: object) -> str:
-    first = next(k for k, (a, b) in enumerate(zip(_by_position(p), p.pieces, strict=True)) if a != b)
+    first = next(
+        k for k, (a, b) in enumerate(zip(_by_position(p), p.pieces, strict=True)) if a != b
+    )
     return (
         f"Your pieces are the table's rows 0, 1, 2, ... in order: the pieces numbered by "
         f"position, not by the ids. An id is the row number to look up: at position {first} the "

@@ -75,7 +75,8 @@ class AttentionCostGenerator(ProblemGenerator):
             ]
         )
 
-    def picture(self, spec: dict, answer: Any = None) -> str:
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+        reveal = answer is not None if solution is None else solution
         short, long, mask = spec["short"], spec["long"], spec["mask"]
         cell = min(24.0, PANEL / long)
         x0, y0 = 16.0, 28.0
@@ -93,7 +94,7 @@ class AttentionCostGenerator(ProblemGenerator):
             f"Each grid has one cell per pair of positions (row: the position scoring, column: "
             f"the position scored); {what} are scores the layer computes."
         )
-        if answer is not None:
+        if reveal:
             a, b = entries(short, mask), entries(long, mask)
             desc += f" The layer computes {a} and {b} scores."
             body.append(

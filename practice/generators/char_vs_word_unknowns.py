@@ -81,17 +81,18 @@ class CharVsWordUnknownsGenerator(ProblemGenerator):
                 f"- **Character table.** Every character is one position, spaces included. "
                 f"The table lists {table}; any other character becomes `<unk>`.",
                 "",
-                "How many positions are `<unk>` under the word vocabulary, and how many under "
-                "the character table?",
+                "How many positions are `<unk>`: $u_{\\text{word}}$ under the word "
+                "vocabulary, and $u_{\\text{char}}$ under the character table?",
                 "",
-                "Answer with the two numbers separated by a semicolon, for example `3; 1`.",
+                "Answer $u_{\\text{word}}$, a semicolon, then $u_{\\text{char}}$, for example "
+                "`3; 1`.",
             ]
         )
 
-    def picture(self, spec: dict, answer: Any = None) -> str:
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+        reveal = answer is not None if solution is None else solution
         tokens = spec["tokens"]
         vocab = set(spec["vocab"])
-        reveal = answer is not None
         cell, x0, y_words, y_chars = 12, 16, 30, 30 + BOX_HEIGHT + 14
         body: list[str] = [
             label(x0, 18, "words"),
@@ -127,9 +128,7 @@ class CharVsWordUnknownsGenerator(ProblemGenerator):
             words = sum(1 for t in tokens if t not in vocab)
             chars = sum(1 for ch in " ".join(tokens) if not _known(ch, spec["table"]))
             desc += f" Unknown positions, in red: {words} words, {chars} characters."
-            body.extend(
-                legend(x0, height, [("unknown", "<unk>: not in the vocabulary or table")])
-            )
+            body.extend(legend(x0, height, [("unknown", "<unk>: not in the vocabulary or table")]))
             height += 24
         return svg_root(width, height, title, desc, body)
 

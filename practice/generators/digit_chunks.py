@@ -104,7 +104,8 @@ class DigitChunksGenerator(ProblemGenerator):
             ]
         )
 
-    def picture(self, spec: dict, answer: Any = None) -> str:
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+        reveal = answer is not None if solution is None else solution
         number, marked = spec["number"], spec["marked"]
         x0, y0, cell = 16, 34, 26
         body: list[str] = []
@@ -123,7 +124,7 @@ class DigitChunksGenerator(ProblemGenerator):
         height = y0 + BOX_HEIGHT + 16
         title = f"The digits of {number}, the {ORDINALS[marked]} marked"
         desc = "Each digit in a box, numbered from the left; the marked digit is shaded."
-        if answer is not None:
+        if reveal:
             right = chunks_from_left(number, spec["group"])
             rows = [("right", right, "the right pieces")]
             pieces = _answer_pieces(answer)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .base import Draw, ProblemGenerator
-from .text_figures import BOX_HEIGHT, COLOURS, box_row, label, legend, shown, svg_root
+from .text_figures import BOX_HEIGHT, box_row, label, legend, shown, svg_root
 from .words_letters import ADJECTIVES, NOUNS, NUMBERS, VERBS, all_pieces, phrase_pieces
 
 
@@ -88,7 +88,8 @@ class LettersInPiecesGenerator(ProblemGenerator):
             ]
         )
 
-    def picture(self, spec: dict, answer: Any = None) -> str:
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+        reveal = answer is not None if solution is None else solution
         vocab, ids, letter = spec["vocab"], spec["ids"], spec["letter"]
         pieces = [vocab[i] for i in ids]
         x0 = 16
@@ -99,7 +100,7 @@ class LettersInPiecesGenerator(ProblemGenerator):
         width = end + x0
         title = "The ids the model receives"
         desc = "One box per id; the pieces and their letters are what the problem asks for."
-        if answer is None:
+        if not reveal:
             body.append(
                 label(x0, height, "each id is only a row number: its spelling is in the table")
             )
@@ -123,7 +124,9 @@ class LettersInPiecesGenerator(ProblemGenerator):
                 row, x_end = box_row(x, height + 8, list(piece), role="char", gap=1, fills=fills)
                 body.extend(row)
                 body.append(
-                    label((x + x_end) / 2, height + BOX_HEIGHT + 24, str(counts[k]), anchor="middle")
+                    label(
+                        (x + x_end) / 2, height + BOX_HEIGHT + 24, str(counts[k]), anchor="middle"
+                    )
                 )
                 x = x_end + 10
             width = max(width, x + x0)
@@ -140,7 +143,6 @@ class LettersInPiecesGenerator(ProblemGenerator):
                 desc += f" Your pieces: {' '.join(shown(p) for p in learner)}."
             body.extend(legend(x0, height, entries))
             height += 18 * len(entries) + 6
-            _ = COLOURS
         return svg_root(max(width, 360), height, title, desc, body)
 
 

@@ -72,7 +72,8 @@ class SequenceLengthsGenerator(ProblemGenerator):
             ]
         )
 
-    def picture(self, spec: dict, answer: Any = None) -> str:
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+        reveal = answer is not None if solution is None else solution
         pieces = spec["pieces"]
         body: list[str] = []
         x0, y = 16, 16
@@ -105,12 +106,11 @@ class SequenceLengthsGenerator(ProblemGenerator):
             "Top of each line: one box per character (spaces shown as ▁). Below: one box per "
             "piece, spanning its characters."
         )
-        if answer is not None:
+        if reveal:
             text = "".join(pieces)
             right = (len(text), len(pieces), Fraction(len(text), len(pieces)))
-            desc += (
-                f" {right[0]} characters, {right[1]} pieces, ratio {right[2]}."
-                + _answer_words(answer)
+            desc += f" {right[0]} characters, {right[1]} pieces, ratio {right[2]}." + _answer_words(
+                answer
             )
             body.append(
                 label(

@@ -61,9 +61,7 @@ def svg_root(width: float, height: float, title: str, desc: str, body: Sequence[
 
 def label(x: float, y: float, text: str, *, anchor: str = "start", colour: str = "#111827") -> str:
     """Return a ``<text>`` element."""
-    return (
-        f'<text x="{x:g}" y="{y:g}" text-anchor="{anchor}" fill="{colour}">{escape(text)}</text>'
-    )
+    return f'<text x="{x:g}" y="{y:g}" text-anchor="{anchor}" fill="{colour}">{escape(text)}</text>'
 
 
 def box(
@@ -84,7 +82,7 @@ def box(
     markup = (
         f'<rect x="{x:g}" y="{y:g}" width="{width:g}" height="{BOX_HEIGHT}" rx="4" '
         f'fill="{fill}" stroke="{colour}" stroke-width="1.5"{dash} '
-        f"data-role={quoteattr(role)} data-index=\"{index}\" data-text={quoteattr(shown(text))}/>"
+        f'data-role={quoteattr(role)} data-index="{index}" data-text={quoteattr(shown(text))}/>'
         f'<text x="{x + width / 2:g}" y="{y + BOX_HEIGHT / 2 + 5:g}" text-anchor="middle" '
         f'style="{MONO}">{escape(shown(text))}</text>'
     )
@@ -117,16 +115,6 @@ def box_row(
         out.append(markup)
         x += width + gap
     return out, x
-
-
-def char_row(
-    x: float, y: float, text: str, *, role: str = "char", marked: Sequence[int] = ()
-) -> tuple[list[str], float]:
-    """Return one box per character (fixed width), the ``marked`` ones filled; and the end x."""
-    fills = ["#ede9fe" if k in marked else "none" for k in range(len(text))]
-    return box_row(
-        x, y, list(text), role=role, gap=2, fills=fills, roles=None if not marked else None
-    )
 
 
 def legend(x: float, y: float, entries: Sequence[tuple[str, str]]) -> list[str]:

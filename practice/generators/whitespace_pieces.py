@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from grading.kinds.whitespace_pieces import longest_match
 
 from .base import Draw, ProblemGenerator
-from .text_figures import BOX_HEIGHT, COLOURS, box_row, label, legend, shown, svg_root
+from .text_figures import BOX_HEIGHT, box_row, label, legend, shown, svg_root
 
 # Python lines, without indentation. Changing a tuple here changes generated problems: bump
 # the generator's version.
@@ -122,11 +122,11 @@ class WhitespacePiecesGenerator(ProblemGenerator):
                 "It cuts a line from left to right, at each point taking the **longest** "
                 "vocabulary piece the rest of the line starts with.",
                 "",
-                f"The line `{shown(example)}` (indented by {width} spaces) is cut into "
+                f"The line `{shown(example)}` (indented by ${width}$ spaces) is cut into "
                 + " ".join(f"`{shown(p)}`" for p in pieces)
                 + ".",
                 "",
-                f"The same code indented by {new_width} spaces, `{shown(line)}`: what are its "
+                f"The same code indented by ${new_width}$ spaces, `{shown(line)}`: what are its "
                 "pieces?",
                 "",
                 "Answer with the pieces separated by spaces, typing a space inside a piece as "
@@ -135,7 +135,8 @@ class WhitespacePiecesGenerator(ProblemGenerator):
             ]
         )
 
-    def picture(self, spec: dict, answer: Any = None) -> str:
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+        reveal = answer is not None if solution is None else solution
         vocab, example, line = spec["vocab"], spec["example"], spec["line"]
         x0 = 16
         body: list[str] = [label(x0, 18, "the example line, cut into pieces")]
@@ -153,17 +154,22 @@ class WhitespacePiecesGenerator(ProblemGenerator):
             f"The example line {shown(example)} in its pieces; below, the new line "
             f"{shown(line)} one character per box (spaces as ▁)."
         )
-        if answer is not None:
+        if reveal:
             right = longest_match(line, vocab)
             old = longest_match(example, vocab)
-            roles = ["changed" if k >= len(old) or old[k] != p else "right" for k, p in enumerate(right)]
+            roles = [
+                "changed" if k >= len(old) or old[k] != p else "right" for k, p in enumerate(right)
+            ]
             body.append(label(x0, height, "the new line's pieces (changed pieces in orange)"))
             row, end = box_row(x0, height + 8, list(right), role="right", roles=roles)
             body.extend(row)
             width = max(width, end + x0)
             height += BOX_HEIGHT + 30
             desc += f" Its pieces: {' '.join(shown(p) for p in right)}."
-            entries = [("right", "the right pieces"), ("changed", "pieces that differ from the example's")]
+            entries = [
+                ("right", "the right pieces"),
+                ("changed", "pieces that differ from the example's"),
+            ]
             learner = _answer_pieces(answer)
             if learner is not None and learner != right:
                 body.append(label(x0, height, "your pieces"))
@@ -175,7 +181,6 @@ class WhitespacePiecesGenerator(ProblemGenerator):
                 desc += f" Your pieces: {' '.join(shown(p) for p in learner)}."
             body.extend(legend(x0, height, entries))
             height += 18 * len(entries) + 6
-        _ = COLOURS
         return svg_root(max(width, 360), height, title, desc, body)
 
 
