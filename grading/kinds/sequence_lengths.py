@@ -56,7 +56,8 @@ def _ratio_tex(a: int, b: int) -> str:
         return f"{text} = {value.numerator}"
     if value.denominator != b:
         text += f" = \\frac{{{value.numerator}}}{{{value.denominator}}}"
-    return f"{text} \\approx {float(value):.3g}"
+    relation = "=" if value * 1000 == int(value * 1000) else "\\approx"
+    return f"{text} {relation} {float(value):.3g}"
 
 
 def _plural(count: int, word: str) -> str:
