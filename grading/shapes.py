@@ -627,8 +627,7 @@ class TupleShape(Shape):
         # A part typed as one decimal (a scalar part) carries it up, so the decimal policy
         # applies to it as to a scalar answer; other parts are compared exactly.
         decimals = tuple(
-            r.coordinate_decimals[0] if len(r.coordinate_decimals) == 1 else None
-            for r in readings
+            r.coordinate_decimals[0] if len(r.coordinate_decimals) == 1 else None for r in readings
         )
         return Reading(
             value=value,

@@ -128,15 +128,15 @@ def test_the_picture_draws_both_grids_to_one_scale():
     assert grids[0].get("data-cell") == grids[1].get("data-cell")
     sides = [float(g.find(f"{SVG}rect").get("width")) for g in grids]
     assert sides[1] / sides[0] == pytest.approx(27 / 6)
-    assert "378" not in ET_text(root)
+    assert "378" not in svg_text(root)
 
 
 def test_after_an_answer_the_picture_gives_the_counts():
     root = parse_svg(render_svg(spec(), answer=(36, 729, Fraction(81, 4))))
 
-    assert "21 and 378 scores" in ET_text(root)
-    assert "Your answer: 36 and 729 scores" in ET_text(root)
+    assert "21 and 378 scores" in svg_text(root)
+    assert "Your answer: 36 and 729 scores" in svg_text(root)
 
 
-def ET_text(root) -> str:  # noqa: N802 - reads as the XML it searches
+def svg_text(root) -> str:
     return " ".join(t for t in root.itertext())
