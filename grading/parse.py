@@ -828,6 +828,8 @@ class _Evaluator:
         if exponent is None:
             raise AnswerError("an exponent must be a rational number", column=node.pos + 1)
         if base is sympy.E:
+            # e^x is one use of exp, not two: the base's own count is taken back first
+            self.irrational -= 1
             return self.exp(exponent, node)
         if isinstance(base, Fraction):
             if base == 0 and exponent < 0:
