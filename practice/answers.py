@@ -12,7 +12,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from grading import vector_tex
-from grading.parse import AnswerError, read_answer
+from grading.parse import AnswerError, Reading, read_answer
+from grading.spec import load_problem
 
 
 @dataclass(frozen=True)
@@ -27,10 +28,18 @@ class AnswerReading:
         return not self.message
 
 
-def answer_reading(text: str) -> AnswerReading:
-    """Return how the grader reads the text (a written-out sum also shows its value)."""
+def _read(text: str, spec: dict | None) -> Reading:
+    """Read the text by the problem's answer shape (the vector reader when no spec is given)."""
+    if spec is None:
+        return read_answer(text)
+    return load_problem(spec).shape.read(text)
+
+
+def answer_reading(text: str, *, spec: dict | None = None) -> AnswerReading:
+    """Return how the grader reads the text for the problem ``spec`` (a written-out sum also
+    shows its value)."""
     try:
-        reading = read_answer(text)
+        reading = _read(text, spec)
     except AnswerError as error:
         return AnswerReading(message=error.message)
     except (RecursionError, MemoryError, OverflowError):
@@ -40,10 +49,11 @@ def answer_reading(text: str) -> AnswerReading:
     return AnswerReading(tex=reading.tex)
 
 
-def answer_vector(text: str) -> Sequence[Any] | None:
-    """Return the vector the learner's text evaluates to, or None when it is not one vector."""
+def answer_vector(text: str, *, spec: dict | None = None) -> Sequence[Any] | None:
+    """Return the value the learner's text reads as for the problem ``spec`` (any tuple-valued
+    shape: a vector, a sequence, pieces, parts), or None when it does not read as one."""
     try:
-        value = read_answer(text).value
+        value = _read(text, spec).value
     except (AnswerError, ArithmeticError, ValueError, RecursionError, MemoryError):
         return None
     return value if isinstance(value, tuple) else None

@@ -62,7 +62,7 @@ def _picture(spec: dict, *, answer: tuple | None = None) -> SafeString | None:
 
 def _answer_picture(spec: dict, text: str) -> SafeString | None:
     """Draw the learner's vector beside the right one, when the text reads as one vector."""
-    vector = answer_vector(text)
+    vector = answer_vector(text, spec=spec)
     return _picture(spec, answer=vector) if vector is not None else None
 
 
@@ -154,7 +154,7 @@ def preview(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse
     elif not form.cleaned_data["text"]:
         result = {"empty": True}
     else:
-        reading = answer_reading(form.cleaned_data["text"])
+        reading = answer_reading(form.cleaned_data["text"], spec=problem.spec)
         result = {
             "invalid": not reading.readable,
             "interpreted": reading.tex,
