@@ -65,8 +65,9 @@ def make_spec():
     return lambda kind, **overrides: factories[str(kind)](**overrides)
 
 
-def answer_text(vector) -> str:
-    """Write a vector of SymPy numbers as a learner would type it.
+def answer_text(vector, spec: dict | None = None) -> str:
+    """Write an answer as a learner would type it: by the spec's answer shape when it is not
+    a vector (``shape.typed``), else as below.
 
     Rational vectors as fractions (``[1/2, -3]``); vectors with ``exp`` over their common
     denominator (``[exp(1), 1]/(1 + exp(1))``), the short exact form the statement offers, or
@@ -77,7 +78,13 @@ def answer_text(vector) -> str:
     import sympy
 
     from grading.parse import MAX_IRRATIONAL_ATOMS
+    from grading.shapes import Vector
+    from grading.spec import load_problem
 
+    if spec is not None:
+        shape = load_problem(spec).shape
+        if not isinstance(shape, Vector):
+            return shape.typed(vector)
     if all(x.is_Rational for x in vector):
         return "[" + ", ".join(str(x) for x in vector) + "]"
     parts = [sympy.fraction(sympy.together(x)) for x in vector]
