@@ -4,6 +4,8 @@ The naive check is what the issue names: `sympify` the text (vectors as `Matrix`
 `simplify(answer - expected) == 0`, with no diagnosis. Rows: final vectors and written-out
 sums of the rational kinds, final vectors of content_weights (exact `exp` answers), first
 answers on never-seen problems (cold caches), and the slowest input of the hostile corpus.
+Then one row pair per registered kind (warm and cold): generated problems at every level, each
+answered right and with every catalogued mistake, typed as a learner would.
 """
 
 from __future__ import annotations
@@ -200,6 +202,29 @@ def _compare(case: str, pairs: list[tuple[dict, str]]) -> list[dict]:
     ]
 
 
+def _kind_rows(seeds: int = 5) -> list[dict]:
+    """Time grade+diagnose per registered kind on generated problems: the right answer and
+    every catalogued mistake's answer, on a problem seen before and on a new one."""
+    from practice.generators import GENERATORS, generate
+    from tests.generators.conftest import answer_text
+
+    rows = []
+    for kind, generator in GENERATORS.items():
+        pairs = []
+        for level in generator.levels:
+            for seed in range(20_000, 20_000 + seeds):
+                spec = generate(kind, seed=seed, level=level)
+                values = [expected_answer(spec), *(v for _, v in mistaken_answers(spec))]
+                pairs += [(spec, answer_text(value, spec)) for value in values]
+        cold = [_cold_grade(spec, text) for spec, text in pairs]
+        warm = [ms for spec, text in pairs for ms in _time([lambda s=spec, t=text: grade(s, t)])]
+        rows.append(_row(f"{kind}: right and mistaken answers, problem seen before", warm))
+        rows.append(
+            _row(f"{kind}: right and mistaken answers, new problem", cold, note="caches cleared")
+        )
+    return rows
+
+
 def run() -> list[dict]:
     """Return the benchmark rows."""
     rng = np.random.default_rng(20261202)
@@ -225,4 +250,4 @@ def run() -> list[dict]:
             note=f"slowest {slowest:.1f} ms: {text[:40]!r}",
         )
     )
-    return rows
+    return rows + _kind_rows()
