@@ -37,6 +37,17 @@ def _doubled_letters(pieces: list[str]) -> list[str]:
     return out
 
 
+def _counts_differ(pieces: list[str], letter: str) -> bool:
+    """Return whether the right count and the counts of the three counting mistakes (pieces
+    holding the letter, the doubled piece alone, the double counted once) are all different,
+    as the grading engine will require."""
+    counts = [p.count(letter) for p in pieces]
+    total = sum(counts)
+    holding = sum(1 for c in counts if c)
+    doubled = [c for p, c in zip(pieces, counts, strict=True) if letter * 2 in p]
+    return len({total, holding, total - 1, *doubled}) == 3 + len(doubled)
+
+
 class LettersInPiecesGenerator(ProblemGenerator):
     kind: ClassVar[str] = "letters_in_pieces"
     name: ClassVar[str] = "letters_in_pieces"
@@ -54,8 +65,10 @@ class LettersInPiecesGenerator(ProblemGenerator):
         vocab = draw.shuffled(
             [*distinct, *draw.sample(spare, max(0, spec_level.vocab_size - len(distinct)))]
         )
-        letters = _doubled_letters(pieces)
-        letter = draw.choice(letters) if letters else "e"
+        letters = [x for x in _doubled_letters(pieces) if _counts_differ(pieces, x)]
+        # The letter e is doubled in many words; other letters are asked first when they can be.
+        others = [x for x in letters if x != "e"]
+        letter = draw.choice(others if others and draw.below(4) else letters or ["e"])
         return {"vocab": vocab, "ids": [vocab.index(p) for p in pieces], "letter": letter}
 
     def plausible(self, spec: dict, target: str | None) -> bool:
