@@ -156,7 +156,7 @@ class LettersInPiecesGenerator(ProblemGenerator):
                 desc += f" Your pieces: {' '.join(shown(p) for p in learner)}."
             body.extend(legend(x0, height, entries))
             height += 18 * len(entries) + 6
-        return svg_root(max(width, 360), height, title, desc, body)
+        return svg_root(max(width, 480), height, title, desc, body)
 
 
 def _answer_pieces(answer: Any) -> tuple[str, ...] | None:
