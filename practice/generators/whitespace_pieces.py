@@ -16,8 +16,8 @@ from .text_figures import BOX_HEIGHT, box_row, label, legend, shown, svg_root
 SIMPLE_LINES: tuple[str, ...] = (
     "return total",
     "return count",
-    "pass",
-    "break",
+    "yield item",
+    "raise error",
     "return result",
 )
 ASSIGNMENTS: tuple[str, ...] = (
