@@ -17,6 +17,7 @@ import string
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from grading.kinds._markdown import md_code, md_emphasis
 from grading.kinds.base import Kind, MistakeDef, Variant, register
 from grading.shapes import IntegerShape, TupleShape
 from grading.spec import SpecError
@@ -57,14 +58,15 @@ def _right(p: UnknownsProblem) -> Answer:
 
 
 def _words_md(words: list[str]) -> str:
-    listed = [f"*{w}*" for w in words]
+    listed = [md_emphasis(w) for w in words]
     if len(listed) <= 1:
         return "".join(listed)
     return ", ".join(listed[:-1]) + " and " + listed[-1]
 
 
 def _chars_md(chars: list[str]) -> str:
-    return _words_md(chars).replace("*", "")
+    listed = [md_code(ch) for ch in chars]
+    return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
 
 
 def _char_part_words(p: UnknownsProblem) -> str:

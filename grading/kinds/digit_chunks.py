@@ -18,6 +18,7 @@ from grading.shapes import IntegerShape, PieceSequence, TupleShape
 from grading.spec import SpecError
 
 MAX_DIGITS = 15
+MAX_CONTEXT_CHARS = 120
 GROUPS = (2, 3, 4)
 
 Answer = tuple[tuple[str, ...], int]
@@ -202,8 +203,9 @@ class DigitChunks(Kind):
     )
 
     def load(self, spec: dict) -> DigitChunksProblem:
-        """Validate ``number`` (digits), ``group`` and ``marked``; raise ``SpecError`` naming
-        the field."""
+        """Validate ``number`` (digits), ``group``, ``marked`` and the optional ``context`` (the
+        sentence the number stands in, ``{n}`` marking it); raise ``SpecError`` naming the
+        field."""
         number, group, marked = spec.get("number"), spec.get("group"), spec.get("marked")
         if not isinstance(number, str) or not number.isascii() or not number.isdigit():
             raise SpecError("number", "must be a string of the digits 0-9")
@@ -217,6 +219,13 @@ class DigitChunks(Kind):
             raise SpecError("marked", "must be an integer position")
         if not 0 <= marked < len(number):
             raise SpecError("marked", f"must be a position from 0 to {len(number) - 1}")
+        context = spec.get("context", "{n}")
+        if not isinstance(context, str) or len(context) > MAX_CONTEXT_CHARS:
+            raise SpecError(
+                "context", f"must be a sentence of at most {MAX_CONTEXT_CHARS} characters"
+            )
+        if context.count("{n}") != 1 or not context.isprintable():
+            raise SpecError("context", "must be one line holding {n} (the number) once")
         return DigitChunksProblem(number=number, group=group, marked=marked)
 
     def shape(self, problem: DigitChunksProblem) -> TupleShape:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from grading.kinds._markdown import md_code
 from grading.kinds.base import Kind, MistakeDef, Variant, register
 from grading.shapes import PieceSequence
 from grading.spec import SpecError
@@ -67,7 +68,7 @@ class WhitespaceProblem:
 
 
 def _md(pieces: Iterable[str]) -> str:
-    return " ".join(f"`{p.replace(' ', '▁')}`" for p in pieces)
+    return " ".join(md_code(p) for p in pieces)
 
 
 def _spaces(n: int) -> str:

@@ -6,6 +6,8 @@ import string
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from grading.kinds._markdown import md_emphasis
+
 from .base import Draw, ProblemGenerator
 from .statement import md_word
 from .text_figures import BOX_HEIGHT, COLOURS, label, legend, shown, svg_root
@@ -71,7 +73,7 @@ class CharVsWordUnknownsGenerator(ProblemGenerator):
         )
         return "\n".join(
             [
-                f"The sentence is *{' '.join(tokens)}*.",
+                f"The sentence is {md_emphasis(' '.join(tokens))}.",
                 "",
                 "- **Word vocabulary.** The sentence is cut at its spaces; each word is one "
                 "position. The vocabulary lists exactly these words, and any other word "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from grading.kinds._markdown import md_emphasis
 from grading.kinds.digit_chunks import chunks_from_left
 
 from .base import Draw, ProblemGenerator
@@ -92,7 +93,8 @@ class DigitChunksGenerator(ProblemGenerator):
                 f"**counting from the left**: the first piece takes the first {group} digits, "
                 f"the next piece the next {group}, and only the last piece may be shorter.",
                 "",
-                f"The text *{sentence}* holds the number ${number}$ ({len(number)} digits).",
+                f"The text {md_emphasis(sentence)} holds the number ${number}$ "
+                f"({len(number)} digits).",
                 "",
                 "1. Write the number's pieces, in order.",
                 f"2. The **{ORDINALS[marked]} digit from the left** is a ${digit}$. What is it "

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from grading.kinds._markdown import md_code
+
 from .base import Draw, ProblemGenerator
 from .text_figures import BOX_HEIGHT, box_row, label, legend, shown, svg_root
 from .words_letters import ADJECTIVES, NOUNS, NUMBERS, VERBS, all_pieces, phrase_pieces
@@ -79,7 +81,7 @@ class LettersInPiecesGenerator(ProblemGenerator):
 
     def statement(self, spec: dict) -> str:
         vocab, ids, letter = spec["vocab"], spec["ids"], spec["letter"]
-        rows = [f"| {k} | `{shown(piece)}` |" for k, piece in enumerate(vocab)]
+        rows = [f"| {k} | {md_code(piece)} |" for k, piece in enumerate(vocab)]
         return "\n".join(
             [
                 "A model receives a short phrase as these ids, one per piece: "

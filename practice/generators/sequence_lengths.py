@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from grading.kinds._markdown import md_code, md_emphasis
+
 from .base import Draw, ProblemGenerator
 from .text_figures import COLOURS, label, legend, shown, svg_root
 from .words_characters import draw_words, passage_pieces
@@ -54,10 +56,10 @@ class SequenceLengthsGenerator(ProblemGenerator):
     def statement(self, spec: dict) -> str:
         pieces = spec["pieces"]
         text = "".join(pieces)
-        boxes = " ".join(f"`{shown(p)}`" for p in pieces)
+        boxes = " ".join(md_code(p) for p in pieces)
         return "\n".join(
             [
-                f"The passage *{text}* reaches a model in two ways.",
+                f"The passage {md_emphasis(text)} reaches a model in two ways.",
                 "",
                 "- **One character at a time:** every character is a position: letters, "
                 "spaces and punctuation alike.",

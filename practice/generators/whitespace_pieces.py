@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from grading.kinds._markdown import md_code
 from grading.kinds.whitespace_pieces import longest_match
 
 from .base import Draw, ProblemGenerator
@@ -113,7 +114,7 @@ class WhitespacePiecesGenerator(ProblemGenerator):
         pieces = longest_match(example, vocab)
         width = len(example) - len(example.lstrip(" "))
         new_width = len(line) - len(line.lstrip(" "))
-        listed = ", ".join(f"`{shown(p)}`" for p in sorted(vocab, key=lambda p: (p.strip(), p)))
+        listed = ", ".join(md_code(p) for p in sorted(vocab, key=lambda p: (p.strip(), p)))
         return "\n".join(
             [
                 "A code tokenizer's vocabulary has these pieces (`▁` is a space; `_` is the "
@@ -122,11 +123,11 @@ class WhitespacePiecesGenerator(ProblemGenerator):
                 "It cuts a line from left to right, at each point taking the **longest** "
                 "vocabulary piece the rest of the line starts with.",
                 "",
-                f"The line `{shown(example)}` (indented by ${width}$ spaces) is cut into "
-                + " ".join(f"`{shown(p)}`" for p in pieces)
+                f"The line {md_code(example)} (indented by ${width}$ spaces) is cut into "
+                + " ".join(md_code(p) for p in pieces)
                 + ".",
                 "",
-                f"The same code indented by ${new_width}$ spaces, `{shown(line)}`: what are its "
+                f"The same code indented by ${new_width}$ spaces, {md_code(line)}: what are its "
                 "pieces?",
                 "",
                 "Answer with the pieces separated by spaces, typing a space inside a piece as "

@@ -113,7 +113,7 @@ def test_the_accented_letter_is_named_when_the_table_lacks_it():
     verdict = grading.grade(spec(tokens=["Zoë", "fed", "the", "ducks"]), "1; 3")
 
     assert verdict.diagnosis.mistake == "name_letters_unknown"
-    assert "only ë is missing from the table, so 1" in verdict.explanation
+    assert "only `ë` is missing from the table, so 1" in verdict.explanation
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import pytest
 
 import grading
 from grading import Status
+from practice.generators import generate
 from tests.grading.test_hostile import CORPUS
 
 SPECS = {
@@ -88,3 +89,58 @@ def test_other_spaces_between_pieces_read_as_spaces():
     spec = SPECS["digit_chunks"]
 
     assert grading.grade(spec, "123\u00a0456\u2009 7; 500").status == Status.CORRECT
+
+
+HOSTILE_SPECS = {
+    "char_vs_word_unknowns": {
+        "kind": "char_vs_word_unknowns",
+        "vocab": ["<script>", "*x*", "a$b$c"],
+        "tokens": ["<script>", "*x*", "a$b$c", "`q`"],
+        "table": "unicode",
+    },
+    "sequence_lengths": {
+        "kind": "sequence_lengths",
+        "pieces": ["<script>", " a$b$c", " `tick`", " *x*", " |"],
+    },
+    "digit_chunks": {
+        "kind": "digit_chunks",
+        "number": "1234567",
+        "group": 3,
+        "marked": 4,
+        "context": "<script>alert(1)</script> $x$ {n} *bold* `code`",
+    },
+    "whitespace_pieces": {
+        "kind": "whitespace_pieces",
+        "vocab": [" ", "    ", "x", " x", "=", " =", " `", "`", "<b>", " <b>", "|", " |"],
+        "example": "    x = ` <b> |",
+        "line": "     x = ` <b> |",
+    },
+}
+
+
+@pytest.mark.parametrize("kind", list(HOSTILE_SPECS))
+def test_spec_text_is_shown_literally_in_statement_and_picture(kind):
+    from courses.mathml import render_markdown
+    from practice.generators import render_statement, render_svg
+
+    spec = HOSTILE_SPECS[kind]
+    grading.validate_spec(spec)
+    html = render_markdown(render_statement(spec))
+
+    assert "<script>" not in html and "<b>" not in html
+    assert "tex-error" not in html
+    assert "&lt;script&gt;" in html or "&lt;b&gt;" in html
+    # The spec's dollars open no formula: only the statement's own are typeset, as many as in
+    # a generated problem of the kind (these statements have a fixed number of formulas).
+    clean = render_markdown(render_statement(generate(kind, seed=0, level=1)))
+    assert html.count("<math") == clean.count("<math")
+    svg = render_svg(spec, answer=grading.expected_answer(spec))
+    assert "<script>" not in svg and "<b>" not in svg
+
+
+def test_a_context_without_the_number_is_refused():
+    spec = dict(HOSTILE_SPECS["digit_chunks"], context="no number here")
+
+    with pytest.raises(grading.SpecError) as error:
+        grading.validate_spec(spec)
+    assert error.value.field == "context"
