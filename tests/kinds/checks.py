@@ -100,6 +100,23 @@ def check_targets(name: str, seeds: int = 3) -> None:
                 assert values and all(v != right for v in values), (code, level, seed)
 
 
+def check_explanations_render(name: str, seeds: int = 3) -> None:
+    """Assert every mistake's explanation, and the hint, render with no TeX error."""
+    for level in GENERATORS[name].levels:
+        for seed in range(seeds):
+            spec = generate(name, seed=seed, level=level)
+            shape = shape_of(spec)
+            texts = [
+                grading.grade(spec, typed(shape, v)).explanation
+                for _, v in grading.mistaken_answers(spec)
+            ]
+            kind = grading.kind(name)
+            texts.append(kind.hint(kind.load(spec)))
+            for text in texts:
+                html = render_markdown(text)
+                assert text and "tex-error" not in html, (level, seed, text)
+
+
 def check_statements_render(name: str, seeds: int = 3) -> None:
     """Assert each level's statements render to HTML with MathML and no TeX error."""
     for level in GENERATORS[name].levels:

@@ -16,6 +16,7 @@ from practice.generators import GENERATORS, generate, render_statement, render_s
 from .checks import (
     boxes,
     check_every_mistake_is_itself,
+    check_explanations_render,
     check_own_answer_in_every_form,
     check_pictures,
     check_statements_render,
@@ -47,6 +48,7 @@ def test_targets_show_their_mistake():
 
 def test_statements_render_and_pictures_parse():
     check_statements_render(NAME)
+    check_explanations_render(NAME)
     check_pictures(NAME)
 
 
