@@ -1,10 +1,16 @@
 """Pages 2 and 3 of the course (*One Character at a Time*, *Counting Letters, Digits and Code*)
 have practice under every idea, and say what it asks."""
 
+import re
+import shutil
+
 import pytest
 
+from courses.selectors import copy_for_user, copy_newer_version
+from courses.services import course_load
 from grading.kinds import KINDS
 from practice.generators import GENERATORS
+from tests.conftest import REAL_COURSE_DIR
 
 from .test_content import PAGES_DIR, read_page
 
@@ -41,3 +47,28 @@ def test_the_pages_say_the_rules_the_practice_states():
     assert "$n(n+1)/2$" in characters
     assert "up to three digits from the left" in counting
     assert "longest match" in counting
+
+
+@pytest.mark.django_db
+def test_loading_the_pages_with_practice_makes_a_new_version_learners_are_offered(
+    tmp_path, learner
+):
+    before = tmp_path / REAL_COURSE_DIR.name
+    shutil.copytree(REAL_COURSE_DIR, before)
+    # The two pages as they were while their practice was coming.
+    for page in KINDS_BY_PAGE:
+        path = before / "pages" / f"{page}.md"
+        text = re.sub(r"problem_kinds: \[\w+\]", "problem_kinds: []", path.read_text())
+        path.write_text(text)
+    first = course_load(directory=before).version
+    copy = copy_for_user(user=learner, course_slug=first.course.slug)
+
+    second = course_load(directory=REAL_COURSE_DIR).version
+
+    assert second.number == first.number + 1
+    assert copy_newer_version(copy=copy) == second
+    for page, kinds_by_idea in KINDS_BY_PAGE.items():
+        ideas = second.pages.get(slug=page).ideas.all()
+        assert {idea.slug: idea.problem_kinds for idea in ideas} == kinds_by_idea
+        old = first.pages.get(slug=page).ideas.all()
+        assert all(idea.problem_kinds == [] for idea in old)
