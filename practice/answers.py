@@ -11,9 +11,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+import grading
 from grading import vector_tex
-from grading.parse import AnswerError, Reading, read_answer
-from grading.spec import load_problem
+from grading.parse import AnswerError, read_answer
 
 
 @dataclass(frozen=True)
@@ -28,18 +28,16 @@ class AnswerReading:
         return not self.message
 
 
-def _read(text: str, spec: dict | None) -> Reading:
-    """Read the text by the problem's answer shape (the vector reader when no spec is given)."""
-    if spec is None:
-        return read_answer(text)
-    return load_problem(spec).shape.read(text)
-
-
-def answer_reading(text: str, *, spec: dict | None = None) -> AnswerReading:
-    """Return how the grader reads the text for the problem ``spec`` (a written-out sum also
-    shows its value)."""
+def answer_reading(text: str, spec: dict | None = None) -> AnswerReading:
+    """Return how the grader reads the text for the problem `spec`, by its answer shape (a
+    written-out sum also shows its value); without a spec, as an arithmetic answer."""
+    if spec is not None:
+        try:
+            return AnswerReading(tex=grading.read(spec, text)[1])
+        except AnswerError as error:
+            return AnswerReading(message=error.message)
     try:
-        reading = _read(text, spec)
+        reading = read_answer(text)
     except AnswerError as error:
         return AnswerReading(message=error.message)
     except (RecursionError, MemoryError, OverflowError):
@@ -49,11 +47,19 @@ def answer_reading(text: str, *, spec: dict | None = None) -> AnswerReading:
     return AnswerReading(tex=reading.tex)
 
 
-def answer_vector(text: str, *, spec: dict | None = None) -> Sequence[Any] | None:
-    """Return the value the learner's text reads as for the problem ``spec`` (any tuple-valued
-    shape: a vector, a sequence, pieces, parts), or None when it does not read as one."""
+def answer_vector(text: str) -> Sequence[Any] | None:
+    """Return the vector the learner's text evaluates to, or None when it is not one vector."""
     try:
-        value = _read(text, spec).value
+        value = read_answer(text).value
     except (AnswerError, ArithmeticError, ValueError, RecursionError, MemoryError):
         return None
     return value if isinstance(value, tuple) else None
+
+
+def answer_value(text: str, spec: dict) -> Any:
+    """Return the value the learner's text reads as for the problem `spec` (a value of its
+    answer shape, for the kind's picture), or None when it cannot be read."""
+    try:
+        return grading.read(spec, text)[0]
+    except (AnswerError, ArithmeticError, ValueError, RecursionError, MemoryError):
+        return None

@@ -6,8 +6,7 @@ diagnosable — for each kind and level over consecutive seeds, then for targete
 mistake of the kind, every level). The ``redraws`` column is the mean re-draw count per problem
 (its maximum in ``note``). Rendering is timed on level-1 problems: the Markdown statement, the
 statement through ``courses.mathml.render_markdown`` to HTML with MathML, and the SVG picture
-with a learner's wrong answer (the first catalogued mistake's). ``BENCH_GENERATOR_SEEDS`` sets
-the problems per case (default 40).
+with a learner's answer. ``BENCH_GENERATOR_SEEDS`` sets the problems per case (default 40).
 """
 
 import os
@@ -95,7 +94,7 @@ def _rendering_rows() -> list[dict]:
     rows = []
     for kind in GENERATORS:
         specs = [generate(kind, seed=s, level=1) for s in range(FIRST_SEED, FIRST_SEED + SEEDS)]
-        # A learner's wrong answer: the first catalogued mistake's (any answer shape).
+        # a wrong answer of the kind's own shape to draw beside the right one: its first mistake
         answers = [grading.mistaken_answers(spec)[0][1] for spec in specs]
         cases = [
             ("render_statement", lambda spec, _answer: render_statement(spec)),
