@@ -72,9 +72,22 @@ def _right(p: AttentionCostProblem) -> Answer:
     return _triple(entries(p.short, p.mask), entries(p.long, p.mask))
 
 
+def ratio_tex(top: int, bottom: int) -> str:
+    """Return ``\\frac{top}{bottom}``, then reduced and as a decimal where that says more:
+    ``\\frac{378}{21} = 18``, ``\\frac{325}{21} \\approx 15.5``."""
+    value = Fraction(top, bottom)
+    text = f"\\frac{{{top}}}{{{bottom}}}"
+    if value.denominator == 1:
+        return f"{text} = {value.numerator}"
+    if value.denominator != bottom:
+        text += f" = {_frac_tex(value)}"
+    relation = "=" if value * 1000 == int(value * 1000) else "\\approx"
+    return f"{text} {relation} {float(value):.3g}"
+
+
 def _ratio_line(p: AttentionCostProblem) -> str:
-    a, b, ratio = _right(p)
-    return f"$\\frac{{{b}}}{{{a}}} = {_frac_tex(ratio)}$"
+    a, b, _ = _right(p)
+    return f"${ratio_tex(b, a)}$"
 
 
 def _mask_words(mask: str) -> str:
@@ -97,7 +110,7 @@ def _linear_apply(p: AttentionCostProblem, v: Variant) -> Answer:
 
 def _linear_explain(p: AttentionCostProblem, d: object) -> str:
     return (
-        f"Your ratio, $\\frac{{{p.long}}}{{{p.short}}} = {_frac_tex(Fraction(p.long, p.short))}$, "
+        f"Your ratio, ${ratio_tex(p.long, p.short)}$, "
         f"is the ratio of the lengths: it assumes the cost grows in step with the length. "
         f"Attention scores pairs of positions, so the cost grows faster: divide the score "
         f"counts, {_ratio_line(p)}."
@@ -153,7 +166,7 @@ def _inverted_apply(p: AttentionCostProblem, v: Variant) -> Answer:
 def _inverted_explain(p: AttentionCostProblem, d: object) -> str:
     a, b, _ = _right(p)
     return (
-        f"Your ratio is upside down: $\\frac{{{a}}}{{{b}}}$ is less than 1, the short "
+        f"Your ratio is upside down: ${ratio_tex(a, b)}$ is less than 1, the short "
         f"sequence's cost as a share of the long one's. The question asks how many times more "
         f"the long sequence costs: {_ratio_line(p)}."
     )

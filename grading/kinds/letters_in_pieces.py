@@ -83,7 +83,7 @@ def _pieces_apply(p: LettersProblem, v: Variant) -> Answer:
 def _pieces_explain(p: LettersProblem, d: object) -> str:
     holding = [piece for piece, c in zip(p.pieces, p.counts(), strict=True) if c]
     return (
-        f"You gave {len(holding)}: the number of pieces that hold a *{p.letter}* "
+        f"You gave {len(holding)}: the number of pieces that hold the letter *{p.letter}* "
         f"({', '.join(_code(x) for x in holding)}). The question counts letters, and a piece "
         f"can hold the letter more than once: {_sum_md(p)}."
     )
