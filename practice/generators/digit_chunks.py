@@ -22,6 +22,8 @@ CONTEXTS: tuple[str, ...] = (
 )
 
 GROUP = 3
+# At most this many digits after the marked one, so its worth stays short to type (9000000).
+MAX_AFTER = 6
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ DIGIT_LEVELS: dict[int, DigitLevel] = {
     1: DigitLevel(lengths=(4,)),
     2: DigitLevel(lengths=(5,)),
     3: DigitLevel(lengths=(7, 8)),
-    4: DigitLevel(lengths=(10, 11)),
+    4: DigitLevel(lengths=(8, 10)),
 }
 
 ORDINALS = (
@@ -68,9 +70,11 @@ class DigitChunksGenerator(ProblemGenerator):
         digits = [draw.integer(1, 9), *(draw.integer(0, 9) for _ in range(length - 1))]
         number = "".join(str(d) for d in digits)
         # The marked digit sits before the last piece (so its piece hides digits after it) and
-        # is not 0 (a 0 is worth 0 whatever its place).
+        # is not 0 (a 0 is worth 0 whatever its place), with at most MAX_AFTER digits after it.
         last_start = (length - 1) // GROUP * GROUP
-        candidates = [k for k in range(last_start) if number[k] != "0"]
+        candidates = [
+            k for k in range(last_start) if number[k] != "0" and length - 1 - k <= MAX_AFTER
+        ]
         marked = draw.choice(candidates) if candidates else 0
         return {
             "context": draw.choice(CONTEXTS),
@@ -81,7 +85,11 @@ class DigitChunksGenerator(ProblemGenerator):
 
     def plausible(self, spec: dict, target: str | None) -> bool:
         number, marked = spec["number"], spec["marked"]
-        return number[marked] != "0" and marked < (len(number) - 1) // GROUP * GROUP
+        return (
+            number[marked] != "0"
+            and marked < (len(number) - 1) // GROUP * GROUP
+            and len(number) - 1 - marked <= MAX_AFTER
+        )
 
     def statement(self, spec: dict) -> str:
         number, group, marked = spec["number"], spec["group"], spec["marked"]

@@ -49,7 +49,7 @@ PINNED: dict[tuple[str, int, int, str | None], str] = {
     ("letters_in_pieces", 42, 4, None): "8abe24c437c75ebf",
     ("letters_in_pieces", 7, 2, "one_piece_only"): "8ca2a3d3cfd96905",
     ("digit_chunks", 1, 1, None): "196d70f6a447a3ca",
-    ("digit_chunks", 42, 4, None): "cd4178c407ee91f2",
+    ("digit_chunks", 42, 4, None): "03ea5e74de7f3d0d",
     ("digit_chunks", 7, 2, "place_within_piece"): "4779bf87d0b8fb3f",
     ("whitespace_pieces", 1, 1, None): "295c38989231f6b0",
     ("whitespace_pieces", 42, 4, None): "4ec1835f497e435f",
