@@ -154,7 +154,10 @@ def _decimal_verdict(
     verdicts = []
     for d, text in enumerate(reading.coordinate_decimals):
         if text is None:
-            verdicts.append(Rounding.EXACT if equal(value[d], wanted[d]) else Rounding.WRONG)
+            # A part that is not a number (pieces, a choice) compares as it is.
+            numeric = not isinstance(value[d], tuple | str)
+            same = equal(value[d], wanted[d]) if numeric else value[d] == wanted[d]
+            verdicts.append(Rounding.EXACT if same else Rounding.WRONG)
         else:
             check = rounding(text, Fraction(text), wanted[d])
             verdicts.append(check)

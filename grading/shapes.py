@@ -665,8 +665,16 @@ class TupleShape(Shape):
                     bound=error.bound,
                 ) from None
         value = tuple(r.value for r in readings)
+        # A part typed as one decimal (a scalar part) carries it up, so the decimal policy
+        # applies to it as to a scalar answer; other parts are compared exactly.
+        decimals = tuple(
+            r.coordinate_decimals[0] if len(r.coordinate_decimals) == 1 else None for r in readings
+        )
         return Reading(
-            value=value, tex=";\\quad ".join(r.tex for r in readings), parts=tuple(readings)
+            value=value,
+            tex=";\\quad ".join(r.tex for r in readings),
+            parts=tuple(readings),
+            coordinate_decimals=decimals if any(decimals) else (),
         )
 
     def equal(self, answer: Any, expected: Any) -> bool:

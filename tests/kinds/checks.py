@@ -1,0 +1,157 @@
+"""Checks every kind of the text pages passes, written once and called from each kind's tests.
+
+`typed(shape, value)` writes a value as a learner would type it; `typed_forms` lists every
+accepted way (pieces with spaces, bars or a quoted list; ratios as fractions or decimals).
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+from typing import Any
+
+import grading
+from courses.mathml import iter_tex, render_markdown, tex_to_mathml
+from grading.kinds import Status
+from grading.shapes import IntegerShape, PieceSequence, ScalarShape, Shape, TupleShape
+from practice.generators import GENERATORS, generate, render_statement, render_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _pieces_spaced(value: tuple[str, ...]) -> str:
+    return " ".join(piece.replace(" ", "▁") for piece in value)
+
+
+def typed_forms(shape: Shape, value: Any) -> list[str]:
+    """Return every accepted way of typing ``value`` in ``shape`` (at least one)."""
+    if isinstance(shape, TupleShape):
+        per_part = [typed_forms(part, v) for part, v in zip(shape.parts, value, strict=True)]
+        width = max(len(forms) for forms in per_part)
+        return [
+            "; ".join(forms[min(k, len(forms) - 1)] for forms in per_part) for k in range(width)
+        ]
+    if isinstance(shape, PieceSequence):
+        forms = [_pieces_spaced(value), json.dumps(list(value), ensure_ascii=False)]
+        if not any("|" in piece for piece in value):
+            forms.append(" | ".join(piece.replace(" ", "▁") for piece in value))
+        return forms
+    if isinstance(shape, IntegerShape):
+        return [str(value)]
+    if isinstance(shape, ScalarShape):
+        value = Fraction(value)
+        forms = [f"{value.numerator}/{value.denominator}"]
+        forms.append(f"{float(value):.6g}" if value.denominator != 1 else str(value.numerator))
+        return forms
+    raise TypeError(f"no typed form for {shape!r}")
+
+
+def typed(shape: Shape, value: Any) -> str:
+    """Return the first accepted way of typing ``value``."""
+    return typed_forms(shape, value)[0]
+
+
+def shape_of(spec: dict) -> Shape:
+    kind = grading.kind(spec["kind"])
+    return kind.shape(kind.load(spec))
+
+
+def check_own_answer_in_every_form(name: str, seeds: int) -> None:
+    """Assert each generated problem's own answer grades correct in every accepted form."""
+    for level in GENERATORS[name].levels:
+        for seed in range(seeds):
+            spec = generate(name, seed=seed, level=level)
+            right = grading.expected_answer(spec)
+            for text in typed_forms(shape_of(spec), right):
+                verdict = grading.grade(spec, text)
+                assert verdict.status == Status.CORRECT, (seed, level, text, verdict)
+
+
+def check_every_mistake_is_itself(name: str, seeds: int) -> None:
+    """Assert every catalogued mistake applied is diagnosed as exactly itself (code and terms),
+    and every mistake of the kind comes up on every problem."""
+    codes = set(grading.kind(name).codes)
+    for level in GENERATORS[name].levels:
+        for seed in range(seeds):
+            spec = generate(name, seed=seed, level=level)
+            shape = shape_of(spec)
+            found = set()
+            for listed, value in grading.mistaken_answers(spec):
+                verdict = grading.grade(spec, typed(shape, value))
+                assert verdict.status == Status.INCORRECT, (seed, level, listed, verdict)
+                assert verdict.diagnosis is not None, (seed, level, listed, verdict.explanation)
+                assert verdict.diagnosis.mistake == listed.mistake, (seed, level, verdict)
+                assert tuple(verdict.diagnosis.terms) == tuple(listed.terms), (seed, verdict)
+                assert verdict.explanation, (seed, level, listed)
+                found.add(str(listed.mistake))
+            assert found == codes, (seed, level, codes - found)
+
+
+def check_targets(name: str, seeds: int = 3) -> None:
+    """Assert ``target=`` gives, for every mistake, a problem on which it shows."""
+    for code in grading.kind(name).codes:
+        for level in GENERATORS[name].levels:
+            for seed in range(seeds):
+                spec = generate(name, seed=seed, level=level, target=code)
+                assert spec["generator"]["target"] == code
+                right = grading.expected_answer(spec)
+                values = [v for d, v in grading.mistaken_answers(spec) if d.mistake == code]
+                assert values and all(v != right for v in values), (code, level, seed)
+
+
+def check_explanations_render(name: str, seeds: int = 3) -> None:
+    """Assert every mistake's explanation, and the hint, render with no TeX error."""
+    for level in GENERATORS[name].levels:
+        for seed in range(seeds):
+            spec = generate(name, seed=seed, level=level)
+            shape = shape_of(spec)
+            texts = [
+                grading.grade(spec, typed(shape, v)).explanation
+                for _, v in grading.mistaken_answers(spec)
+            ]
+            kind = grading.kind(name)
+            texts.append(kind.hint(kind.load(spec)))
+            for text in texts:
+                html = render_markdown(text)
+                assert text and "tex-error" not in html, (level, seed, text)
+
+
+def check_statements_render(name: str, seeds: int = 3) -> None:
+    """Assert each level's statements render to HTML with MathML and no TeX error."""
+    for level in GENERATORS[name].levels:
+        for seed in range(seeds):
+            text = render_statement(generate(name, seed=seed, level=level))
+            html = render_markdown(text)
+            assert "<math" in html and "tex-error" not in html, (level, seed)
+            for _line, tex, display in iter_tex(text):
+                tex_to_mathml(tex, display=display)
+
+
+def parse_svg(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    assert root.get("role") == "img"
+    assert root.find(f"{SVG}title").text
+    assert root.find(f"{SVG}desc").text
+    return root
+
+
+def boxes(root: ET.Element, role: str) -> list[str]:
+    """Return the ``data-text`` of the boxes with that ``data-role``, in document order."""
+    return [
+        rect.get("data-text", "")
+        for rect in root.iter(f"{SVG}rect")
+        if rect.get("data-role") == role
+    ]
+
+
+def check_pictures(name: str, seeds: int = 3) -> None:
+    """Assert every level's picture parses, with and without a (wrong) answer."""
+    for level in GENERATORS[name].levels:
+        for seed in range(seeds):
+            spec = generate(name, seed=seed, level=level)
+            parse_svg(render_svg(spec))
+            wrong = grading.mistaken_answers(spec)[0][1]
+            parse_svg(render_svg(spec, answer=wrong))
+            parse_svg(render_svg(spec, solution=True))
