@@ -130,7 +130,8 @@ class CooccurrenceRowGenerator(ProblemGenerator):
             f"**Count** how often each of {context} occurs near {md_word(word)}: for every "
             f"occurrence of {md_word(word)}, look at the {window} words before it and the "
             f"{window} words after it, in the same sentence (the window is {window} on each "
-            "side), and count each context word every time it appears there. An occurrence is "
+            f"side: positions $j$ with $1 \\le |j - i| \\le {window}$ around an occurrence at "
+            "$i$), and count each context word every time it appears there. An occurrence is "
             f"not its own context, but another {md_word(word)} inside the window counts. Add "
             "the counts over all occurrences and all sentences.",
             "",

@@ -110,7 +110,11 @@ class GreedyLoopGenerator(ProblemGenerator):
             "",
             f"The prompt is {md_word(prompt[0])} {md_word(prompt[1])}. Greedy decoding writes, "
             "at each step, the piece with the highest score in the row of the text's last two "
-            "pieces, and never stops. Step 1 is the first piece written after the prompt.",
+            "pieces, and never stops:",
+            "",
+            "$$y_t = \\operatorname*{argmax}_v \\; s(y_{t-2}\\,y_{t-1}, v)$$",
+            "",
+            "Step 1 is the first piece written after the prompt ($y_{-1}\\,y_0$ is the prompt).",
             "",
             "Sooner or later the text only repeats one group of pieces. **Give the loop** (the "
             "pieces that repeat, in order, from the first step where the repetition begins) "

@@ -99,7 +99,12 @@ class GreedyStepsGenerator(ProblemGenerator):
             "",
             f"The text so far (the prompt) is {' '.join(md_word(p) for p in prompt)}. Greedy "
             "decoding writes, at each step, the piece with the **highest** score in the row of "
-            "the text's last piece, appends it, and reads again; no row has a tie.",
+            "the text's last piece, appends it, and reads again; no row has a tie:",
+            "",
+            "$$y_t = \\operatorname*{argmax}_v \\; s(y_{t-1}, v)$$",
+            "",
+            "where $s(a, v)$ is the score in row $a$, column $v$, and $y_0$ is the prompt's last "
+            "piece.",
             "",
             f"**Write the {steps} pieces** greedy decoding produces, in order.",
             "",

@@ -13,7 +13,7 @@ import grading
 from grading.kinds import MistakeCode, ProblemKind, Status
 from practice.generators import GENERATORS, generate
 
-from .conftest import answer_text
+from .conftest import typed_answer
 
 SEEDS = int(os.environ.get("QUESTION_SEEDS", "30"))
 SYMBOLIC_SEEDS = int(os.environ.get("QUESTION_SEEDS", "10"))
@@ -35,7 +35,7 @@ def test_own_answer_is_correct_and_every_mistake_is_diagnosed_exactly(kind, leve
         spec = generate(kind, seed=seed, level=level)
         right = grading.expected_answer(spec)
 
-        verdict = grading.grade(spec, answer_text(right))
+        verdict = grading.grade(spec, typed_answer(spec, right))
         assert verdict.status == Status.CORRECT, (seed, verdict)
 
         codes = set()
@@ -44,7 +44,7 @@ def test_own_answer_is_correct_and_every_mistake_is_diagnosed_exactly(kind, leve
                 assert grading.apply_mistake(spec, listed) == right
                 continue
             codes.add(listed.mistake)
-            verdict = grading.grade(spec, answer_text(grading.apply_mistake(spec, listed)))
+            verdict = grading.grade(spec, typed_answer(spec, grading.apply_mistake(spec, listed)))
             assert verdict.status == Status.INCORRECT, (seed, listed, verdict)
             assert verdict.diagnosis is not None, (seed, listed, verdict.explanation)
             assert verdict.diagnosis.mistake == listed.mistake, (seed, listed, verdict)

@@ -8,14 +8,31 @@ import grading
 from grading.kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind, Status
 from practice.generators import GENERATORS, generate
 
-from .conftest import answer_text
+from .conftest import typed_answer
 
 TARGETS = [(kind, code) for kind in ProblemKind for code in MISTAKES_BY_KIND[kind]]
 SEEDS = range(4)
 
 
 def biggest_gap(a, b) -> float:
+    """Return the largest coordinate difference of two numeric answers; 1 for two different
+    values of another shape (a choice, pieces), 0 for equal ones."""
+    if isinstance(a, str) or not all(_is_number(x) for x in _flat(a) + _flat(b)):
+        return 0.0 if a == b else 1.0
+    a, b = _flat(a), _flat(b)
     return max(abs(float(x) - float(y)) for x, y in zip(a, b, strict=True))
+
+
+def _flat(value) -> list:
+    return list(value) if isinstance(value, tuple | list) else [value]
+
+
+def _is_number(x) -> bool:
+    try:
+        float(x)
+    except (TypeError, ValueError):
+        return False
+    return not isinstance(x, str | tuple | list)
 
 
 @pytest.mark.parametrize(("kind", "target"), TARGETS)
@@ -30,7 +47,7 @@ def test_targeted_problem_shows_its_mistake_clearly_and_grades_it(kind, target):
             assert max(gaps) >= (2 if kind == ProblemKind.LOOKUP else 0.5), (seed, level)
             # The clearest variant, typed as a final vector, is diagnosed as the target.
             clearest = variants[gaps.index(max(gaps))][0]
-            verdict = grading.grade(spec, answer_text(grading.apply_mistake(spec, clearest)))
+            verdict = grading.grade(spec, typed_answer(spec, grading.apply_mistake(spec, clearest)))
             assert verdict.status == Status.INCORRECT
             assert (verdict.diagnosis.mistake, verdict.diagnosis.terms) == (
                 target,
