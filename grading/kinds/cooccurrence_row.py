@@ -76,16 +76,28 @@ def once_per_sentence(p: CooccurrenceProblem) -> tuple[int, ...]:
     return tuple(sum(1 for _, w in present if w == word) for word in p.context)
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def _occurrence(p: CooccurrenceProblem, s: int, i: int) -> str:
+    """Return "the *tea*" or "the second *tea*" for the occurrence at position i of sentence s."""
+    positions = [k for k, token in enumerate(p.sentences[s]) if token == p.word]
+    if len(positions) == 1:
+        return f"the *{p.word}*"
+    n = positions.index(i)
+    return f"the {_ORDINALS[n] if n < len(_ORDINALS) else f'number {n + 1}'} *{p.word}*"
+
+
 def _where(p: CooccurrenceProblem, hit: Hit) -> str:
     s, i, j = hit
     distance = abs(j - i)
     side = "before" if j < i else "after"
     token = p.sentences[s][j]
     if distance == 0:
-        return f"in sentence {s + 1}, the *{token}* at position {i} itself"
+        return f"in sentence {s + 1}, {_occurrence(p, s, i)} itself"
     return (
         f"in sentence {s + 1}, *{token}* {distance} "
-        f"word{'s' if distance != 1 else ''} {side} the *{p.word}* at position {i}"
+        f"word{'s' if distance != 1 else ''} {side} {_occurrence(p, s, i)}"
     )
 
 

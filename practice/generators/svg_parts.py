@@ -31,6 +31,12 @@ COLOURS = {
 }
 
 
+def _name(key: str) -> str:
+    """Return an attribute name from a keyword: ``class_`` -> ``class``, ``data_row`` ->
+    ``data-row``."""
+    return key.rstrip("_").replace("_", "-")
+
+
 def px(value: float) -> str:
     """Return a pixel coordinate with at most three decimals."""
     return f"{value:.3f}".rstrip("0").rstrip(".")
@@ -44,7 +50,7 @@ def attrs(values: Mapping[str, object]) -> str:
 def text(x: float, y: float, content: str, **extra: object) -> str:
     """Return a ``<text>`` element at (x, y)."""
     fields: dict[str, object] = {"x": px(x), "y": px(y)}
-    fields.update({k.replace("_", "-"): v for k, v in extra.items()})
+    fields.update({_name(k): v for k, v in extra.items()})
     return f"<text {attrs(fields)}>{escape(content)}</text>"
 
 
@@ -56,14 +62,14 @@ def rect(x: float, y: float, width: float, height: float, **extra: object) -> st
         "width": px(max(width, 0.0)),
         "height": px(max(height, 0.0)),
     }
-    fields.update({k.replace("_", "-"): v for k, v in extra.items()})
+    fields.update({_name(k): v for k, v in extra.items()})
     return f"<rect {attrs(fields)}/>"
 
 
 def line(x1: float, y1: float, x2: float, y2: float, **extra: object) -> str:
     """Return a ``<line>`` element."""
     fields: dict[str, object] = {"x1": px(x1), "y1": px(y1), "x2": px(x2), "y2": px(y2)}
-    fields.update({k.replace("_", "-"): v for k, v in extra.items()})
+    fields.update({_name(k): v for k, v in extra.items()})
     return f"<line {attrs(fields)}/>"
 
 
@@ -89,7 +95,7 @@ def arrow(
             "stroke-dasharray": "6 4" if dashed else None,
         }
     )
-    return line(*start, *end, **{k.replace("-", "_"): v for k, v in fields.items()})
+    return line(*start, *end, **{k.replace("-", "_") + "_": v for k, v in fields.items()})
 
 
 def arc(
@@ -105,7 +111,7 @@ def arc(
         "d": f"M{px(x1)},{px(y1)} A{px(radius)},{px(radius)} 0 {large} 0 {px(x2)},{px(y2)}",
         "fill": "none",
     }
-    fields.update({k.replace("_", "-"): v for k, v in extra.items()})
+    fields.update({_name(k): v for k, v in extra.items()})
     return f"<path {attrs(fields)}/>"
 
 
