@@ -27,9 +27,7 @@ CASES = [(kind, str(code)) for kind in KINDS for code in MISTAKES_BY_KIND[Proble
 
 
 def _mistaken_text(spec: dict, mistake: str) -> str:
-    diagnosis, value = next(
-        (d, v) for d, v in grading.mistaken_answers(spec) if d.mistake == mistake
-    )
+    value = next(v for d, v in grading.mistaken_answers(spec) if d.mistake == mistake)
     return typed_answer(spec, value)
 
 
