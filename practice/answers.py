@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from grading import vector_tex
 from grading.parse import AnswerError, read_answer
+from grading.shapes import Shape
 
 
 @dataclass(frozen=True)
@@ -27,10 +28,11 @@ class AnswerReading:
         return not self.message
 
 
-def answer_reading(text: str) -> AnswerReading:
-    """Return how the grader reads the text (a written-out sum also shows its value)."""
+def answer_reading(text: str, shape: Shape | None = None) -> AnswerReading:
+    """Return how the grader reads the text by the problem's answer shape (a vector reading
+    when no shape is given); a written-out sum also shows its value."""
     try:
-        reading = read_answer(text)
+        reading = shape.read(text) if shape is not None else read_answer(text)
     except AnswerError as error:
         return AnswerReading(message=error.message)
     except (RecursionError, MemoryError, OverflowError):
@@ -47,3 +49,12 @@ def answer_vector(text: str) -> Sequence[Any] | None:
     except (AnswerError, ArithmeticError, ValueError, RecursionError, MemoryError):
         return None
     return value if isinstance(value, tuple) else None
+
+
+def answer_value(text: str, shape: Shape) -> Any | None:
+    """Return the value the text reads as in the answer's shape, or None when it cannot be
+    read (what a picture draws beside the right answer)."""
+    try:
+        return shape.read(text).value
+    except (AnswerError, ArithmeticError, ValueError, RecursionError, MemoryError):
+        return None
