@@ -58,7 +58,7 @@ def run() -> list[dict]:
                     marking.append(ms)
                     if _irrational(value):
                         reading = shape.read(text)
-                        ms, _ok = _timed(lambda r=reading, v=value: shape.matches(r, v))
+                        ms, _ok = _timed(lambda r=reading, v=value, sh=shape: sh.matches(r, v))
                         confirming.append((ms, f"level {level} seed {seed} {name}"))
         rows.append(
             {
