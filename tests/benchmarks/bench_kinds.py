@@ -1,5 +1,6 @@
 """Grading per registered kind: every generated problem's right answer and each catalogued
-mistake's answer, typed as a learner would (``typed_answer``), marked by ``grading.grade``.
+mistake's answer, typed as a learner would (``answer_text``, by the answer shape), marked by
+``grading.grade``.
 
 For kinds whose answers hold ``sqrt`` or ``exp``, the exact confirmation is also timed alone:
 the answer's shape comparing what was read with the value it matches (the numeric test, then
@@ -40,7 +41,7 @@ def run() -> list[dict]:
     import grading
     from grading.spec import load_problem
     from practice.generators import GENERATORS, generate
-    from tests.generators.conftest import typed_answer
+    from tests.generators.conftest import answer_text
 
     rows = []
     for kind, generator in GENERATORS.items():
@@ -53,7 +54,7 @@ def run() -> list[dict]:
                 answers = [("right", grading.expected_answer(spec))]
                 answers += [(d.mistake, v) for d, v in grading.mistaken_answers(spec)]
                 for name, value in answers:
-                    text = typed_answer(spec, value)
+                    text = answer_text(value, spec)
                     ms, _verdict = _timed(lambda s=spec, t=text: grading.grade(s, t))
                     marking.append(ms)
                     if _irrational(value):

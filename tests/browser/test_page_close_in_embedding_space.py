@@ -8,7 +8,7 @@ import pytest
 
 import grading
 from practice.models import ProblemInstance
-from tests.generators.conftest import typed_answer
+from tests.generators.conftest import answer_text
 
 pytestmark = pytest.mark.browser
 
@@ -43,7 +43,7 @@ def open_kind(page, page_slug: str, idea: str, kind: str) -> ProblemInstance:
 def answer_wrong_then_right(page, problem: ProblemInstance, mistake: str, words: str) -> None:
     spec = problem.spec
     wrong = next(v for d, v in grading.mistaken_answers(spec) if d.mistake == mistake)
-    page.fill("#id_text", typed_answer(spec, wrong))
+    page.fill("#id_text", answer_text(wrong, spec))
     page.click("button[name=submit]")
     page.wait_for_url(re.compile(r"/attempts/\d+/$"))
     verdict = page.locator("#verdict")
@@ -51,7 +51,7 @@ def answer_wrong_then_right(page, problem: ProblemInstance, mistake: str, words:
     assert words in verdict.locator(".verdict__explanation").inner_text()
     assert verdict.locator(".verdict__picture svg").count() == 1
 
-    page.fill("#id_text", typed_answer(spec, grading.expected_answer(spec)))
+    page.fill("#id_text", answer_text(grading.expected_answer(spec), spec))
     page.click("button[name=submit]")
     page.wait_for_url(re.compile(r"/attempts/\d+/$"))
     assert "Correct." in page.locator("#verdict").inner_text()

@@ -65,38 +65,9 @@ def make_spec():
     return lambda kind, **overrides: factories[str(kind)](**overrides)
 
 
-# The kinds whose answers are vectors drawn by figures.py: tests written for their specs' fields
-# (rows, tokens, weights) run over these; every other kind brings its own in tests/kinds/.
-VECTOR_KINDS = ("lookup", "weighted_sum", "contrast", "content_weights")
-
-
-def typed_answer(spec: dict, value) -> str:
-    """Write a value of the spec's answer shape as a learner would type it."""
-    from grading.spec import load_problem
-
-    return type_value(load_problem(spec).shape, value)
-
-
-def type_value(shape, value) -> str:
-    """Write a value of ``shape`` as a learner would type it (vectors as ``answer_text``)."""
-    import json
-
-    from grading import shapes
-
-    if isinstance(shape, shapes.TupleShape):
-        return "; ".join(type_value(part, v) for part, v in zip(shape.parts, value, strict=True))
-    if isinstance(shape, shapes.Vector):
-        return answer_text(value)
-    if isinstance(shape, shapes.IntegerSequence):
-        return "[" + ", ".join(str(x) for x in value) + "]"
-    if isinstance(shape, shapes.PieceSequence):
-        return json.dumps(list(value), ensure_ascii=False)
-    return str(value)  # a scalar (Fraction or SymPy, both print as the parser reads), an
-    # integer, or a choice's option
-
-
-def answer_text(vector) -> str:
-    """Write a vector of SymPy numbers as a learner would type it.
+def answer_text(vector, spec: dict | None = None) -> str:
+    """Write an answer as a learner would type it: by the spec's answer shape when it is not
+    a vector (``shape.typed``), else as below.
 
     Rational vectors as fractions (``[1/2, -3]``); vectors with ``exp`` over their common
     denominator (``[exp(1), 1]/(1 + exp(1))``), the short exact form the statement offers, or
@@ -107,7 +78,13 @@ def answer_text(vector) -> str:
     import sympy
 
     from grading.parse import MAX_IRRATIONAL_ATOMS
+    from grading.shapes import Vector
+    from grading.spec import load_problem
 
+    if spec is not None:
+        shape = load_problem(spec).shape
+        if not isinstance(shape, Vector):
+            return shape.typed(vector)
     if all(x.is_Rational for x in vector):
         return "[" + ", ".join(str(x) for x in vector) + "]"
     parts = [sympy.fraction(sympy.together(x)) for x in vector]
