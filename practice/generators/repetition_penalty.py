@@ -42,9 +42,10 @@ LEVELS: dict[int, PenaltyLevel] = {
     3: PenaltyLevel(pieces=4, penalties=("2",), temperatures=("1/2",), low=-2, high=4),
     4: PenaltyLevel(pieces=5, penalties=("2",), temperatures=("1/2",), low=-2, high=4),
 }
-# Two answers closer than this (max norm of the probabilities) with the same top piece could
-# both be read from one answer typed in decimals.
-SEPARATION = 0.005
+# Two answers with the same top piece whose probabilities all agree within this relative
+# difference could both be read from one answer typed in decimals (three significant figures
+# round within 0.5 %).
+SEPARATION = 0.02
 
 
 def problem_of(spec: dict) -> PenaltyProblem:
@@ -88,7 +89,7 @@ class RepetitionPenaltyGenerator(ProblemGenerator):
         )
         seen |= {roles[0], roles[2]}
         for k in roles[3:]:
-            scores[k] = draw.integer(spec_level.low, challenger)
+            scores[k] = draw.integer(spec_level.low, challenger - 1)
             if draw.below(2):
                 seen.add(k)
         # The phrase keeps the set's word order, so it reads like text written twice over.
@@ -154,7 +155,7 @@ class RepetitionPenaltyGenerator(ProblemGenerator):
 
 def separated(p: PenaltyProblem) -> bool:
     """Return whether the right answer and every rule mistake stay apart when typed in
-    decimals: a different top piece, or probabilities at least SEPARATION apart."""
+    decimals: a different top piece, or a probability that differs by SEPARATION (relative)."""
     answers = []
     for rule, times_t in (
         ("right", False),
@@ -170,7 +171,9 @@ def separated(p: PenaltyProblem) -> bool:
     for a in range(len(answers)):
         for b in range(a + 1, len(answers)):
             (top_a, probs_a), (top_b, probs_b) = answers[a], answers[b]
-            gap = max(abs(x - y) for x, y in zip(probs_a, probs_b, strict=True))
+            gap = max(
+                abs(x - y) / max(abs(x), abs(y)) for x, y in zip(probs_a, probs_b, strict=True)
+            )
             if top_a == top_b and gap < SEPARATION:
                 return False
     return True
