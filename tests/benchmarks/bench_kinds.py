@@ -2,10 +2,15 @@
 mistake's answer, typed as a learner would (``answer_text``, by the answer shape), marked by
 ``grading.grade``.
 
-For kinds whose answers hold ``sqrt`` or ``exp``, the exact confirmation is also timed alone:
-the answer's shape comparing what was read with the value it matches (the numeric test, then
-the symbolic proof), with the slowest case named. ``BENCH_KIND_SEEDS`` sets the problems per
-kind and level (default 10); seeds start past the tests' own.
+For kinds whose answers hold ``sqrt`` or ``exp``, the exact confirmation is also timed alone,
+before the answer is marked (so no approximation is cached yet): the answer's shape comparing
+what was read with the value it matches (the numeric test, then the symbolic proof), with the
+slowest case named. Vectors are typed there over their common denominator
+(``[exp(1), 1]/(1 + exp(1))``, the form the statements offer), which SymPy does not bring to
+the form of the expected value by itself, so the proof does real work; a ``sqrt`` scalar is
+brought to one canonical form when it is read, so its proof is the trivial one.
+``BENCH_KIND_SEEDS`` sets the problems per kind and level (default 10); seeds start past the
+tests' own.
 """
 
 import os
@@ -36,6 +41,18 @@ def _irrational(value: Any) -> bool:
     return getattr(value, "is_Rational", True) is False
 
 
+def _exact_form(shape: Any, value: Any) -> str:
+    """Type a value with its vectors over a common denominator (see the module docstring)."""
+    from grading.shapes import TupleShape, Vector
+    from tests.generators.conftest import answer_text
+
+    if isinstance(shape, TupleShape):
+        return "; ".join(_exact_form(part, v) for part, v in zip(shape.parts, value, strict=True))
+    if isinstance(shape, Vector):
+        return answer_text(value)
+    return shape.typed(value)
+
+
 def run() -> list[dict]:
     """Time marking per kind over every level; time exact confirmations of irrational answers."""
     import grading
@@ -54,13 +71,14 @@ def run() -> list[dict]:
                 answers = [("right", grading.expected_answer(spec))]
                 answers += [(d.mistake, v) for d, v in grading.mistaken_answers(spec)]
                 for name, value in answers:
+                    if _irrational(value):
+                        reading = shape.read(_exact_form(shape, value))
+                        ms, ok = _timed(lambda r=reading, v=value, sh=shape: sh.matches(r, v))
+                        assert ok, (kind, seed, name)
+                        confirming.append((ms, f"level {level} seed {seed} {name}"))
                     text = answer_text(value, spec)
                     ms, _verdict = _timed(lambda s=spec, t=text: grading.grade(s, t))
                     marking.append(ms)
-                    if _irrational(value):
-                        reading = shape.read(text)
-                        ms, _ok = _timed(lambda r=reading, v=value, sh=shape: sh.matches(r, v))
-                        confirming.append((ms, f"level {level} seed {seed} {name}"))
         rows.append(
             {
                 "benchmark": "grade by kind",

@@ -54,7 +54,7 @@ PINNED: dict[tuple[str, int, int, str | None], str] = {
     ("greedy_loop", 7, 2, "first_repeated_piece"): "9a9e0d64fc2ae625",
     ("repetition_penalty", 1, 1, None): "d23c0e583a635719",
     ("repetition_penalty", 42, 4, None): "d4e9121734f3befe",
-    ("repetition_penalty", 7, 2, "divided_negative"): "38ae9952dde782aa",
+    ("repetition_penalty", 7, 2, "divided_negative"): "c2cb6f3f635b19f8",
 }
 
 
