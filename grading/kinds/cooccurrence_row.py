@@ -14,6 +14,7 @@ once per sentence.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,7 +108,7 @@ def _right_sentence(p: CooccurrenceProblem) -> str:
     return f"The right counts are {listed}."
 
 
-def _window_variants(code: str, shift: int):
+def _window_variants(code: str, shift: int) -> Callable[[CooccurrenceProblem], list[Variant]]:
     def variants(p: CooccurrenceProblem) -> list[Variant]:
         window = p.window + shift
         if window < 1:

@@ -13,6 +13,7 @@ every step; took the lowest score at every step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -134,7 +135,9 @@ def _row_score(p: GreedyProblem, context: str, piece: str) -> str:
     return scalar_tex(p.table.score(p.pieces.index(context), p.pieces.index(piece)))
 
 
-def _variants_for(code: str, rank: int, feed_back: bool):
+def _variants_for(
+    code: str, rank: int, feed_back: bool
+) -> Callable[[GreedyProblem], list[Variant]]:
     def variants(p: GreedyProblem) -> list[Variant]:
         wrong = decode(p, rank, feed_back=feed_back)
         right = decode(p)
@@ -159,7 +162,7 @@ def _no_feedback_explain(p: GreedyProblem, d: Diagnosis) -> str:
     )
 
 
-def _ranked_explain(which: str, rank: int):
+def _ranked_explain(which: str, rank: int) -> Callable[[GreedyProblem, Diagnosis], str]:
     def explain(p: GreedyProblem, d: Diagnosis) -> str:
         (step,) = d.terms
         right = decode(p)
@@ -175,7 +178,7 @@ def _ranked_explain(which: str, rank: int):
     return explain
 
 
-def _apply_for(rank: int, feed_back: bool):
+def _apply_for(rank: int, feed_back: bool) -> Callable[[GreedyProblem, Any], tuple[str, ...]]:
     def apply(p: GreedyProblem, d: Any) -> tuple[str, ...]:
         return decode(p, rank, feed_back=feed_back)
 

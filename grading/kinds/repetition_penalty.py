@@ -15,6 +15,7 @@ penalised score the mistake changes; [] when it changes every one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -121,7 +122,7 @@ def _temperature_variants(p: PenaltyProblem) -> list[Variant]:
     return [variant("multiplied_temperature")]
 
 
-def _rule_variants(code: str, rule: Rule):
+def _rule_variants(code: str, rule: Rule) -> Callable[[PenaltyProblem], list[Variant]]:
     def variants(p: PenaltyProblem) -> list[Variant]:
         changed = _changed(p, rule)
         if not changed or not _clear_top(p, rule):
@@ -132,7 +133,7 @@ def _rule_variants(code: str, rule: Rule):
     return variants
 
 
-def _rule_apply(rule: Rule, times_t: bool = False):
+def _rule_apply(rule: Rule, times_t: bool = False) -> Callable[[PenaltyProblem, Any], Any]:
     def apply(p: PenaltyProblem, d: Any) -> Any:
         return answer_for(p, rule, times_t=times_t)
 

@@ -146,6 +146,9 @@ class GreedyLoopGenerator(ProblemGenerator):
         return state_graph(spec, answer)
 
 
+BOX = 42  # an edge starts and ends this far from a state's centre (past its box)
+
+
 def state_graph(spec: dict, answer: Any) -> str:
     """Draw the states (pairs of last pieces) decoding passes through: the lead-in on a line,
     the cycle on a circle, each edge labelled with the piece written; the loop highlighted."""
@@ -156,11 +159,12 @@ def state_graph(spec: dict, answer: Any) -> str:
     # states[t] is the context after step t; states[m] == states[j].
     j = r.first_context_step
     lead, cycle = states[:j], states[j : r.repeat_step]
-    width, height = 640, 360
-    cx, cy, radius = 440, 170, 110
+    spacing, radius = 160, 40 + 22 * len(cycle)
+    cx, cy = 70 + spacing * len(lead) + radius, 60 + radius
+    width, height = cx + radius + 90, cy + radius + 70
     positions: dict[int, tuple[float, float]] = {}
     for t in range(len(lead)):
-        positions[t] = (60 + t * (260 / max(len(lead), 1)), cy)
+        positions[t] = (70 + t * spacing, cy)
     for n in range(len(cycle)):
         angle = math.pi - 2 * math.pi * n / len(cycle)
         positions[j + n] = (cx + radius * math.cos(angle), cy - radius * math.sin(angle))
@@ -175,8 +179,8 @@ def state_graph(spec: dict, answer: Any) -> str:
         role = "loop" if in_loop else "path"
         dx, dy = target[0] - source[0], target[1] - source[1]
         length = math.hypot(dx, dy) or 1.0
-        start = (source[0] + 26 * dx / length, source[1] + 26 * dy / length)
-        end = (target[0] - 26 * dx / length, target[1] - 26 * dy / length)
+        start = (source[0] + BOX * dx / length, source[1] + BOX * dy / length)
+        end = (target[0] - BOX * dx / length, target[1] - BOX * dy / length)
         body.append(
             svg.arrow(
                 prefix,
@@ -188,8 +192,8 @@ def state_graph(spec: dict, answer: Any) -> str:
             )
         )
         mx, my = (
-            (start[0] + end[0]) / 2 - 10 * dy / length,
-            (start[1] + end[1]) / 2 + 10 * dx / length,
+            (start[0] + end[0]) / 2 + 12 * dy / length,
+            (start[1] + end[1]) / 2 - 12 * dx / length,
         )
         body.append(
             svg.text(
@@ -201,7 +205,7 @@ def state_graph(spec: dict, answer: Any) -> str:
         pair = f"{state[0]} {state[1]}"
         body.append(f"<g {svg.attrs({'class': 'state', 'data-state': t, 'data-pair': pair})}>")
         body.append(
-            svg.rect(x - 24, y - 14, 48, 28, rx=8, fill="#ffffff", stroke=svg.COLOURS["query"])
+            svg.rect(x - 38, y - 14, 76, 28, rx=8, fill="#ffffff", stroke=svg.COLOURS["query"])
         )
         body.append(svg.text(x, y + 4, f"{state[0]} {state[1]}", text_anchor="middle"))
         body.append("</g>")

@@ -184,7 +184,7 @@ def grid_picture(
     with cells (step, row, column), numbered at the left (path) or right (answer)."""
     n_rows, n_cols = len(row_labels), len(columns)
     left = max(LEFT, 14 + 7 * max(len(label) for label in row_labels))
-    width = left + CELL * n_cols + 20
+    width = max(left + CELL * n_cols + 20, 380)  # the legend's lines need 380 px
     height = TOP + CELL * n_rows + 56
     prefix = svg.prefix_for(key)
     body = [svg.text(left, 16, "next piece →"), svg.text(6, TOP - 8, "last ↓")]
@@ -231,7 +231,9 @@ def grid_picture(
         )
     for role, cells in paths:
         inset = 3 if role == "path" else 8
+        steps_at: dict[tuple[int, int], list[int]] = {}
         for step, r, c in cells:
+            steps_at.setdefault((r, c), []).append(step + 1)
             body.append(
                 svg.rect(
                     left + CELL * c + inset,
@@ -246,20 +248,22 @@ def grid_picture(
                     data_step=step + 1,
                 )
             )
+        # A path may pass one cell twice (a loop): its label lists every step there.
+        for (r, c), steps in steps_at.items():
             body.append(
                 svg.text(
-                    left + CELL * c + (10 if role == "path" else CELL - 10),
-                    TOP + CELL * r + 14,
-                    str(step + 1),
+                    left + CELL * c + (4 if role == "path" else CELL - 4),
+                    TOP + CELL * r + 14 if role == "path" else TOP + CELL * (r + 1) - 5,
+                    ",".join(str(n) for n in steps),
                     fill=svg.COLOURS[role],
-                    text_anchor="middle",
+                    text_anchor="start" if role == "path" else "end",
                     font_size="10px",
                 )
             )
     legend_y = TOP + CELL * n_rows + 24
     notes = {
-        "path": ("green: the greedy path (step numbers at the left)", "path"),
-        "answer": ("orange, dashed: your pieces (step numbers at the right)", "answer"),
+        "path": ("green: the greedy path (steps at the top left of a cell)", "path"),
+        "answer": ("orange, dashed: your pieces (steps at the bottom right)", "answer"),
     }
     for n, (role, _) in enumerate(paths):
         body.append(svg.text(6, legend_y + 16 * n, notes[role][0], fill=svg.COLOURS[role]))

@@ -45,6 +45,7 @@ MARGIN = 0.02
 POOL = 20
 PANEL = 360
 PAD = 56
+LABEL_ROOM = 130
 
 
 def _dot(a: tuple[int, ...], b: tuple[int, ...]) -> int:
@@ -285,7 +286,10 @@ def _arrows(
     else:
         title = "The query and the candidates as arrows"
         desc = "Each row is an arrow from the origin, labelled with its word; no winner is marked."
-    return svg.document(prefix, PANEL, PANEL, title, desc, body, marker_roles=roles_used)
+    # Labels run to the right of the arrows' tips: room for them beyond the panel.
+    return svg.document(
+        prefix, PANEL + LABEL_ROOM, PANEL, title, desc, body, marker_roles=roles_used
+    )
 
 
 def _rows_as_bars(

@@ -206,7 +206,7 @@ def bars_picture(spec: dict, answer: Any = None, *, solution: bool = False) -> s
     p = problem_of(spec)
     n = len(p.pieces)
     group = 96
-    width, height = 60 + group * n, 260
+    width, height = max(60 + group * n, 540), 260  # the legend's line needs 540 px
     base = 200
     prefix = svg.prefix_for(
         ("penalty", spec.get("scores"), spec.get("text"), str(answer), solution)
