@@ -15,6 +15,7 @@ import logging
 import math
 import time
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from .compare import Rounding, approx, close, decimal_places, equal, rounding
@@ -23,7 +24,14 @@ from .kinds import Status
 from .mistakes import expected_cached, mistake_index
 from .parse import TIME_BUDGET_SECONDS, AnswerError, Reading
 from .spec import Loaded, load_problem
-from .terms import TermReport, explain_terms, follows_weighting, match_terms, rounding_note
+from .terms import (
+    TermReport,
+    TermTable,
+    explain_terms,
+    follows_weighting,
+    match_terms,
+    rounding_note,
+)
 from .verdict import Diagnosis, Verdict
 
 logger = logging.getLogger(__name__)
@@ -41,6 +49,13 @@ def _check_clock(deadline: float) -> None:
 
 
 # ---------------------------------------------------------------- written-out sums
+
+
+@lru_cache(maxsize=512)
+def term_table(loaded: Loaded) -> TermTable | None:
+    """Return the terms of the problem's sum (None when its kind declares none); cached per
+    problem."""
+    return loaded.kind.terms(loaded.problem)
 
 
 def term_diagnosis(loaded: Loaded, report: TermReport) -> Diagnosis | None:
@@ -152,26 +167,43 @@ def _decimal_verdict(
     return None, notes
 
 
+def _read(loaded: Loaded, answer: str) -> tuple[Reading, str]:
+    """Read an answer by the problem's shape; return the reading and what "read as" shows (a
+    written-out sum with its total). Raise AnswerError for text that cannot be read."""
+    if not isinstance(answer, str):
+        raise AnswerError("the answer must be text")
+    try:
+        reading = loaded.shape.read(answer)
+    except (RecursionError, MemoryError, OverflowError):
+        raise AnswerError("the answer is too complex to read") from None
+    interpreted = reading.tex
+    if reading.written_out:
+        interpreted = f"{interpreted} = {loaded.shape.tex(reading.value)}"
+    return reading, interpreted
+
+
+def read(spec: dict[str, Any], answer: str) -> tuple[Any, str]:
+    """Read an answer by the spec's answer shape without marking it (a preview, a picture of
+    the learner's answer): return its value and what "your answer was read as" shows. Raise
+    AnswerError, saying what and where, for text that cannot be read; SpecError for a
+    malformed spec."""
+    reading, interpreted = _read(load_problem(spec), answer)
+    return reading.value, interpreted
+
+
 def _grade(loaded: Loaded, answer: str) -> Verdict:
     deadline = time.perf_counter() + TIME_BUDGET_SECONDS
     shape = loaded.shape
-    if not isinstance(answer, str):
-        return _invalid("the answer must be text")
     try:
-        reading = shape.read(answer)
+        reading, interpreted = _read(loaded, answer)
     except AnswerError as error:
         return _invalid(error.message, error.tex)
-    except (RecursionError, MemoryError, OverflowError):
-        return _invalid("the answer is too complex to read")
     value = reading.value
-    interpreted = reading.tex
-    if reading.written_out:
-        interpreted = f"{interpreted} = {shape.tex(value)}"
     expected = expected_cached(loaded)
     if shape.equal(value, expected):
         return Verdict(Status.CORRECT, 1.0, interpreted, explanation="Correct.")
     notes: list[str] = []
-    table = loaded.kind.terms(loaded.problem) if reading.written_out else None
+    table = term_table(loaded) if reading.written_out else None
     if table is not None:
         report = match_terms(table, reading.terms)
         if report.all_right:

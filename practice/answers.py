@@ -11,9 +11,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+import grading
 from grading import vector_tex
 from grading.parse import AnswerError, read_answer
-from grading.shapes import Shape
 
 
 @dataclass(frozen=True)
@@ -28,11 +28,16 @@ class AnswerReading:
         return not self.message
 
 
-def answer_reading(text: str, shape: Shape | None = None) -> AnswerReading:
-    """Return how the grader reads the text by the problem's answer shape (a vector reading
-    when no shape is given); a written-out sum also shows its value."""
+def answer_reading(text: str, spec: dict | None = None) -> AnswerReading:
+    """Return how the grader reads the text for the problem `spec`, by its answer shape (a
+    written-out sum also shows its value); without a spec, as an arithmetic answer."""
+    if spec is not None:
+        try:
+            return AnswerReading(tex=grading.read(spec, text)[1])
+        except AnswerError as error:
+            return AnswerReading(message=error.message)
     try:
-        reading = shape.read(text) if shape is not None else read_answer(text)
+        reading = read_answer(text)
     except AnswerError as error:
         return AnswerReading(message=error.message)
     except (RecursionError, MemoryError, OverflowError):
@@ -51,10 +56,10 @@ def answer_vector(text: str) -> Sequence[Any] | None:
     return value if isinstance(value, tuple) else None
 
 
-def answer_value(text: str, shape: Shape) -> Any | None:
-    """Return the value the text reads as in the answer's shape, or None when it cannot be
-    read (what a picture draws beside the right answer)."""
+def answer_value(text: str, spec: dict) -> Any:
+    """Return the value the learner's text reads as for the problem `spec` (a value of its
+    answer shape, for the kind's picture), or None when it cannot be read."""
     try:
-        return shape.read(text).value
+        return grading.read(spec, text)[0]
     except (AnswerError, ArithmeticError, ValueError, RecursionError, MemoryError):
         return None

@@ -1,7 +1,7 @@
 import pytest
 
 import grading
-from practice.answers import answer_reading, answer_vector
+from practice.answers import answer_reading, answer_value, answer_vector
 
 
 @pytest.mark.parametrize(
@@ -25,13 +25,19 @@ def test_answer_vector_is_the_value_read_or_none():
     assert answer_vector("[1/2, ") is None
 
 
-def test_reading_by_the_problems_shape_reads_pieces_and_choices():
-    from grading.shapes import Choice, PieceSequence
-    from practice.answers import answer_value
+@pytest.mark.parametrize(
+    "text", ["[1/2, 3/4]", "[1, 2, 3]", "5", "1/2*[1, 0] + 1/2*[0, 2]", "[1/2, ", "9**9**9"]
+)
+def test_preview_by_the_problem_s_shape_reads_as_the_grader_does(problem, text):
+    verdict = grading.grade(problem.spec, text)
+    reading = answer_reading(text, problem.spec)
+    if verdict.status == grading.Status.INVALID:
+        assert not reading.readable and reading.message == verdict.message
+    else:
+        assert reading.readable and reading.tex == verdict.interpreted
 
-    assert answer_reading("cat sat", PieceSequence(4)).readable
-    assert answer_value("cat sat", PieceSequence(4)) == ("cat", "sat")
-    assert answer_value("COLD", Choice(("hot", "cold"))) == "cold"
-    refused = answer_reading("tree", Choice(("hot", "cold")))
-    assert not refused.readable and "hot, cold" in refused.message
-    assert answer_value("tree", Choice(("hot", "cold"))) is None
+
+def test_answer_value_is_read_by_the_problem_s_shape(problem):
+    assert [str(x) for x in answer_value("1/2*[1, 0] + 1/2*[0, 2]", problem.spec)] == ["1/2", "1"]
+    assert answer_value("[1, 2, 3]", problem.spec) is None  # not this problem's dimension
+    assert answer_value("3/4", problem.spec) is None
