@@ -89,15 +89,16 @@ def _occurrence(p: CooccurrenceProblem, s: int, i: int) -> str:
     return f"the {_ORDINALS[n] if n < len(_ORDINALS) else f'number {n + 1}'} *{p.word}*"
 
 
-def _where(p: CooccurrenceProblem, hit: Hit) -> str:
+def _where(p: CooccurrenceProblem, hit: Hit, *, sentence: bool = True) -> str:
     s, i, j = hit
     distance = abs(j - i)
     side = "before" if j < i else "after"
     token = p.sentences[s][j]
+    place = f"in sentence {s + 1}, " if sentence else ""
     if distance == 0:
-        return f"in sentence {s + 1}, {_occurrence(p, s, i)} itself"
+        return f"{place}{_occurrence(p, s, i)} itself"
     return (
-        f"in sentence {s + 1}, *{token}* {distance} "
+        f"{place}*{token}* {distance} "
         f"word{'s' if distance != 1 else ''} {side} {_occurrence(p, s, i)}"
     )
 
@@ -179,7 +180,8 @@ def _once_explain(p: CooccurrenceProblem, d: Diagnosis) -> str:
     return (
         f"You counted each word at most once per sentence. In sentence {s + 1}, *{token}* is in "
         f"a window of *{p.word}* {len(repeated)} times "
-        f"({'; '.join(_where(p, h) for h in repeated)}), and each time counts: the row adds up "
+        f"({'; '.join(_where(p, h, sentence=False) for h in repeated)}), and each time counts: "
+        "the row adds up "
         f"every time the two words are near each other. {_right_sentence(p)}"
     )
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..shapes import IntegerShape, PieceSequence, Shape, TupleShape
+from ..shapes import IntegerShape, PieceSequence, Shape, TupleShape, ordinal
 from ..spec import SpecError, list_field
 from ..tex import scalar_tex
 from ..verdict import Diagnosis
@@ -160,7 +160,8 @@ def _rotated_explain(p: LoopProblem, d: Diagnosis) -> str:
     r = run(p)
     by = int(d.detail["by"])
     return (
-        f"Your loop has the right pieces but lists them from *{r.loop[by]}*. The text enters "
+        f"Your loop has the right pieces but lists them from its {ordinal(by)} piece, "
+        f"*{r.loop[by]}*. The text enters "
         f"the loop at step {r.start} with *{r.loop[0]}*, so read from there the loop is "
         f"*{' '.join(r.loop)}*. {_right_sentence(p, r)}"
     )

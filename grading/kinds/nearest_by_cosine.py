@@ -78,10 +78,11 @@ def _about(p: NearestProblem, k: int) -> str:
 def _right_sentence(p: NearestProblem) -> str:
     k = winners(p)["cosine"]
     assert k is not None
-    return (
-        f"The nearest by cosine is *{p.candidates[k]}*: "
-        f"$\\cos = {scalar_tex(cosine_of(p, k))} \\approx {_about(p, k)}$, the highest of all."
-    )
+    value = cosine_of(p, k)
+    shown = scalar_tex(value)
+    if not isinstance(value, Fraction):
+        shown += f" \\approx {_about(p, k)}"
+    return f"The nearest by cosine is *{p.candidates[k]}*: $\\cos = {shown}$, the highest of all."
 
 
 def _pick(p: NearestProblem, d: Any) -> int:

@@ -56,6 +56,11 @@ def _cos(a: tuple[int, ...], b: tuple[int, ...]) -> float:
     return _dot(a, b) / math.sqrt(_dot(a, a) * _dot(b, b))
 
 
+def _parallel(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Return whether a is a positive multiple of b (the same direction)."""
+    return _dot(a, b) > 0 and _dot(a, b) ** 2 == _dot(a, a) * _dot(b, b)
+
+
 def _unique(values: list[float], *, highest: bool) -> int | None:
     best = max(values) if highest else min(values)
     found = [k for k, x in enumerate(values) if x == best]
@@ -131,7 +136,8 @@ class NearestByCosineGenerator(ProblemGenerator):
         pool: list[tuple[int, ...]] = []
         for _ in range(POOL):
             drawn = row()
-            if drawn not in pool and drawn != query:
+            # A multiple of the query would win with cos = 1 at a glance: left out.
+            if drawn not in pool and not _parallel(drawn, query):
                 pool.append(drawn)
         rows = _pick_candidates(query, pool, spec_level.candidates)
         if rows is None:

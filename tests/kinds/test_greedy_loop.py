@@ -93,7 +93,7 @@ def test_a_rotated_loop_is_named():
     verdict = grading.grade(spec(), "time one; 3")
 
     assert (verdict.diagnosis.mistake, verdict.diagnosis.terms) == ("loop_rotated", (0,))
-    assert "lists them from *time*" in verdict.explanation
+    assert "lists them from its second piece, *time*" in verdict.explanation
     assert "at step 3 with *one*" in verdict.explanation
 
 
