@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from grading.kinds.cooccurrence_row import CooccurrenceProblem, hits
+from grading.kinds.cooccurrence_row import CooccurrenceProblem, counts, hits
 
 from . import svg_parts as svg
 from .base import Draw, ProblemGenerator
@@ -144,18 +144,54 @@ class CooccurrenceRowGenerator(ProblemGenerator):
         self, spec: dict, answer: Any = None, *, solution: bool | None = None
     ) -> str | None:
         show = answer is not None if solution is None else solution
-        return windows_picture(spec, solution=show)
+        return windows_picture(spec, solution=show, answer=answer)
 
 
-def windows_picture(spec: dict, *, solution: bool) -> str:
+def _learner_counts(p: CooccurrenceProblem, answer: Any) -> tuple[int, ...] | None:
+    if not isinstance(answer, tuple | list) or len(answer) != len(p.context):
+        return None
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in answer):
+        return None
+    return tuple(answer)
+
+
+def _counts_rows(p: CooccurrenceProblem, y: float, answer: Any) -> list[str]:
+    """Return the context words with the right counts, and the learner's below them."""
+    right = counts(p, hits(p))
+    learner = _learner_counts(p, answer)
+    cell = 70
+    out = [svg.text(8, y + 30, "right"), svg.text(8, y + 50, "yours" if learner else "")]
+    for k, word in enumerate(p.context):
+        x = 80 + cell * k
+        out.append(svg.text(x, y + 12, word, font_weight="bold"))
+        out.append(
+            svg.text(x, y + 30, str(right[k]), fill=svg.COLOURS["right"], data_role="right-count")
+        )
+        if learner is not None:
+            differs = learner[k] != right[k]
+            out.append(
+                svg.text(
+                    x,
+                    y + 50,
+                    str(learner[k]),
+                    fill=svg.COLOURS["answer"] if differs else svg.COLOURS["text"],
+                    data_role="answer-count",
+                    data_differs="yes" if differs else "no",
+                )
+            )
+    return out
+
+
+def windows_picture(spec: dict, *, solution: bool, answer: Any = None) -> str:
     """Draw the sentences as rows of word boxes, a band over each occurrence's window; with
     the solution, every counted word is marked with the occurrence it counts for."""
     p = problem_of(spec)
     box_w, box_h, gap = 62, 24, 4
     top, row_h = 30, 58
     longest = max(len(s) for s in p.sentences)
-    width = 40 + (box_w + gap) * longest
-    height = top + row_h * len(p.sentences) + 30
+    width = max(40 + (box_w + gap) * longest, 100 + 70 * len(p.context))
+    counts_top = top + row_h * len(p.sentences) + 10
+    height = counts_top + (70 if solution else 20)
     prefix = svg.prefix_for(("cooc", spec.get("sentences"), spec.get("context"), solution))
     body: list[str] = [svg.text(8, 16, f"window: {p.window} words on each side of {p.word}")]
     counted = set(hits(p))
@@ -231,6 +267,10 @@ def windows_picture(spec: dict, *, solution: bool) -> str:
         f"Each sentence as word boxes; a dashed band marks the {p.window} words on each side of "
         f"every {p.word}. Context words are shaded."
     )
+    if solution:
+        body += _counts_rows(p, counts_top, answer)
+        desc += " Below, the right count of each context word"
+        desc += " and yours, differences in orange." if _learner_counts(p, answer) else "."
     if solution:
         desc += " A tick under a word marks each time it is counted."
     return svg.document(

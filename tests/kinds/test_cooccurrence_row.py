@@ -129,3 +129,16 @@ def test_solution_picture_ticks_every_counted_word():
     }
 
     assert ticks == {("1", "1"): "1", ("1", "2"): "1", ("1", "4"): "1", ("1", "7"): "1"}
+
+
+def test_after_a_wrong_answer_its_counts_stand_under_the_right_ones():
+    root = ET.fromstring(render_svg(spec(), answer=(0, 1, 1, 1)))
+    right = [t.text for t in root.iter(f"{SVG}text") if t.get("data-role") == "right-count"]
+    mine = [
+        (t.text, t.get("data-differs"))
+        for t in root.iter(f"{SVG}text")
+        if t.get("data-role") == "answer-count"
+    ]
+
+    assert right == ["0", "2", "1", "1"]
+    assert mine == [("0", "no"), ("1", "yes"), ("1", "no"), ("1", "no")]
