@@ -240,8 +240,45 @@ def _grade(loaded: Loaded, answer: str) -> Verdict:
         verdict, notes = _decimal_verdict(reading, expected, interpreted)
         if verdict is not None:
             return verdict
+    elif any(any(part.coordinate_decimals) for part in reading.parts):
+        verdict, notes = _decimal_parts_verdict(shape, reading, expected, interpreted)
+        if verdict is not None:
+            return verdict
     diagnosis, text = _final_verdict(loaded, reading, deadline)
     return Verdict(Status.INCORRECT, 0.0, interpreted, diagnosis, text, notes=tuple(notes))
+
+
+def _decimal_parts_verdict(
+    shape: Any, reading: Reading, expected: Any, interpreted: str
+) -> tuple[Verdict | None, list[str]]:
+    """Apply the decimal policy part by part to a tuple answer with decimals in some part:
+    correct when every part is right (a part with decimals by `_decimal_verdict`), "too
+    coarse" when no part is wrong but some rounds too coarsely; None when a part is wrong."""
+    notes: list[str] = []
+    states = []
+    for part, part_reading, want in zip(shape.parts, reading.parts, expected, strict=True):
+        if any(part_reading.coordinate_decimals):
+            verdict, part_notes = _decimal_verdict(part_reading, want, interpreted)
+            notes.extend(part_notes)
+            if verdict is None:
+                states.append("wrong")
+            else:
+                states.append("right" if verdict.status == Status.CORRECT else "coarse")
+        else:
+            states.append("right" if part.equal(part_reading.value, want) else "wrong")
+    if all(state == "right" for state in states):
+        return Verdict(
+            Status.CORRECT, 1.0, interpreted, explanation="Correct.", notes=tuple(notes)
+        ), notes
+    if "wrong" not in states:
+        return Verdict(
+            Status.INCORRECT,
+            0.0,
+            interpreted,
+            explanation="Your decimals round the answer, but too coarsely to be marked right.",
+            notes=tuple(notes),
+        ), notes
+    return None, notes
 
 
 def grade(spec: dict[str, Any], answer: str) -> Verdict:

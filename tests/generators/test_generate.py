@@ -12,7 +12,8 @@ from practice.generators import GENERATORS, GenerationError, generate
 from practice.generators.base import ProblemGenerator
 
 CASES = [(kind, level) for kind, generator in GENERATORS.items() for level in generator.levels]
-# The kinds whose specs are tokens with rows of numbers.
+# The kinds whose specs are tokens with rows of numbers (the tests on those fields run over
+# these; other kinds test their own fields in tests/kinds/).
 ARROW_KINDS = ("lookup", "weighted_sum", "contrast", "content_weights")
 ROW_CASES = [(kind, level) for kind, level in CASES if kind in ARROW_KINDS]
 
@@ -66,6 +67,24 @@ PINNED: dict[tuple[str, int, int, str | None], str] = {
     ("whitespace_pieces", 1, 1, None): "295c38989231f6b0",
     ("whitespace_pieces", 42, 4, None): "4ec1835f497e435f",
     ("whitespace_pieces", 7, 2, "edited_example_pieces"): "942d8943a2277e96",
+    ("cooccurrence_row", 1, 1, None): "fb2e5bdc0693850a",
+    ("cooccurrence_row", 42, 4, None): "9fd370e065635e41",
+    ("cooccurrence_row", 7, 2, "once_per_sentence"): "bf0f2e3e80b37e3c",
+    ("cosine_similarity", 1, 1, None): "1673fc17c624d898",
+    ("cosine_similarity", 42, 4, None): "b9cbd16fff6e56fe",
+    ("cosine_similarity", 7, 2, "one_length"): "af9184ed59587e16",
+    ("nearest_by_cosine", 1, 1, None): "e0b56bf4ba91d32d",
+    ("nearest_by_cosine", 42, 4, None): "4fd11f6e004b0e31",
+    ("nearest_by_cosine", 7, 2, "picked_synonym"): "1f29ca8a93aa0bd9",
+    ("greedy_steps", 1, 1, None): "6e31b9410f77bebe",
+    ("greedy_steps", 42, 4, None): "8840fa2eb2fa085d",
+    ("greedy_steps", 7, 2, "no_feedback"): "c62e05617e045de4",
+    ("greedy_loop", 1, 1, None): "e6343518e29a9e3e",
+    ("greedy_loop", 42, 4, None): "d4dc13b4fc1c65c8",
+    ("greedy_loop", 7, 2, "first_repeated_piece"): "9a9e0d64fc2ae625",
+    ("repetition_penalty", 1, 1, None): "d23c0e583a635719",
+    ("repetition_penalty", 42, 4, None): "d4e9121734f3befe",
+    ("repetition_penalty", 7, 2, "divided_negative"): "c2cb6f3f635b19f8",
 }
 
 

@@ -1,0 +1,303 @@
+"""``cosine_similarity``: two words' small integer rows; the learner computes cos θ exactly.
+
+Levels: 1, two-dimensional rows with entries 0..3 (drawable, first quadrant); 2, two
+dimensions with negative entries; 3, three dimensions; 4, four dimensions. Every problem has a
+nonzero dot product, rows of different lengths (so "divided by one length only" names the row)
+and a product of squared lengths that is not a square (so the answer keeps its ``sqrt``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from grading.kinds.cosine_similarity import cosine
+
+from . import svg_parts as svg
+from .base import Draw, ProblemGenerator
+from .statement import md_word, tex_vector
+from .words_embedding import WORD_PAIRS
+
+
+@dataclass(frozen=True)
+class CosineLevel:
+    dim: int
+    low: int
+    high: int
+
+
+LEVELS: dict[int, CosineLevel] = {
+    1: CosineLevel(dim=2, low=0, high=3),
+    2: CosineLevel(dim=2, low=-3, high=4),
+    3: CosineLevel(dim=3, low=-2, high=3),
+    4: CosineLevel(dim=4, low=-2, high=2),
+}
+
+PANEL = 340
+PAD = 48
+
+
+def int_rows(spec: dict) -> list[tuple[int, ...]]:
+    """Return the spec's rows as integer tuples."""
+    return [tuple(int(x) for x in row) for row in spec["rows"]]
+
+
+def _as_float(value: Any) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+class CosineSimilarityGenerator(ProblemGenerator):
+    kind: ClassVar[str] = "cosine_similarity"
+    name: ClassVar[str] = "cosine_similarity"
+    version: ClassVar[int] = 1
+    number: ClassVar[int] = 16
+    levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
+    # Learners may answer in decimals (three significant figures): keep mistakes apart.
+    separation: ClassVar[float] = 0.02
+
+    def draw_fields(self, draw: Draw, level: int, target: str | None) -> dict:
+        spec_level = LEVELS[level]
+        words = list(draw.choice(WORD_PAIRS))
+        if draw.below(2):
+            words.reverse()
+        rows = [
+            [str(draw.integer(spec_level.low, spec_level.high)) for _ in range(spec_level.dim)]
+            for _ in range(2)
+        ]
+        return {"words": words, "rows": rows}
+
+    def plausible(self, spec: dict, target: str | None) -> bool:
+        u, v = int_rows(spec)
+        nu, nv = sum(a * a for a in u), sum(b * b for b in v)
+        dot = sum(a * b for a, b in zip(u, v, strict=True))
+        if not nu or not nv or nu == nv or dot == 0:
+            return False
+        # Keep the sqrt: a square product of lengths would make the cosine rational.
+        return math.isqrt(nu * nv) ** 2 != nu * nv
+
+    def statement(self, spec: dict) -> str:
+        (a, b), (u, v) = spec["words"], spec["rows"]
+        return "\n".join(
+            [
+                f"In a small embedding table, {md_word(a)} has the row "
+                f"$\\mathbf{{u}} = {tex_vector(u)}$ and {md_word(b)} has the row "
+                f"$\\mathbf{{v}} = {tex_vector(v)}$.",
+                "",
+                f"**Compute** the cosine similarity of {md_word(a)} and {md_word(b)}:",
+                "",
+                "$$\\cos\\theta = \\frac{\\mathbf{u} \\cdot \\mathbf{v}}"
+                "{\\lVert\\mathbf{u}\\rVert\\,\\lVert\\mathbf{v}\\rVert}$$",
+                "",
+                "Answer exactly, writing a square root as `sqrt(...)` (for example `7/sqrt(65)` "
+                "or `7*sqrt(65)/65`), or as a decimal with at least three significant figures "
+                "(a decimal counts when it rounds the exact value at the digits typed).",
+            ]
+        )
+
+    def picture(
+        self, spec: dict, answer: Any = None, *, solution: bool | None = None
+    ) -> str | None:
+        u, v = int_rows(spec)
+        words = spec["words"]
+        show = answer is not None if solution is None else solution
+        prefix = svg.prefix_for(("cosine", spec.get("words"), spec.get("rows"), str(answer), show))
+        if not show and len(u) == 2:
+            return _fresh_arrows(prefix, words, u, v)
+        if not show:
+            return _fresh_bars(prefix, words, u, v)
+        return _angle_picture(prefix, words, u, v, answer)
+
+
+def _scale_for(points: list[tuple[float, float]]) -> tuple[float, float, float]:
+    xs = [0.0] + [p[0] for p in points]
+    ys = [0.0] + [p[1] for p in points]
+    span = max(max(xs) - min(xs), max(ys) - min(ys), 1.0)
+    scale = (PANEL - 2 * PAD) / span
+    ox = PAD + (PANEL - 2 * PAD - (max(xs) - min(xs)) * scale) / 2 - min(xs) * scale
+    oy = PAD + (PANEL - 2 * PAD - (max(ys) - min(ys)) * scale) / 2 + max(ys) * scale
+    return scale, ox, oy
+
+
+def _axes(ox: float, oy: float) -> list[str]:
+    return [
+        svg.line(4, oy, PANEL - 4, oy, class_="axis", stroke=svg.COLOURS["muted"]),
+        svg.line(ox, 4, ox, PANEL - 4, class_="axis", stroke=svg.COLOURS["muted"]),
+    ]
+
+
+def _angle_arc(ox: float, oy: float, a: float, b: float, label: str) -> list[str]:
+    """Return the arc from direction a to direction b (radians) and its label."""
+    start, end = (a, b) if (b - a) % (2 * math.pi) <= math.pi else (b, a)
+    sweep = (end - start) % (2 * math.pi)
+    middle = start + sweep / 2
+    return [
+        svg.arc((ox, oy), 30, start, end, stroke=svg.COLOURS["angle"], class_="angle"),
+        svg.text(
+            ox + 44 * math.cos(middle),
+            oy - 44 * math.sin(middle) + 4,
+            label,
+            fill=svg.COLOURS["angle"],
+            text_anchor="middle",
+            class_="angle-label",
+        ),
+    ]
+
+
+def _row_arrow(
+    prefix: str, k: int, word: str, tip: tuple[float, float], scale: float, ox: float, oy: float
+) -> list[str]:
+    x, y = ox + tip[0] * scale, oy - tip[1] * scale
+    length = math.hypot(x - ox, y - oy) or 1.0
+    lx, ly = x + 10 * (x - ox) / length, y + 10 * (y - oy) / length + 4
+    return [
+        svg.arrow(
+            prefix,
+            "row",
+            (ox, oy),
+            (x, y),
+            data={"index": k, "x": _fmt(tip[0]), "y": _fmt(tip[1])},
+        ),
+        svg.text(
+            lx,
+            ly,
+            f"{'uv'[k]}: {word}",
+            text_anchor="start" if x >= ox else "end",
+            fill=svg.COLOURS["row"],
+        ),
+    ]
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.4f}".rstrip("0")
+
+
+def _fresh_arrows(prefix: str, words: list[str], u: tuple, v: tuple) -> str:
+    scale, ox, oy = _scale_for([(float(u[0]), float(u[1])), (float(v[0]), float(v[1]))])
+    body = [f'<g class="panel" data-origin="{svg.px(ox)},{svg.px(oy)}" data-scale="{scale:g}">']
+    body += _axes(ox, oy)
+    body += _row_arrow(prefix, 0, words[0], (u[0], u[1]), scale, ox, oy)
+    body += _row_arrow(prefix, 1, words[1], (v[0], v[1]), scale, ox, oy)
+    body += _angle_arc(ox, oy, math.atan2(u[1], u[0]), math.atan2(v[1], v[0]), "θ")
+    body.append("</g>")
+    return svg.document(
+        prefix,
+        PANEL,
+        PANEL,
+        "The two rows as arrows and the angle between them",
+        f"The rows of {words[0]} (u) and {words[1]} (v) drawn from the origin; θ is the "
+        "angle between them. Its cosine is not written.",
+        body,
+        marker_roles=["row"],
+    )
+
+
+def _fresh_bars(prefix: str, words: list[str], u: tuple, v: tuple) -> str:
+    dim = len(u)
+    top = max(1, *(abs(x) for x in (*u, *v)))
+    height = 220
+    middle = height / 2
+    unit = (middle - 30) / top
+    group = 70
+    width = 60 + group * dim
+    body = [svg.line(40, middle, width - 10, middle, stroke=svg.COLOURS["muted"], class_="axis")]
+    for d in range(dim):
+        for k, row in enumerate((u, v)):
+            value = row[d]
+            x = 50 + group * d + k * 26
+            y = middle - max(value, 0) * unit
+            body.append(
+                svg.rect(
+                    x,
+                    y,
+                    22,
+                    abs(value) * unit,
+                    fill=svg.COLOURS["angle"] if k else svg.COLOURS["row"],
+                    data_role="coordinate",
+                    data_row=k,
+                    data_index=d,
+                    data_value=value,
+                )
+            )
+            body.append(
+                svg.text(
+                    x + 11, middle + (14 if value >= 0 else -6), str(value), text_anchor="middle"
+                )
+            )
+        body.append(
+            svg.text(50 + group * d + 24, height - 8, f"coordinate {d}", text_anchor="middle")
+        )
+    body.append(svg.text(40, 16, f"grey: u ({words[0]}), blue: v ({words[1]})"))
+    return svg.document(
+        prefix,
+        width,
+        height,
+        "The two rows, coordinate by coordinate",
+        f"Bars for each coordinate of u ({words[0]}) and v ({words[1]}); the rows have "
+        f"{dim} coordinates, so they are drawn as bars rather than arrows.",
+        body,
+    )
+
+
+def _angle_picture(prefix: str, words: list[str], u: tuple, v: tuple, answer: Any) -> str:
+    """Draw both rows in the plane they span (the real axes when they are two-dimensional),
+    the angle with its exact cosine, and the angle the learner's value stands for."""
+    right = cosine(u, v)
+    cos_right = float(right)
+    nu, nv = math.sqrt(sum(a * a for a in u)), math.sqrt(sum(b * b for b in v))
+    if len(u) == 2:
+        tip_u = (float(u[0]), float(u[1]))
+        tip_v = (float(v[0]), float(v[1]))
+    else:
+        angle = math.acos(max(-1.0, min(1.0, cos_right)))
+        tip_u = (nu, 0.0)
+        tip_v = (nv * math.cos(angle), nv * math.sin(angle))
+    learner = _as_float(answer)
+    learner_tip = None
+    base = math.atan2(tip_u[1], tip_u[0])
+    side = 1 if (tip_u[0] * tip_v[1] - tip_u[1] * tip_v[0]) >= 0 else -1
+    if learner is not None and -1 <= learner <= 1 and abs(learner - cos_right) > 1e-9:
+        theta = base + side * math.acos(learner)
+        learner_tip = (nv * math.cos(theta), nv * math.sin(theta))
+    points = [tip_u, tip_v] + ([learner_tip] if learner_tip else [])
+    scale, ox, oy = _scale_for(points)
+    body = [f'<g class="panel" data-origin="{svg.px(ox)},{svg.px(oy)}" data-scale="{scale:g}">']
+    body += _axes(ox, oy)
+    body += _row_arrow(prefix, 0, words[0], tip_u, scale, ox, oy)
+    body += _row_arrow(prefix, 1, words[1], tip_v, scale, ox, oy)
+    body += _angle_arc(ox, oy, base, math.atan2(tip_v[1], tip_v[0]), f"cos θ ≈ {cos_right:.3f}")
+    roles = ["row"]
+    if learner_tip is not None:
+        x, y = ox + learner_tip[0] * scale, oy - learner_tip[1] * scale
+        body.append(
+            svg.arrow(
+                prefix, "answer", (ox, oy), (x, y), data={"cos": f"{learner:.6g}"}, dashed=True
+            )
+        )
+        body.append(svg.text(x, y - 8, "your answer's angle", fill=svg.COLOURS["answer"]))
+        roles.append("answer")
+    body.append("</g>")
+    desc = f"The right cosine is about {cos_right:.4f}."
+    if learner is None:
+        desc += " Your answer could not be drawn as an angle."
+    elif not -1 <= learner <= 1:
+        desc += (
+            f" Your answer, about {learner:.4g}, is not the cosine of any angle: a cosine lies "
+            "between -1 and 1."
+        )
+    elif learner_tip is not None:
+        desc += f" The dashed arrow makes the angle whose cosine is your {learner:.4g}."
+    plane = "" if len(u) == 2 else " (drawn in the plane the two rows span)"
+    return svg.document(
+        prefix,
+        PANEL,
+        PANEL + 20,
+        f"The angle between the rows{plane}",
+        desc,
+        [*body, svg.text(8, PANEL + 12, f"cos θ = {right}")],
+        marker_roles=roles,
+    )

@@ -1,0 +1,240 @@
+"""``greedy_loop``: greedy decoding with a table over the last two pieces; find the loop.
+
+The scores depend on the last two pieces (the state), so a piece can come back without the
+text looping: only a pair coming back starts the loop. Only the pairs decoding reaches get a
+row (levels 3 and 4 add a pair it never reaches).
+
+Levels: 1, three pieces; 2, four; 3, five; 4, six. Every accepted problem has a lead-in of at
+least one step before the loop, a loop of 2 to 4 pieces, and a piece that repeats before the
+state does (so "stopped at the first repeated piece" gives another answer).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from grading.kinds.greedy_loop import LoopProblem, first_repeated_piece, run
+from grading.spec import number
+
+from . import svg_parts as svg
+from .base import Draw, ProblemGenerator
+from .greedy_steps import draw_pieces, draw_scores, grid_picture, score_table_markdown
+from .statement import md_word
+
+
+@dataclass(frozen=True)
+class LoopLevel:
+    pieces: int
+    max_steps: int
+    distractors: int
+
+
+LEVELS: dict[int, LoopLevel] = {
+    1: LoopLevel(pieces=3, max_steps=6, distractors=0),
+    2: LoopLevel(pieces=4, max_steps=7, distractors=0),
+    3: LoopLevel(pieces=5, max_steps=8, distractors=1),
+    4: LoopLevel(pieces=6, max_steps=9, distractors=1),
+}
+
+
+def problem_of(spec: dict) -> LoopProblem:
+    """Return the grading kind's problem object for a generated spec (no validation)."""
+    return LoopProblem(
+        tuple(spec["pieces"]),
+        (spec["prompt"][0], spec["prompt"][1]),
+        tuple((a, b) for a, b in spec["contexts"]),
+        tuple(tuple(number(x, "scores") for x in row) for row in spec["scores"]),
+    )
+
+
+def _reached(pieces: list[str], prompt: list[str], table: dict, limit: int) -> list[tuple]:
+    """Return the contexts greedy decoding reaches, in order, until one repeats."""
+    context = (prompt[0], prompt[1])
+    seen: list[tuple[str, str]] = []
+    while context not in seen and len(seen) <= limit:
+        seen.append(context)
+        row = table[context]
+        piece = pieces[max(range(len(row)), key=lambda j: int(row[j]))]
+        context = (context[1], piece)
+    return seen
+
+
+class GreedyLoopGenerator(ProblemGenerator):
+    kind: ClassVar[str] = "greedy_loop"
+    name: ClassVar[str] = "greedy_loop"
+    version: ClassVar[int] = 1
+    number: ClassVar[int] = 19
+    levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
+
+    def draw_fields(self, draw: Draw, level: int, target: str | None) -> dict:
+        spec_level = LEVELS[level]
+        pieces = draw_pieces(draw, spec_level.pieces)
+        prompt = [draw.choice(pieces), draw.choice(pieces)]
+        pairs = [(a, b) for a in pieces for b in pieces]
+        rows = draw_scores(draw, len(pairs), len(pieces))
+        table = dict(zip(pairs, rows, strict=True))
+        reached = _reached(pieces, prompt, table, spec_level.max_steps)
+        unreached = [pair for pair in pairs if pair not in reached]
+        extra = draw.sample(unreached, min(spec_level.distractors, len(unreached)))
+        listed = sorted(
+            [*reached, *extra], key=lambda pair: (pieces.index(pair[0]), pieces.index(pair[1]))
+        )
+        return {
+            "pieces": pieces,
+            "prompt": prompt,
+            "contexts": [list(pair) for pair in listed],
+            "scores": [table[pair] for pair in listed],
+        }
+
+    def plausible(self, spec: dict, target: str | None) -> bool:
+        try:
+            r = run(problem_of(spec))
+        except ValueError:  # decoding leaves the listed pairs: drawn past the level's limit
+            return False
+        if not 2 <= len(r.loop) <= 4 or r.start < 2 or len(r.written) > 10:
+            return False
+        found = first_repeated_piece(r)
+        return found is not None and found != (r.loop, r.start)
+
+    def statement(self, spec: dict) -> str:
+        pieces, prompt = spec["pieces"], spec["prompt"]
+        labels = [f"{md_word(a)} {md_word(b)}" for a, b in spec["contexts"]]
+        lines = [
+            "A tiny model scores every possible next piece, and its scores depend on the **last "
+            "two pieces** of the text. Each row is a pair of last pieces; each column is a next "
+            "piece (pairs that never come up are left out):",
+            "",
+            *score_table_markdown(pieces, labels, spec["scores"], "last two ↓ / next →"),
+            "",
+            f"The prompt is {md_word(prompt[0])} {md_word(prompt[1])}. Greedy decoding writes, "
+            "at each step, the piece with the highest score in the row of the text's last two "
+            "pieces, and never stops:",
+            "",
+            "$$y_t = \\operatorname*{argmax}_v \\; s(y_{t-2}\\,y_{t-1}, v)$$",
+            "",
+            "Step 1 is the first piece written after the prompt ($y_{-1}\\,y_0$ is the prompt).",
+            "",
+            "Sooner or later the text only repeats one group of pieces. **Give the loop** (the "
+            "pieces that repeat, in order, from the first step where the repetition begins) "
+            "**and the step at which it starts.**",
+            "",
+            "Answer with the loop's pieces, a semicolon, and the step, for example "
+            f"`{pieces[0]} {pieces[1]}; 3`.",
+        ]
+        return "\n".join(lines)
+
+    def picture(
+        self, spec: dict, answer: Any = None, *, solution: bool | None = None
+    ) -> str | None:
+        show = answer is not None if solution is None else solution
+        if not show:
+            contexts = [tuple(pair) for pair in spec["contexts"]]
+            prompt = tuple(spec["prompt"])
+            return grid_picture(
+                key=("loop-table", spec.get("contexts"), spec.get("scores"), spec.get("prompt")),
+                columns=list(spec["pieces"]),
+                row_labels=[f"{a} {b}" for a, b in contexts],
+                scores=spec["scores"],
+                outlined=contexts.index(prompt) if prompt in contexts else None,
+                paths=[],
+                title="The score table over the last two pieces",
+                desc=f"The rows are pairs of last pieces; the prompt's pair, {' '.join(prompt)}, "
+                "is outlined.",
+            )
+        return state_graph(spec, answer)
+
+
+BOX = 42  # an edge starts and ends this far from a state's centre (past its box)
+
+
+def state_graph(spec: dict, answer: Any) -> str:
+    """Draw the states (pairs of last pieces) decoding passes through: the lead-in on a line,
+    the cycle on a circle, each edge labelled with the piece written; the loop highlighted."""
+    problem = problem_of(spec)
+    r = run(problem)
+    text = (*problem.prompt, *r.written)
+    states = [(text[t], text[t + 1]) for t in range(len(r.written) + 1)]
+    # states[t] is the context after step t; states[m] == states[j].
+    j = r.first_context_step
+    lead, cycle = states[:j], states[j : r.repeat_step]
+    spacing, radius = 160, 40 + 22 * len(cycle)
+    cx, cy = 70 + spacing * len(lead) + radius, 60 + radius
+    width, height = cx + radius + 90, cy + radius + 70
+    positions: dict[int, tuple[float, float]] = {}
+    for t in range(len(lead)):
+        positions[t] = (70 + t * spacing, cy)
+    for n in range(len(cycle)):
+        angle = math.pi - 2 * math.pi * n / len(cycle)
+        positions[j + n] = (cx + radius * math.cos(angle), cy - radius * math.sin(angle))
+    prefix = svg.prefix_for(("loop-graph", spec.get("contexts"), spec.get("scores"), str(answer)))
+    body: list[str] = []
+    roles = ["path", "loop"]
+    for t in range(len(r.written)):
+        source = positions[t]
+        target_index = t + 1 if t + 1 < r.repeat_step else j
+        target = positions[target_index]
+        in_loop = t >= j
+        role = "loop" if in_loop else "path"
+        dx, dy = target[0] - source[0], target[1] - source[1]
+        length = math.hypot(dx, dy) or 1.0
+        start = (source[0] + BOX * dx / length, source[1] + BOX * dy / length)
+        end = (target[0] - BOX * dx / length, target[1] - BOX * dy / length)
+        body.append(
+            svg.arrow(
+                prefix,
+                role,
+                start,
+                end,
+                data={"step": t + 1, "piece": r.written[t], "from": t, "to": target_index},
+                width=3 if in_loop else 2,
+            )
+        )
+        mx, my = (
+            (start[0] + end[0]) / 2 + 12 * dy / length,
+            (start[1] + end[1]) / 2 - 12 * dx / length,
+        )
+        body.append(
+            svg.text(
+                mx, my, f"{t + 1}: {r.written[t]}", fill=svg.COLOURS[role], text_anchor="middle"
+            )
+        )
+    for t, state in enumerate(states[: r.repeat_step]):
+        x, y = positions[t]
+        pair = f"{state[0]} {state[1]}"
+        body.append(f"<g {svg.attrs({'class': 'state', 'data-state': t, 'data-pair': pair})}>")
+        body.append(
+            svg.rect(x - 38, y - 14, 76, 28, rx=8, fill="#ffffff", stroke=svg.COLOURS["query"])
+        )
+        body.append(svg.text(x, y + 4, f"{state[0]} {state[1]}", text_anchor="middle"))
+        body.append("</g>")
+    body.append(
+        svg.text(10, 20, "states: the last two pieces; edges: the piece written at each step")
+    )
+    desc = (
+        f"The text enters a loop of {len(r.loop)} pieces, {' '.join(r.loop)}, at step "
+        f"{r.start}; the pair ({states[j][0]}, {states[j][1]}) comes back after step "
+        f"{r.repeat_step}."
+    )
+    if isinstance(answer, tuple) and len(answer) == 2:
+        loop, start = answer
+        if (tuple(loop), start) != (r.loop, r.start):
+            desc += f" Your answer: the loop {' '.join(loop)} from step {start}."
+            body.append(
+                svg.text(
+                    10,
+                    height - 12,
+                    f"your answer: {' '.join(loop)} from step {start}",
+                    fill=svg.COLOURS["answer"],
+                )
+            )
+    return svg.document(
+        prefix,
+        width,
+        height,
+        "The states greedy decoding passes through, and the cycle",
+        desc,
+        body,
+        marker_roles=roles,
+    )

@@ -1,0 +1,153 @@
+"""``greedy_loop``: where greedy decoding over the last two pieces loops; NumPy decodes as the
+oracle and the loop is found by brute force over a long run."""
+
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import grading
+from grading.kinds import Status
+from grading.spec import SpecError
+from practice.generators import generate, render_statement, render_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def spec(**overrides) -> dict:
+    """Prompt *home home*; greedy writes *time home one time one time ...*: *time* comes back
+    at step 4, but the pair (one, time) only after step 6; the loop is *one time* from step 3."""
+    data = {
+        "kind": "greedy_loop",
+        "pieces": ["one", "time", "home"],
+        "prompt": ["home", "home"],
+        "contexts": [
+            ["one", "time"],
+            ["time", "one"],
+            ["time", "home"],
+            ["home", "one"],
+            ["home", "time"],
+            ["home", "home"],
+        ],
+        "scores": [
+            ["9", "7", "1"],
+            ["0", "9", "7"],
+            ["9", "0", "2"],
+            ["4", "8", "3"],
+            ["4", "6", "8"],
+            ["2", "6", "3"],
+        ],
+    }
+    data.update(overrides)
+    return data
+
+
+def numpy_loop(problem: dict, length: int = 80) -> tuple[tuple[str, ...], int]:
+    """Decode `length` steps with NumPy, then find the smallest start and period by brute force."""
+    pieces = problem["pieces"]
+    rows = {
+        tuple(c): np.array([int(x) for x in row])
+        for c, row in zip(problem["contexts"], problem["scores"], strict=True)
+    }
+    text = list(problem["prompt"])
+    for _ in range(length):
+        text.append(pieces[int(np.argmax(rows[(text[-2], text[-1])]))])
+    y = [None, *text[2:]]  # y[t] is the piece written at step t
+    for start in range(1, length // 2):
+        for period in range(1, length // 4):
+            if all(y[t] == y[t + period] for t in range(start, length - period + 1)):
+                return tuple(y[start : start + period]), start
+    raise AssertionError("no loop found")
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_right_answer_matches_numpy(level):
+    for seed in range(30):
+        problem = generate("greedy_loop", seed=seed, level=level)
+        assert grading.expected_answer(problem) == numpy_loop(problem)
+        assert len(problem["pieces"]) == {1: 3, 2: 4, 3: 5, 4: 6}[level]
+
+
+def test_the_hand_built_problem_loops_from_step_3():
+    assert grading.expected_answer(spec()) == (("one", "time"), 3) == numpy_loop(spec())
+
+
+@pytest.mark.parametrize("typed", ["one time; 3", "one|time;3", '["one", "time"]; 3'])
+def test_the_loop_and_its_step_are_right_in_every_form(typed):
+    assert grading.grade(spec(), typed).status == Status.CORRECT
+
+
+def test_stopping_at_the_first_repeated_piece_is_explained_with_the_pairs():
+    verdict = grading.grade(spec(), "time home one; 1")
+
+    assert verdict.diagnosis.mistake == "first_repeated_piece"
+    assert verdict.explanation.startswith(
+        "Step 4: *time* repeats the piece written at step 1, but the model reads the last two "
+        "pieces, and they differ there: (*home*, *time*) after step 1, (*one*, *time*) after "
+        "step 4."
+    )
+    assert "The first pair to come back is (*one*, *time*), after step 6" in verdict.explanation
+
+
+def test_a_rotated_loop_is_named():
+    verdict = grading.grade(spec(), "time one; 3")
+
+    assert (verdict.diagnosis.mistake, verdict.diagnosis.terms) == ("loop_rotated", (0,))
+    assert "lists them from its second piece, *time*" in verdict.explanation
+    assert "at step 3 with *one*" in verdict.explanation
+
+
+@pytest.mark.parametrize(("typed", "how"), [("one time; 2", "from 0"), ("one time; 4", "late")])
+def test_an_off_by_one_step_is_named(typed, how):
+    verdict = grading.grade(spec(), typed)
+
+    assert (verdict.diagnosis.mistake, verdict.diagnosis.terms) == ("off_by_one_step", (1,))
+    assert how in verdict.explanation
+
+
+def test_a_missing_part_is_invalid_and_says_how_to_type_it():
+    verdict = grading.grade(spec(), "one time")
+
+    assert verdict.status == Status.INVALID
+    assert "separated by ';'" in verdict.message
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"prompt": ["home"]}, "prompt"),
+        ({"contexts": [["one", "time"], *spec()["contexts"][1:5], ["home", "dog"]]}, "contexts[5]"),
+        ({"contexts": [["one", "time"], *spec()["contexts"][1:5], ["one", "time"]]}, "contexts[5]"),
+        ({"contexts": spec()["contexts"][:5], "scores": spec()["scores"][:5]}, "contexts"),
+        ({"scores": [["9", "9", "1"], *spec()["scores"][1:]]}, "scores[0]"),
+    ],
+)
+def test_malformed_specs_are_refused_naming_the_field(overrides, field):
+    with pytest.raises(SpecError) as error:
+        grading.validate_spec(spec(**overrides))
+    assert error.value.field == field
+
+
+def test_statement_has_the_pair_table_the_rule_and_the_answer_form():
+    text = render_statement(spec())
+
+    assert "| *home* *home* | 2 | 6 | 3 |" in text
+    assert r"s(y_{t-2}\,y_{t-1}, v)" in text
+    assert "a semicolon, and the step" in text
+
+
+def test_fresh_picture_is_the_table_and_the_solution_is_the_state_graph():
+    fresh = ET.fromstring(render_svg(spec()))
+    assert [r.get("data-role") for r in fresh.iter(f"{SVG}rect")].count("cell") == 18
+    assert not [g for g in fresh.iter(f"{SVG}g") if g.get("class") == "state"]
+
+    solved = ET.fromstring(render_svg(spec(), answer=(("time", "home", "one"), 1)))
+    states = [g.get("data-pair") for g in solved.iter(f"{SVG}g") if g.get("class") == "state"]
+    assert states == ["home home", "home time", "time home", "home one", "one time", "time one"]
+    loop_edges = [
+        (line.get("data-step"), line.get("data-piece"))
+        for line in solved.iter(f"{SVG}line")
+        if line.get("data-role") == "loop"
+    ]
+    assert loop_edges == [("5", "one"), ("6", "time")]
+    assert "Your answer: the loop time home one from step 1" in solved.find(f"{SVG}desc").text
