@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import get_template
@@ -64,11 +63,6 @@ def public_version(*, course_slug: str) -> CourseVersion | None:
         .order_by("-number")
         .first()
     )
-
-
-def site_url(path: str) -> str:
-    """Return the absolute address of a path on the public site (for canonical links)."""
-    return settings.SITE_URL.rstrip("/") + path
 
 
 @lru_cache(maxsize=1)

@@ -12,9 +12,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404
 from django.urls import reverse
 
+from basislab.site import site_url
+
 from .models import Answer, CourseCopy, CourseVersion, Page
 from .presenters import kind_label, page_fraction, public_idea_box, public_segments
-from .public import site_url
 from .selectors import copy_progress
 
 

@@ -19,9 +19,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from basislab.site import site_url
+
 from . import public_pages, views
 from .models import CourseVersion
-from .public import anonymous_response, private_response, public_version, render_once, site_url
+from .public import anonymous_response, private_response, public_version, render_once
 from .services import copy_get_or_create
 
 

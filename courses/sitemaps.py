@@ -1,11 +1,12 @@
 """Sitemaps of the open course and its answers (``django.contrib.sitemaps``), at ``SITE_URL``."""
 
 from datetime import datetime
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
+
+from basislab.site import site_domain, site_is_https
 
 from .models import Answer, Page
 from .public import public_version
@@ -15,10 +16,10 @@ class _SiteSitemap(Sitemap):
     """Address entries by ``SITE_URL``, as canonical links are, not by the request's host."""
 
     def get_protocol(self, protocol: str | None = None) -> str:
-        return urlsplit(settings.SITE_URL).scheme or "https"
+        return "https" if site_is_https() else "http"
 
     def get_domain(self, site: object = None) -> str:
-        return urlsplit(settings.SITE_URL).netloc
+        return site_domain()
 
 
 class EntrySitemap(_SiteSitemap):

@@ -13,7 +13,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from basislab.limits import limit_reached, too_many
 
-from .forms import SignUpForm
+from .forms import SignUpForm, SiteUrlPasswordResetForm
 from .services import user_create
 
 
@@ -70,11 +70,14 @@ def _email_key(_group: str, request: HttpRequest) -> str:
 
 
 class LimitedPasswordResetView(PasswordResetView):
-    """Django's password reset, limited per address and per email address.
+    """Django's password reset, limited per address and per email address, its link addressed
+    by ``SITE_URL`` as every email is.
 
     Both counts go up on every valid request, and either limit gives the same answer, whether
     or not an account has the address: the page reveals nothing about who has an account.
     """
+
+    form_class = SiteUrlPasswordResetForm
 
     def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         """Send the link unless this address or this email asked too often."""

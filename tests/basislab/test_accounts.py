@@ -145,13 +145,16 @@ def test_lockout_is_per_username_so_others_still_sign_in(client, learner, other_
     assert response.status_code == 302
 
 
-def test_password_reset_by_email(client, learner):
+def test_password_reset_by_email(client, learner, settings):
+    settings.SITE_URL = "https://learn.example.org"
     response = client.post(reverse("password_reset"), {"email": learner.email})
     assert response.status_code == 302
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == [learner.email]
-    link = re.search(r"http://testserver(/accounts/reset/\S+/)", message.body).group(1)
+    # Addressed by SITE_URL, as every email is, not by the request's host (testserver).
+    assert "testserver" not in message.body
+    link = re.search(r"https://learn\.example\.org(/accounts/reset/\S+/)", message.body).group(1)
 
     form_page = client.get(link, follow=True)
     assert "Choose a new password" in form_page.content.decode()
@@ -183,3 +186,11 @@ def test_signing_out_says_so_once_on_a_private_home_page(client_for, learner, co
     again = client.get("/")
     assert "You are signed out." not in again.content.decode()
     assert "public" in again["Cache-Control"]
+
+
+def test_a_forged_host_never_reaches_the_reset_link(client, learner, settings):
+    settings.SITE_URL = "https://learn.example.org"
+    settings.ALLOWED_HOSTS = ["learn.example.org", "evil.example"]
+    client.post(reverse("password_reset"), {"email": learner.email}, HTTP_HOST="evil.example")
+    assert "evil.example" not in mail.outbox[0].body
+    assert "https://learn.example.org/accounts/reset/" in mail.outbox[0].body

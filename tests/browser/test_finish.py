@@ -5,10 +5,14 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core import mail
 
 from courses.services import copy_get_or_create
-from practice.review.models import ReviewSettings
+from practice.review.models import ReviewItem, ReviewSettings
+from practice.review.services.digest import review_digest_send
 from practice.review.services.review_settings import review_settings_get_or_create
+from practice.services import attempt_submit, problem_open
+from tests.practice.answers import wrong_answer
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -106,4 +110,41 @@ def test_the_unsubscribe_pages_name_the_account_and_link_the_queue(browser, live
     # The links lead on: to sign in first, then to the queue.
     queue.click()
     page.wait_for_url(re.compile(r"/accounts/login/\?next=/review/\d+/$"))
+    context.close()
+
+
+def test_every_email_is_addressed_by_site_url(browser, live_server, course, settings):
+    # SITE_URL is the live server here, so the links can be followed in the browser; the pages
+    # themselves are asked for as "localhost", a host the emails must not take.
+    settings.SITE_URL = live_server.url
+    host = live_server.url.replace("127.0.0.1", "localhost")
+    user = get_user_model().objects.create_user(
+        username="post", email="post@example.org", password=PASSWORD
+    )
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{host}/accounts/password_reset/")
+    page.fill("#id_email", "post@example.org")
+    page.get_by_role("button", name=re.compile("reset|send", re.I)).click()
+    page.wait_for_url(re.compile(r"/password_reset/done/$"))
+    reset = re.search(r"https?://\S+/accounts/reset/\S+/", mail.outbox[-1].body).group(0)
+    assert reset.startswith(live_server.url + "/")
+
+    # The review reminder follows the same rule.
+    copy = copy_get_or_create(user=user, course_slug=course.course.slug)
+    problem = problem_open(
+        copy=copy, page_slug="first-page", idea_slug="weighted-sum", kind="weighted_sum"
+    )
+    attempt_submit(copy=copy, problem=problem, text=wrong_answer(problem)[1], token="1" * 32)
+    assert review_digest_send(user_id=user.pk, now=ReviewItem.objects.get().due)
+    links = re.findall(r"https?://\S+", mail.outbox[-1].body)
+    assert links and all(link.startswith(live_server.url + "/") for link in links)
+
+    page.goto(reset)
+    page.fill("#id_new_password1", "a-brand-new-passphrase-31")
+    page.fill("#id_new_password2", "a-brand-new-passphrase-31")
+    page.get_by_role("button", name=re.compile("password", re.I)).click()
+    page.wait_for_url(re.compile(r"/reset/done/$"))
+    user.refresh_from_db()
+    assert user.check_password("a-brand-new-passphrase-31")
     context.close()

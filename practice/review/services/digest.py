@@ -2,7 +2,6 @@
 
 from datetime import datetime
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import transaction
@@ -11,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import ngettext
 
+from basislab.site import site_url
 from courses.models import CourseCopy
 
 from ..models import ReviewDigest, ReviewSettings
@@ -40,10 +40,6 @@ def review_digest_enqueue(*, now: datetime | None = None) -> list[int]:
         for user_id in user_ids:
             tasks.send_review_digest.delay_on_commit(user_id)
     return user_ids
-
-
-def _site_url(path: str) -> str:
-    return getattr(settings, "SITE_URL", "http://127.0.0.1:8000").rstrip("/") + path
 
 
 def review_digest_send(*, user_id: int, now: datetime | None = None) -> bool:
@@ -81,11 +77,11 @@ def review_digest_send(*, user_id: int, now: datetime | None = None) -> bool:
                 {
                     "title": copy.course.title,
                     "count": n,
-                    "url": _site_url(reverse("review:queue", args=[copy.pk])),
+                    "url": site_url(reverse("review:queue", args=[copy.pk])),
                 }
                 for copy, n in copies
             ],
-            "unsubscribe_url": _site_url(
+            "unsubscribe_url": site_url(
                 reverse("review:unsubscribe", args=[row.unsubscribe_token])
             ),
         }
