@@ -56,3 +56,11 @@ access_log_format = (
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 proc_name = "basislab-web"
+
+
+def post_fork(server: object, worker: object) -> None:
+    """Start the worker's exact-confirmation process (grading.confirm) in the background now,
+    so that no learner's answer waits the second it takes to start (see README, Grading)."""
+    from grading.confirm import prestart
+
+    prestart()

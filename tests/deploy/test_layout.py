@@ -71,3 +71,7 @@ def test_gunicorn_accepts_the_configuration(tmp_path):
     assert printed["timeout"] == "30"
     assert printed["limit_request_line"] == "4094"
     assert printed["limit_request_fields"] == "50"
+    # The post_fork hook is the configuration's own (gunicorn's default prints as a class
+    # method), and it pre-starts the grader's confirmation process.
+    assert printed["post_fork"] == "<post_fork()>"
+    assert "prestart()" in (DEPLOY / "gunicorn.conf.py").read_text()
