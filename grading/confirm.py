@@ -46,6 +46,7 @@ from pathlib import Path
 
 import sympy
 
+from . import clock
 from .proof import TooComplex, exactly_zero
 
 logger = logging.getLogger(__name__)
@@ -199,9 +200,13 @@ class ConfirmPool:
         """Return, for each difference, True (exactly 0), False (not 0) or None (no proof);
         raise TooComplex when the worker does not answer within `timeout` seconds."""
         payload = pickle.dumps(diffs, protocol=pickle.HIGHEST_PROTOCOL)
+        waiting_since = time.monotonic()
         worker = self._take()
         try:
-            if not worker.wait_ready(START_TIMEOUT_SECONDS):
+            ready = worker.wait_ready(START_TIMEOUT_SECONDS)
+            # The wait for a free, started worker is the server's cost, not the answer's.
+            clock.waited(time.monotonic() - waiting_since)
+            if not ready:
                 logger.error("confirmation worker %d did not start", worker.pid)
                 self._replace(worker)
                 raise TooComplex(

@@ -18,6 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from . import clock
 from .compare import (
     Rounding,
     TooComplex,
@@ -51,7 +52,8 @@ def _invalid(message: str, interpreted: str = "") -> Verdict:
 
 
 def _check_clock(deadline: float) -> None:
-    if time.perf_counter() > deadline:
+    # Waiting for a confirmation worker to start is not the answer's time (grading.clock).
+    if time.perf_counter() - clock.paused() > deadline:
         raise AnswerError(
             f"marking the answer took longer than {TIME_BUDGET_SECONDS:g} s", bound="time"
         )
@@ -286,6 +288,7 @@ def grade(spec: dict[str, Any], answer: str) -> Verdict:
     `invalid` Verdict. A malformed spec raises SpecError naming the field."""
     loaded = load_problem(spec)
     try:
+        clock.answer_started()
         with confirmation_budget():  # one hard time limit for all of an answer's exact proofs
             return _grade(loaded, answer)
     except AnswerError as error:  # a bound met after reading: the time budget

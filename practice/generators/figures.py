@@ -8,6 +8,11 @@ Every arrow is a ``<line>`` with ``data-role`` (``row``, ``term``, ``sum``, ``ri
 of its tip. Each panel ``<g>`` carries ``data-origin`` (pixel position of the origin) and
 ``data-scale`` (pixels per unit, y pointing up), so a test can check the drawing against the
 numbers. Text is escaped; the root has ``role="img"``, a ``<title>`` and a ``<desc>``.
+
+Labels are placed by ``labels.place`` so none overlaps an arrow (shaft or head) or another
+label: a row's label around its tip, outward first; a result's beside its shaft. The axes are
+faint guides (class ``guide``) labels may cross. Each panel is ``PANEL`` high and ``SIDE``
+wider on each side than the drawing's square, room for labels beside arrows along an axis.
 """
 
 from __future__ import annotations
@@ -21,12 +26,18 @@ from fractions import Fraction
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-PANEL = 340  # pixels, square
-PAD = 58  # room for the labels
+from . import labels
+from .labels import Box, Label, Segment
+
+PANEL = 340  # pixels: the drawing's square
+PAD = 58  # room for the labels around the drawing
+SIDE = 40  # more room for labels left and right of the square (labels are wide, not tall)
+PANEL_WIDTH = PANEL + 2 * SIDE
 LEGEND_LINE = 20
+FONT_SIZE = 12
 # Presentation attributes, not a `style` attribute: a page's Content-Security-Policy without
 # 'unsafe-inline' blocks `style` attributes in inline SVG (CSP3 style-src-attr), not these.
-FONT = 'font-family="system-ui, sans-serif" font-size="12"'
+FONT = f'font-family="system-ui, sans-serif" font-size="{FONT_SIZE}"'
 
 COLOURS = {
     "row": "#6b7280",
@@ -128,7 +139,7 @@ def _scale(bounds: tuple[float, float, float, float]) -> tuple[float, float, flo
     span = max(x1 - x0, y1 - y0, 1.0)
     scale = (PANEL - 2 * PAD) / span
     # Centre the drawing in the panel.
-    origin_x = PAD + (PANEL - 2 * PAD - (x1 - x0) * scale) / 2 - x0 * scale
+    origin_x = SIDE + PAD + (PANEL - 2 * PAD - (x1 - x0) * scale) / 2 - x0 * scale
     origin_y = PAD + (PANEL - 2 * PAD - (y1 - y0) * scale) / 2 + y1 * scale
     return round(scale, 6), round(origin_x, 3), round(origin_y, 3)
 
@@ -137,9 +148,8 @@ def _px(value: float) -> str:
     return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
-def _arrow_markup(arrow: Arrow, scale: float, ox: float, oy: float, marker: str) -> str:
-    x1, y1 = ox + float(arrow.tail[0]) * scale, oy - float(arrow.tail[1]) * scale
-    x2, y2 = ox + float(arrow.tip[0]) * scale, oy - float(arrow.tip[1]) * scale
+def _arrow_markup(arrow: Arrow, ends: Segment, marker: str) -> str:
+    (x1, y1), (x2, y2) = ends
     attrs = {
         "class": f"arrow {arrow.role}",
         "data-role": arrow.role,
@@ -157,28 +167,39 @@ def _arrow_markup(arrow: Arrow, scale: float, ox: float, oy: float, marker: str)
         attrs["data-index"] = str(arrow.index)
     if arrow.role in DASH:
         attrs["stroke-dasharray"] = DASH[arrow.role]
-    line = "<line " + " ".join(f"{k}={quoteattr(v)}" for k, v in attrs.items()) + "/>"
-    if not arrow.label:
-        return line
-    if arrow.role == "row":
-        # Row labels sit just past the tip, pushed outwards from the origin.
-        length = math.hypot(x2 - ox, y2 - oy) or 1.0
-        lx, ly = x2 + 10 * (x2 - ox) / length, y2 + 10 * (y2 - oy) / length + 4
-        anchor = "start" if x2 >= ox else "end"
-    else:
-        # Results are labelled beside their middle (their tips may meet a row's): the right
-        # answer on one side, the learner's on the other.
-        dx, dy = x2 - x1, y2 - y1
-        length = math.hypot(dx, dy) or 1.0
-        side = 1 if arrow.role == "answer" else -1
-        nx, ny = side * dy / length, -side * dx / length
-        lx, ly = (x1 + x2) / 2 + 12 * nx, (y1 + y2) / 2 + 12 * ny + 4
-        anchor = "start" if nx >= 0 else "end"
+    return "<line " + " ".join(f"{k}={quoteattr(v)}" for k, v in attrs.items()) + "/>"
+
+
+def _pixels(arrow: Arrow, scale: float, ox: float, oy: float) -> Segment:
+    """Return the arrow's tail and tip in pixels (y down)."""
     return (
-        f"{line}<text x={quoteattr(_px(lx))} y={quoteattr(_px(ly))} "
-        f"text-anchor={quoteattr(anchor)} fill={quoteattr(COLOURS[arrow.role])}>"
-        f"{escape(arrow.label)}</text>"
+        (ox + float(arrow.tail[0]) * scale, oy - float(arrow.tail[1]) * scale),
+        (ox + float(arrow.tip[0]) * scale, oy - float(arrow.tip[1]) * scale),
     )
+
+
+def _label(arrow: Arrow, ends: Segment, origin: tuple[float, float], bounds: Box) -> Label:
+    """Return an arrow's label with its candidate positions, best first.
+
+    A row's label goes around its tip, outward from the origin first, then beside its shaft.
+    A result (sum, right answer, learner's answer) is labelled beside its shaft (its tip may
+    meet a row's): the right answer's on one side first, the learner's on the other, then
+    around its tip."""
+    (x1, y1), (x2, y2) = ends
+    size = FONT_SIZE
+    if arrow.role == "row":
+        outward = (x2 - origin[0], y2 - origin[1])
+        candidates = [
+            *labels.around_point((x2, y2), arrow.label, size, toward=outward),
+            *labels.along_segment(ends, arrow.label, size, fractions=(0.8, 0.65, 0.5)),
+        ]
+    else:
+        side = 1 if arrow.role == "answer" else -1
+        candidates = [
+            *labels.along_segment(ends, arrow.label, size, side=side),
+            *labels.around_point((x2, y2), arrow.label, size, toward=(x2 - x1, y2 - y1)),
+        ]
+    return Label(arrow.label, size, tuple(candidates), bounds)
 
 
 def _drawable_answer(
@@ -273,7 +294,7 @@ def draw(
     title, desc = _describe(figure, learner, solution=show_solution)
     roles = list(dict.fromkeys(a.role for panel in panels for a in panel.arrows))
 
-    width = PANEL * len(panels)
+    width = PANEL_WIDTH * len(panels)
     height = PANEL + 24 + LEGEND_LINE * len(roles)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -291,22 +312,47 @@ def draw(
             f'<path d="M0,0 L10,5 L0,10 z" fill="{COLOURS[role]}"/></marker>'
         )
     out.append("</defs>")
+    # Lines first, every arrow (shaft and head) an obstacle for the labels; the axes are faint
+    # guides labels may cross (class "guide"), else a label at the tip of an arrow lying on an
+    # axis could not sit above or below it. Then the labels, placed together (rows first: they
+    # are tied to a tip, results can slide along their shaft).
+    segments: list[Segment] = []
+    obstacles: list[Box] = []
+    pending: list[tuple[int, Arrow, Label]] = []
+    bodies: list[list[str]] = []
     for n, panel in enumerate(panels):
-        px_ox, px_oy = n * PANEL + ox, oy
-        out.append(
-            f'<g class="panel" data-origin="{_px(px_ox)},{_px(px_oy)}" data-scale="{scale}">'
+        px_ox, px_oy = n * PANEL_WIDTH + ox, oy
+        body = [
+            f'<g class="panel" data-origin="{_px(px_ox)},{_px(px_oy)}" data-scale="{scale}">',
+            f'<line class="axis guide" x1="{n * PANEL_WIDTH + 4}" y1="{_px(px_oy)}" '
+            f'x2="{(n + 1) * PANEL_WIDTH - 4}" y2="{_px(px_oy)}" stroke="#d1d5db"/>'
+            f'<line class="axis guide" x1="{_px(px_ox)}" y1="4" x2="{_px(px_ox)}" y2="{PANEL - 4}" '
+            'stroke="#d1d5db"/>',
+        ]
+        bounds = Box(n * PANEL_WIDTH + 2, 2, (n + 1) * PANEL_WIDTH - 2, PANEL - 2)
+        for arrow in panel.arrows:
+            ends = _pixels(arrow, scale, px_ox, px_oy)
+            body.append(_arrow_markup(arrow, ends, prefix))
+            segments += labels.arrow_segments(*ends)
+            if arrow.label:
+                pending.append((n, arrow, _label(arrow, ends, (px_ox, px_oy), bounds)))
+        caption_x, caption_y = n * PANEL_WIDTH + PANEL_WIDTH / 2, PANEL + 14
+        obstacles.append(
+            labels.text_box(caption_x, caption_y, panel.caption, size=FONT_SIZE, anchor="middle")
         )
-        out.append(
-            f'<line class="axis" x1="{n * PANEL + 4}" y1="{_px(px_oy)}" '
-            f'x2="{(n + 1) * PANEL - 4}" y2="{_px(px_oy)}" stroke="#d1d5db"/>'
-            f'<line class="axis" x1="{_px(px_ox)}" y1="4" x2="{_px(px_ox)}" y2="{PANEL - 4}" '
-            'stroke="#d1d5db"/>'
-        )
-        out.extend(_arrow_markup(a, scale, px_ox, px_oy, prefix) for a in panel.arrows)
-        out.append(
-            f'<text class="caption" x="{n * PANEL + PANEL / 2:g}" y="{PANEL + 14}" '
+        body.append(
+            f'<text class="caption" x="{caption_x:g}" y="{caption_y}" '
             f'text-anchor="middle">{escape(panel.caption)}</text>'
         )
+        bodies.append(body)
+    pending.sort(key=lambda item: item[1].role != "row")  # stable: drawing order within
+    placed = labels.place(
+        [label for _, _, label in pending], segments=segments, obstacles=obstacles
+    )
+    for (n, arrow, _), spot in zip(pending, placed, strict=True):
+        bodies[n].insert(-1, labels.svg_text(spot, fill=COLOURS[arrow.role]))
+    for body in bodies:
+        out.extend(body)
         out.append("</g>")
     out.append('<g class="legend">')
     for k, role in enumerate(roles):

@@ -296,3 +296,24 @@ print("grading.confirm" in sys.modules)
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_waiting_for_the_worker_to_start_costs_the_answer_nothing(monkeypatch):
+    import grading.marking
+    from grading import clock, mistaken_answers
+    from grading.confirm import shutdown
+
+    spec = content_spec()
+    # A mistaken answer in another exact form: its proof is the answer's first, and the search of
+    # the catalog goes on after it, under the marking clock and the confirmation budget.
+    diagnosis, value = mistaken_answers(spec)[0]
+    coordinates = [f"({x})" for x in value]
+    coordinates[0] += DISGUISE
+    text = "[" + ", ".join(coordinates) + "]"
+    shutdown()  # this process has no worker now: the first proof starts one and waits for it
+    # A marking clock far shorter than a worker's start-up (a fresh interpreter importing SymPy).
+    monkeypatch.setattr(grading.marking, "TIME_BUDGET_SECONDS", 0.1)
+    verdict = grade(spec, text)
+    assert verdict.status == Status.INCORRECT, verdict.message
+    assert verdict.diagnosis.mistake == diagnosis.mistake
+    assert clock.paused() > 0.1  # the wait was longer than the whole budget, and not counted

@@ -1,0 +1,470 @@
+"""Place text labels in a picture so no label overlaps a drawn segment or another label.
+
+Pure Python, deterministic, no Django. Coordinates are SVG pixels, y pointing down.
+
+How a picture uses the pass:
+
+1. Draw every line first and collect what a label must keep off as ``segments``: arrow shafts
+   and their heads (``arrow_segments``), box edges where they matter (``rect_segments``),
+   polylines and curves (``polyline_segments``). Every drawn line counts except faint guide
+   lines (axes, grids), which a label may cross: give those the class ``guide`` and leave them
+   out of ``segments`` (the test skips exactly the lines with that class). In ``figures``'
+   pictures the two axes are guides: an arrow may lie along an axis, and its label must still
+   be able to sit just past its tip; every arrow and its head counts.
+2. Make a ``Label`` per text with its candidate positions, best first: ``around_point`` (sixteen
+   directions around an anchor such as an arrow's tip or a point, the ones nearest a
+   preferred direction first, near gaps before far ones) and/or ``along_segment``
+   (beside a shaft, at several fractions of its length, a preferred side first). Fixed texts
+   (captions, legends) go in as ``obstacles`` (their boxes, from ``text_box``).
+3. ``place(labels, segments=..., obstacles=..., bounds=...)`` goes through the labels in the
+   order given and takes, for each, the first candidate whose box (grown by ``margin``) stays
+   inside its bounds and meets no segment and no label already placed. When none is free it
+   takes the least-overlapping one and marks the result ``free=False`` (tests assert this
+   never happens on generated problems).
+4. Write each result with ``svg_text`` (it sets ``x``, ``y``, ``text-anchor`` and
+   ``font-size``, so the box can be read back from the markup).
+
+Text boxes are estimated, not measured (there is no font here): each character has a
+conservative advance width in ems, at least that of DejaVu Sans, the widest of the usual
+``system-ui`` fonts (narrow ``i l j I . , : ; ' |`` and the space 0.34,
+``f r t ( ) [ ] - / \\`` 0.42, other lowercase letters and digits 0.64, ``m w`` 1.0,
+capitals 0.80 (``M W`` 1.0), other ASCII symbols 1.0, other non-ASCII characters 0.84, wide
+East Asian ones 1.0, combining marks 0). Vertically a
+box runs from 0.80 em above the baseline to 0.24 em below it. ``tests/generators/
+test_label_placement.py`` reads every ``<text>`` of every generated picture back into such a
+box and checks it against every drawn segment (but guides) and every other text.
+
+A minimal use, in a kind's picture code::
+
+    segments = [*labels.arrow_segments(tail, tip), *labels.polyline_segments(curve)]
+    label = labels.Label(
+        "h₂", 12, tuple(labels.around_point(tip, "h₂", 12, toward=direction)), bounds=panel
+    )
+    (spot,) = labels.place([label], segments=segments, obstacles=[caption_box])
+    parts.append(labels.svg_text(spot, fill="#047857"))
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
+
+Point = tuple[float, float]
+Segment = tuple[Point, Point]
+
+ASCENT = 0.80  # ems above the baseline
+DESCENT = 0.24  # ems below it
+_NARROW = frozenset("iljI.,:;'| ")
+_SEMI = frozenset("frt()[]-/\\")
+_WIDE = frozenset("mwMW")
+
+
+def char_width(char: str) -> float:
+    """Return a conservative advance width of one character, in ems."""
+    if char in _NARROW:
+        return 0.34
+    if char in _SEMI:
+        return 0.42
+    if char in _WIDE:
+        return 1.0
+    if char.isascii():
+        if char.islower() or char.isdigit():
+            return 0.64
+        if char.isupper():
+            return 0.80
+        return 1.0
+    if unicodedata.combining(char):
+        return 0.0
+    if unicodedata.east_asian_width(char) in ("W", "F"):
+        return 1.0
+    return 0.84
+
+
+@functools.lru_cache(maxsize=4096)
+def text_width(text: str, size: float) -> float:
+    """Return the estimated width in pixels of ``text`` at font size ``size`` (cached: the
+    pass asks for the same label's width at every candidate)."""
+    return size * sum(char_width(c) for c in text)
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned rectangle: ``left <= right``, ``top <= bottom`` (y points down)."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def grown(self, by: float) -> Box:
+        """Return the box grown by ``by`` pixels on every side."""
+        return Box(self.left - by, self.top - by, self.right + by, self.bottom + by)
+
+    def overlap(self, other: Box) -> float:
+        """Return the area shared with ``other`` (0 when they only touch or are apart)."""
+        width = min(self.right, other.right) - max(self.left, other.left)
+        height = min(self.bottom, other.bottom) - max(self.top, other.top)
+        return width * height if width > 0 and height > 0 else 0.0
+
+    def intersects(self, other: Box) -> bool:
+        """Return whether the two boxes share an area (touching edges do not count)."""
+        return self.overlap(other) > 0
+
+    def inside(self, other: Box) -> bool:
+        """Return whether this box lies within ``other``."""
+        return (
+            self.left >= other.left
+            and self.right <= other.right
+            and self.top >= other.top
+            and self.bottom <= other.bottom
+        )
+
+    def outside_area(self, other: Box) -> float:
+        """Return how much of this box's area lies outside ``other``."""
+        area = (self.right - self.left) * (self.bottom - self.top)
+        return area - self.overlap(other)
+
+
+def text_box(
+    x: float,
+    y: float,
+    text: str,
+    *,
+    size: float,
+    anchor: str = "start",
+    baseline: str = "alphabetic",
+) -> Box:
+    """Return the estimated box of an SVG ``<text>`` at (x, y) with the given ``text-anchor``
+    (start, middle, end) and ``dominant-baseline`` (alphabetic, middle/central, hanging)."""
+    width = text_width(text, size)
+    left = {"start": x, "middle": x - width / 2, "end": x - width}.get(anchor)
+    if left is None:
+        raise ValueError(f"text-anchor {anchor!r} is not start, middle or end")
+    height = (ASCENT + DESCENT) * size
+    if baseline in ("middle", "central"):
+        top = y - height / 2
+    elif baseline in ("hanging", "text-before-edge"):
+        top = y
+    else:
+        top = y - ASCENT * size
+    return Box(left, top, left + width, top + height)
+
+
+def clipped_length(segment: Segment, box: Box) -> float:
+    """Return the length of the part of ``segment`` strictly inside ``box`` (Liang–Barsky);
+    a segment that only touches the box's edge gives 0."""
+    (x0, y0), (x1, y1) = segment
+    dx, dy = x1 - x0, y1 - y0
+    low, high = 0.0, 1.0
+    for p, q in (
+        (-dx, x0 - box.left),
+        (dx, box.right - x0),
+        (-dy, y0 - box.top),
+        (dy, box.bottom - y0),
+    ):
+        if p == 0:
+            if q <= 0:  # parallel to this edge and on or beyond it
+                return 0.0
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low >= high:
+            return 0.0
+    length = math.hypot(dx, dy)
+    if length == 0:  # a point: inside when strictly within the box
+        inside = box.left < x0 < box.right and box.top < y0 < box.bottom
+        return 1e-9 if inside else 0.0
+    return (high - low) * length
+
+
+def segment_hits_box(segment: Segment, box: Box) -> bool:
+    """Return whether any part of ``segment`` lies strictly inside ``box``."""
+    return clipped_length(segment, box) > 0
+
+
+def arrow_segments(
+    tail: Point,
+    tip: Point,
+    *,
+    head_length: float = 8.1,
+    head_half_width: float = 4.5,
+    overshoot: float = 0.9,
+) -> list[Segment]:
+    """Return an arrow's shaft and the three edges of its triangular head at ``tip``.
+
+    The defaults match ``figures``' marker (a 10×10 triangle drawn 9×9 with its reference
+    point 1 unit behind its point): the head reaches ``overshoot`` past the tip. A zero-length
+    arrow's head points right, as SVG turns a marker on a zero-length line."""
+    segments: list[Segment] = [(tail, tip)]
+    dx, dy = tip[0] - tail[0], tip[1] - tail[1]
+    length = math.hypot(dx, dy)
+    ux, uy = (dx / length, dy / length) if length else (1.0, 0.0)
+    nx, ny = -uy, ux
+    point = (tip[0] + overshoot * ux, tip[1] + overshoot * uy)
+    back = (tip[0] - head_length * ux, tip[1] - head_length * uy)
+    left = (back[0] + head_half_width * nx, back[1] + head_half_width * ny)
+    right = (back[0] - head_half_width * nx, back[1] - head_half_width * ny)
+    return [*segments, (left, point), (point, right), (right, left)]
+
+
+def polyline_segments(points: Sequence[Point], *, closed: bool = False) -> list[Segment]:
+    """Return the segments joining consecutive points (and the last to the first if closed)."""
+    pts = list(points)
+    if closed and len(pts) > 2:
+        pts.append(pts[0])
+    return [(pts[k], pts[k + 1]) for k in range(len(pts) - 1)]
+
+
+def rect_segments(box: Box) -> list[Segment]:
+    """Return the four edges of a drawn rectangle."""
+    corners = [
+        (box.left, box.top),
+        (box.right, box.top),
+        (box.right, box.bottom),
+        (box.left, box.bottom),
+    ]
+    return polyline_segments(corners, closed=True)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One position for a label: where its ``<text>`` goes and its ``text-anchor``."""
+
+    x: float
+    y: float
+    anchor: str
+
+
+DIRECTIONS = 16  # candidate directions around an anchor, every 22.5 degrees
+
+
+def _candidate_at(
+    cx: float, cy: float, ux: float, uy: float, gap: float, text: str, size: float
+) -> Candidate:
+    """Return the candidate whose box is ``gap`` pixels from (cx, cy) along the unit
+    direction (ux, uy), on that side of the point: a box to the right starts there (so a text
+    longer than estimated grows away from the anchor), one to the left ends there, one above
+    has its bottom there, one below its top; a box straight above, below or beside is centred
+    on the ray."""
+    px, py = cx + gap * ux, cy + gap * uy
+    height = (ASCENT + DESCENT) * size
+    anchor = "start" if ux > 0.3 else "end" if ux < -0.3 else "middle"
+    if uy < -0.3:
+        bottom = py
+    elif uy > 0.3:
+        bottom = py + height
+    else:
+        bottom = py + height / 2
+    return Candidate(px, bottom - DESCENT * size, anchor)
+
+
+def _directions(toward: Point | None) -> list[tuple[float, float]]:
+    """Return the unit directions, every 22.5 degrees from east (clockwise on screen, y
+    down), those nearest ``toward`` first (ties: the order just said)."""
+    steps = [2 * math.pi * k / DIRECTIONS for k in range(DIRECTIONS)]
+    if toward is not None and (toward[0] or toward[1]):
+        angle = math.atan2(toward[1], toward[0])
+
+        def distance(step: float) -> float:
+            turn = abs(step - angle) % (2 * math.pi)
+            return round(min(turn, 2 * math.pi - turn), 9)
+
+        steps.sort(key=distance)
+    else:
+        # No preference: upper right first, as map labels go, then around.
+        steps.sort(key=lambda a: round((a + math.pi / 4) % (2 * math.pi), 9))
+    return [(math.cos(a), math.sin(a)) for a in steps]
+
+
+def around_point(
+    point: Point,
+    text: str,
+    size: float,
+    *,
+    toward: Point | None = None,
+    gaps: Sequence[float] = (3, 8, 14, 22, 32, 44),
+) -> list[Candidate]:
+    """Return positions around ``point`` (an arrow's tip, a dot): sixteen directions at each
+    gap, nearest gap first; within a gap, the directions closest to ``toward`` (e.g. outward
+    along the arrow) first, else from the upper right round."""
+    directions = _directions(toward)
+    return [
+        _candidate_at(point[0], point[1], ux, uy, gap, text, size)
+        for gap in gaps
+        for ux, uy in directions
+    ]
+
+
+def along_segment(
+    segment: Segment,
+    text: str,
+    size: float,
+    *,
+    side: int = 1,
+    fractions: Sequence[float] = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9),
+    gaps: Sequence[float] = (5, 12, 20, 30, 42),
+) -> list[Candidate]:
+    """Return positions beside a shaft: at each gap, at each fraction of its length (from its
+    first point), on ``side`` (+1: the side to the left of the direction of travel as seen on
+    screen, -1: the right) before the other. The box sits off the shaft along its normal."""
+    (x0, y0), (x1, y1) = segment
+    dx, dy = x1 - x0, y1 - y0
+    length = math.hypot(dx, dy)
+    if length == 0:
+        return around_point((x0, y0), text, size, gaps=gaps)
+    # Left of the direction of travel on screen (y down): the direction turned by -90 degrees.
+    nx, ny = dy / length, -dx / length
+    return [
+        _candidate_at(x0 + f * dx, y0 + f * dy, s * nx, s * ny, gap, text, size)
+        for gap in gaps
+        for f in fractions
+        for s in (side, -side)
+    ]
+
+
+@dataclass(frozen=True)
+class Label:
+    """A text to place: its candidates best first, its font size, and where it may go
+    (``bounds``, e.g. its panel; None: anywhere)."""
+
+    text: str
+    size: float
+    candidates: tuple[Candidate, ...]
+    bounds: Box | None = None
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where a label went: its position, its box, and whether the box was free (``free``)
+    or the least-overlapping candidate (``overlap``, a measure of how much it overlaps)."""
+
+    text: str
+    size: float
+    x: float
+    y: float
+    anchor: str
+    box: Box
+    free: bool
+    overlap: float
+
+
+def overlap_cost(
+    box: Box, segments: Iterable[Segment], boxes: Iterable[Box], bounds: Box | None
+) -> float:
+    """Return how much a box overlaps: the length of segments inside it, plus other boxes'
+    shared area and its area outside ``bounds``, each divided by its height (so in pixels)."""
+    height = max(box.bottom - box.top, 1e-9)
+    cost = sum(clipped_length(s, box) for s in segments)
+    cost += sum(box.overlap(b) for b in boxes) / height
+    if bounds is not None:
+        cost += box.outside_area(bounds) / height
+    return cost
+
+
+def place(
+    labels: Sequence[Label],
+    *,
+    segments: Sequence[Segment],
+    obstacles: Sequence[Box] = (),
+    margin: float = 2.0,
+) -> list[Placed]:
+    """Place the labels greedily in the order given; return one ``Placed`` per label.
+
+    Each label takes its first candidate whose box, grown by ``margin`` pixels, lies inside
+    the label's bounds and meets no segment, no obstacle and no label placed before it. If no
+    candidate is free it takes the one with the least ``overlap_cost`` (the first on a tie)
+    and is marked ``free=False``. A label without candidates is an error."""
+    taken: list[Box] = list(obstacles)
+    # Each segment with its bounding box, so most segments are ruled out by four comparisons.
+    spans = [
+        (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]), (a, b))
+        for a, b in segments
+    ]
+
+    def crossing(box: Box) -> list[Segment]:
+        return [
+            s
+            for left, top, right, bottom, s in spans
+            if left < box.right
+            and right > box.left
+            and top < box.bottom
+            and bottom > box.top
+            and segment_hits_box(s, box)
+        ]
+
+    out: list[Placed] = []
+    for label in labels:
+        if not label.candidates:
+            raise ValueError(f"label {label.text!r} has no candidate positions")
+
+        def box_of(c: Candidate, label: Label = label) -> Box:
+            return text_box(c.x, c.y, label.text, size=label.size, anchor=c.anchor)
+
+        chosen: Placed | None = None
+        for candidate in label.candidates:
+            box = box_of(candidate)
+            grown = box.grown(margin)
+            if (
+                (label.bounds is None or grown.inside(label.bounds))
+                and not any(grown.intersects(b) for b in taken)
+                and not crossing(grown)
+            ):
+                chosen = Placed(
+                    label.text,
+                    label.size,
+                    candidate.x,
+                    candidate.y,
+                    candidate.anchor,
+                    box,
+                    True,
+                    0.0,
+                )
+                break
+        if chosen is None:
+            boxes = [box_of(c) for c in label.candidates]
+            costs = [
+                overlap_cost(box.grown(margin), crossing(box.grown(margin)), taken, label.bounds)
+                for box in boxes
+            ]
+            best = min(range(len(costs)), key=lambda k: (costs[k], k))
+            candidate = label.candidates[best]
+            chosen = Placed(
+                label.text,
+                label.size,
+                candidate.x,
+                candidate.y,
+                candidate.anchor,
+                boxes[best],
+                False,
+                costs[best],
+            )
+        taken.append(chosen.box.grown(margin))
+        out.append(chosen)
+    return out
+
+
+def _px(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def svg_text(placed: Placed, **attributes: str) -> str:
+    """Return the ``<text>`` element of a placed label; ``attributes`` (underscores written
+    as hyphens, e.g. ``data_role``) are added after position, anchor and font size. A label
+    that found no free place carries ``data-crowded="true"``, so a test can find it."""
+    attrs = {
+        "x": _px(placed.x),
+        "y": _px(placed.y),
+        "text-anchor": placed.anchor,
+        "font-size": _px(placed.size),
+        **({} if placed.free else {"data-crowded": "true"}),
+        **{k.replace("_", "-"): v for k, v in attributes.items()},
+    }
+    joined = " ".join(f"{k}={quoteattr(v)}" for k, v in attrs.items())
+    return f"<text {joined}>{escape(placed.text)}</text>"
