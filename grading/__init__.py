@@ -1,21 +1,34 @@
 """Grading: safe reading of answers, exact comparison, the mistake catalog, explanations.
 
 Pure Python and SymPy; no Django. The public contract:
-`validate_spec`, `SpecError`, `grade`, `Verdict`, `Diagnosis`, `expected_answer`,
-`mistaken_answers`, `apply_mistake`, `vector_tex`.
+`grade(spec, text) -> Verdict`, `validate_spec`, `SpecError`, `expected_answer`,
+`mistaken_answers`, `apply_mistake`, `kind(name) -> Kind`, `KINDS`, `Verdict`, `Diagnosis`,
+`vector_tex`. Each problem kind is one module of `grading.kinds` (see `grading/kinds/base.py`).
 """
 
-from .kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind, Status
+from .kinds import (
+    KIND_LABELS,
+    KINDS,
+    MISTAKE_LABELS,
+    MISTAKES_BY_KIND,
+    Kind,
+    MistakeCode,
+    ProblemKind,
+    kind,
+)
 from .marking import grade
-from .mistakes import CATALOG, apply_mistake, expected_answer, mistaken_answers
+from .mistakes import apply_mistake, expected_answer, mistaken_answers
 from .spec import SpecError, validate_spec
 from .tex import vector_tex
-from .verdict import Diagnosis, Verdict
+from .verdict import Diagnosis, Status, Verdict
 
 __all__ = [
-    "CATALOG",
+    "KINDS",
+    "KIND_LABELS",
     "MISTAKES_BY_KIND",
+    "MISTAKE_LABELS",
     "Diagnosis",
+    "Kind",
     "MistakeCode",
     "ProblemKind",
     "SpecError",
@@ -24,6 +37,7 @@ __all__ = [
     "apply_mistake",
     "expected_answer",
     "grade",
+    "kind",
     "mistaken_answers",
     "validate_spec",
     "vector_tex",

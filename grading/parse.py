@@ -99,13 +99,16 @@ _OPERAND_START = {"NUM", "NAME", "LP", "FRAC", "SQRT", "EXP", "PI", "BEGIN"}
 class AnswerError(Exception):
     """Raise when learner text cannot be read; `.message` says what and where."""
 
-    def __init__(self, message: str, *, column: int | None = None, bound: str = "") -> None:
+    def __init__(
+        self, message: str, *, column: int | None = None, bound: str = "", tex: str = ""
+    ) -> None:
         if column is not None:
             message = f"{message} (at column {column})"
         super().__init__(message)
         self.message = message
         self.column = column
         self.bound = bound
+        self.tex = tex  # what was read, when the text was read but is not of the right shape
 
 
 class Token(NamedTuple):
@@ -1161,6 +1164,7 @@ class Reading:
     terms: tuple[Term, ...] = ()
     written_out: bool = False
     symbolic: bool = False
+    parts: tuple[Reading, ...] = ()  # a tuple answer: the reading of each part
     timings: dict[str, float] = field(default_factory=dict, compare=False)
 
 
@@ -1183,6 +1187,8 @@ def read_answer(text: str, *, budget: float = TIME_BUDGET_SECONDS) -> Reading:
     decimals: tuple[str | None, ...] = ()
     if isinstance(top, Vec):
         decimals = tuple(_decimal_text(item) for item in top.items)
+    elif not _is_vector(value) and _decimal_text(top) is not None:
+        decimals = (_decimal_text(top),)  # one number typed as a decimal
     terms: tuple[Term, ...] = ()
     written_out = False
     if _is_vector(value) and not isinstance(top, Vec):

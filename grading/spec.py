@@ -13,18 +13,17 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .kinds import ProblemKind
+if TYPE_CHECKING:
+    from .kinds.base import Kind
+    from .shapes import Shape
 
 MAX_DIM = 8
 MAX_POSITIONS = 12
 MAX_VOCAB = 500
 MAX_TOKEN_CHARS = 40
 MAX_NUMBER_CHARS = 24
-# content_weights answers are exact in exp(score); bounded scores keep them cheap to confirm.
-MAX_SCORE = 60
-MAX_SCORE_DENOMINATOR = 60
 
 _NUMBER = re.compile(r"-?\d+(?:/\d+|\.\d+)?")
 
@@ -38,42 +37,6 @@ class SpecError(ValueError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
-
-
-@dataclass(frozen=True, eq=False)
-class Problem:
-    """Hold one validated spec in exact form (Fractions), ready for marking.
-
-    Compared and hashed by identity: `load_problem` returns one object per distinct spec
-    while it is cached, so per-problem caches key on it cheaply.
-    """
-
-    kind: ProblemKind
-    spec: dict[str, Any]
-    dim: int
-    position: int = 0
-    tokens: tuple[str, ...] = ()
-    weights: tuple[Fraction, ...] = ()
-    rows: tuple[Vector, ...] = ()
-    rows_a: tuple[Vector, ...] = ()
-    rows_b: tuple[Vector, ...] = ()
-    tokens_a: tuple[str, ...] = ()
-    tokens_b: tuple[str, ...] = ()
-    vocab: tuple[str, ...] = ()
-    table: tuple[Vector, ...] = ()
-
-    @property
-    def size(self) -> int:
-        """Return the number of terms (positions) of the sum."""
-        if self.kind == ProblemKind.CONTRAST:
-            return len(self.rows_a)
-        if self.kind == ProblemKind.LOOKUP:
-            return len(self.tokens)
-        return len(self.rows)
-
-    def token_id(self, position: int) -> int:
-        """Return the vocabulary id of the token at `position` (lookup problems)."""
-        return self.vocab.index(self.tokens[position])
 
 
 def canonical_number(value: Fraction) -> str:
@@ -98,7 +61,7 @@ def _plain_number(text: str) -> Fraction | None:
     return None
 
 
-def _number(value: Any, field: str) -> Fraction:
+def number(value: Any, field: str) -> Fraction:
     if type(value) is str and len(value) <= MAX_NUMBER_CHARS:
         plain = _plain_number(value)  # the usual spelling, without the regex
         if plain is not None:
@@ -118,7 +81,7 @@ def _number(value: Any, field: str) -> Fraction:
     return Fraction(int(text))
 
 
-def _list(data: dict[str, Any], field: str, *, low: int, high: int) -> list[Any]:
+def list_field(data: dict[str, Any], field: str, *, low: int, high: int) -> list[Any]:
     value = data.get(field)
     if not isinstance(value, list):
         raise SpecError(field, "is required and must be a list")
@@ -127,8 +90,8 @@ def _list(data: dict[str, Any], field: str, *, low: int, high: int) -> list[Any]
     return value
 
 
-def _strings(data: dict[str, Any], field: str, *, low: int, high: int) -> tuple[str, ...]:
-    items = _list(data, field, low=low, high=high)
+def strings(data: dict[str, Any], field: str, *, low: int, high: int) -> tuple[str, ...]:
+    items = list_field(data, field, low=low, high=high)
     for index, item in enumerate(items):
         if not isinstance(item, str) or not 1 <= len(item) <= MAX_TOKEN_CHARS:
             raise SpecError(
@@ -137,20 +100,20 @@ def _strings(data: dict[str, Any], field: str, *, low: int, high: int) -> tuple[
     return tuple(items)
 
 
-def _rows(data: dict[str, Any], field: str, *, low: int, high: int) -> tuple[Vector, ...]:
-    items = _list(data, field, low=low, high=high)
-    rows: list[Vector] = []
+def rows(data: dict[str, Any], field: str, *, low: int, high: int) -> tuple[Vector, ...]:
+    items = list_field(data, field, low=low, high=high)
+    out: list[Vector] = []
     for index, row in enumerate(items):
         name = f"{field}[{index}]"
         if not isinstance(row, list) or not 1 <= len(row) <= MAX_DIM:
             raise SpecError(name, f"must be a list of 1 to {MAX_DIM} numbers")
-        rows.append(tuple(_number(x, f"{name}[{j}]") for j, x in enumerate(row)))
-        if len(rows[-1]) != len(rows[0]):
-            raise SpecError(name, f"has {len(row)} coordinates; {field}[0] has {len(rows[0])}")
-    return tuple(rows)
+        out.append(tuple(number(x, f"{name}[{j}]") for j, x in enumerate(row)))
+        if len(out[-1]) != len(out[0]):
+            raise SpecError(name, f"has {len(row)} coordinates; {field}[0] has {len(out[0])}")
+    return tuple(out)
 
 
-def _position(data: dict[str, Any], size: int) -> int:
+def position(data: dict[str, Any], size: int) -> int:
     value = data.get("position")
     if isinstance(value, bool) or not isinstance(value, int):
         raise SpecError("position", "is required and must be an integer")
@@ -159,112 +122,63 @@ def _position(data: dict[str, Any], size: int) -> int:
     return value
 
 
-def _same_length(field: str, items: tuple[Any, ...], other: str, size: int) -> None:
+def rows_out(values: tuple[Vector, ...]) -> list[list[str]]:
+    """Return rows as the spec writes them: lists of canonical exact strings."""
+    return [[canonical_number(x) for x in row] for row in values]
+
+
+def same_length(field: str, items: tuple[Any, ...], other: str, size: int) -> None:
     if len(items) != size:
         raise SpecError(
             field, f"has {len(items)} entr{'y' if len(items) == 1 else 'ies'}; {other} has {size}"
         )
 
 
-def _build(data: dict[str, Any]) -> Problem:
+@dataclass(frozen=True, eq=False)
+class Loaded:
+    """Hold one validated spec: its kind, the kind's exact problem object, the normalised spec
+    and the answer's shape.
+
+    Compared and hashed by identity: `load_problem` returns one object per distinct spec while
+    it is cached, so per-problem caches key on it cheaply.
+    """
+
+    kind: Kind
+    problem: Any
+    spec: dict[str, Any]
+    shape: Shape
+
+    @property
+    def name(self) -> str:
+        """Return the kind's name."""
+        return self.kind.name
+
+
+def _build(data: dict[str, Any]) -> Loaded:
+    from .kinds import KINDS  # the registry imports the kinds, which import this module
+
     if not isinstance(data, dict):
         raise SpecError("spec", "must be a JSON object")
     raw_kind = data.get("kind")
-    try:
-        kind = ProblemKind(raw_kind)
-    except ValueError:
-        known = ", ".join(k.value for k in ProblemKind)
-        raise SpecError("kind", f"{str(raw_kind)[:40]!r} is not one of {known}") from None
-    normal: dict[str, Any] = {"kind": kind.value}
-
-    def rows_out(rows: tuple[Vector, ...]) -> list[list[str]]:
-        return [[canonical_number(x) for x in row] for row in rows]
-
-    if kind == ProblemKind.LOOKUP:
-        vocab = _strings(data, "vocab", low=1, high=MAX_VOCAB)
-        if len(set(vocab)) != len(vocab):
-            raise SpecError("vocab", "has a repeated entry")
-        table = _rows(data, "table", low=1, high=MAX_VOCAB)
-        _same_length("table", table, "vocab", len(vocab))
-        tokens = _strings(data, "tokens", low=1, high=MAX_POSITIONS)
-        for index, token in enumerate(tokens):
-            if token not in vocab:
-                raise SpecError(f"tokens[{index}]", f"{token!r} is not in vocab")
-        position = _position(data, len(tokens))
-        normal.update(vocab=list(vocab), table=rows_out(table), tokens=list(tokens))
-        normal["position"] = position
-        problem = Problem(kind, normal, len(table[0]), position, tokens, vocab=vocab, table=table)
-    elif kind == ProblemKind.WEIGHTED_SUM:
-        rows = _rows(data, "rows", low=1, high=MAX_POSITIONS)
-        tokens = _strings(data, "tokens", low=1, high=MAX_POSITIONS)
-        _same_length("tokens", tokens, "rows", len(rows))
-        weights_raw = _list(data, "weights", low=1, high=MAX_POSITIONS)
-        weights = tuple(_number(w, f"weights[{j}]") for j, w in enumerate(weights_raw))
-        _same_length("weights", weights, "rows", len(rows))
-        position = _position(data, len(rows))
-        normal.update(tokens=list(tokens), position=position)
-        normal.update(weights=[canonical_number(w) for w in weights], rows=rows_out(rows))
-        problem = Problem(kind, normal, len(rows[0]), position, tokens, weights, rows)
-    elif kind == ProblemKind.CONTRAST:
-        rows_a = _rows(data, "rows_a", low=1, high=MAX_POSITIONS)
-        rows_b = _rows(data, "rows_b", low=1, high=MAX_POSITIONS)
-        _same_length("rows_b", rows_b, "rows_a", len(rows_a))
-        if len(rows_b[0]) != len(rows_a[0]):
-            raise SpecError("rows_b[0]", "has a different number of coordinates from rows_a")
-        weights_raw = _list(data, "weights", low=1, high=MAX_POSITIONS)
-        weights = tuple(_number(w, f"weights[{j}]") for j, w in enumerate(weights_raw))
-        _same_length("weights", weights, "rows_a", len(rows_a))
-        position = _position(data, len(rows_a))
-        tokens_a: tuple[str, ...] = ()
-        tokens_b: tuple[str, ...] = ()
-        if "tokens_a" in data or "tokens_b" in data:
-            tokens_a = _strings(data, "tokens_a", low=1, high=MAX_POSITIONS)
-            tokens_b = _strings(data, "tokens_b", low=1, high=MAX_POSITIONS)
-            _same_length("tokens_a", tokens_a, "rows_a", len(rows_a))
-            _same_length("tokens_b", tokens_b, "rows_b", len(rows_b))
-            normal.update(tokens_a=list(tokens_a), tokens_b=list(tokens_b))
-        normal["position"] = position
-        normal.update(weights=[canonical_number(w) for w in weights])
-        normal.update(rows_a=rows_out(rows_a), rows_b=rows_out(rows_b))
-        problem = Problem(
-            kind,
-            normal,
-            len(rows_a[0]),
-            position,
-            weights=weights,
-            rows_a=rows_a,
-            rows_b=rows_b,
-            tokens_a=tokens_a,
-            tokens_b=tokens_b,
-        )
-    else:
-        rows = _rows(data, "rows", low=1, high=MAX_POSITIONS)
-        tokens = _strings(data, "tokens", low=1, high=MAX_POSITIONS)
-        _same_length("tokens", tokens, "rows", len(rows))
-        position = _position(data, len(rows))
-        for j, row in enumerate(rows):
-            score = sum((a * b for a, b in zip(rows[position], row, strict=True)), Fraction(0))
-            if abs(score) > MAX_SCORE or score.denominator > MAX_SCORE_DENOMINATOR:
-                raise SpecError(
-                    f"rows[{j}]",
-                    f"its score with the row at position {position} is {score}; scores must "
-                    f"stay within ±{MAX_SCORE} with denominators up to {MAX_SCORE_DENOMINATOR}",
-                )
-        normal.update(tokens=list(tokens), position=position, rows=rows_out(rows))
-        problem = Problem(kind, normal, len(rows[0]), position, tokens, rows=rows)
+    kind = KINDS.get(raw_kind) if isinstance(raw_kind, str) else None
+    if kind is None:
+        known = ", ".join(KINDS)
+        raise SpecError("kind", f"{str(raw_kind)[:40]!r} is not one of {known}")
+    problem = kind.load(data)
+    normal: dict[str, Any] = {"kind": kind.name, **kind.normal(problem)}
     for key, value in data.items():
         if key not in normal:
             normal[key] = value
-    return problem
+    return Loaded(kind, problem, normal, kind.shape(problem))
 
 
 @lru_cache(maxsize=512)
-def _load_cached(key: str) -> Problem:
+def _load_cached(key: str) -> Loaded:
     return _build(json.loads(key))
 
 
-def load_problem(data: dict[str, Any]) -> Problem:
-    """Return the exact internal form of a spec, or raise SpecError naming the field."""
+def load_problem(data: dict[str, Any]) -> Loaded:
+    """Return the validated, exact form of a spec, or raise SpecError naming the field."""
     if not isinstance(data, dict):
         raise SpecError("spec", "must be a JSON object")
     try:

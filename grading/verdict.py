@@ -3,23 +3,36 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-from .kinds import MistakeCode, Status
+
+class Status(StrEnum):
+    CORRECT = "correct"
+    INCORRECT = "incorrect"
+    INVALID = "invalid"
 
 
 @dataclass(frozen=True)
 class Diagnosis:
     """Name one catalogued mistake: its code, the 0-based terms it concerns, and details.
 
+    `mistake` is the mistake's code (a string, unique within the problem's kind); `terms` index
+    what the kind's catalog says they do (terms of a sum, positions, steps).
+
     `detail` holds JSON-ready facts such as the weight (`"weight": "1/2"`) or the row
     (`"row": 2`) the learner used; it takes no part in hashing.
     """
 
-    mistake: MistakeCode
+    mistake: str
     terms: tuple[int, ...] = ()
     coordinate: int | None = None
     detail: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    @property
+    def code(self) -> str:
+        """Return the mistake's code (as a Variant names it)."""
+        return self.mistake
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form of DESIGN.md plus `detail`."""
@@ -34,7 +47,7 @@ class Diagnosis:
     def from_dict(cls, data: dict[str, Any]) -> Diagnosis:
         """Rebuild a Diagnosis from `to_dict()` output."""
         return cls(
-            mistake=MistakeCode(data["mistake"]),
+            mistake=str(data["mistake"]),
             terms=tuple(int(t) for t in data.get("terms", ())),
             coordinate=data.get("coordinate"),
             detail=dict(data.get("detail") or {}),

@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from grading.kinds import MistakeCode, ProblemKind, Status
+from grading.verdict import Status
 
 
 class ProblemInstance(models.Model):
@@ -29,7 +29,9 @@ class ProblemInstance(models.Model):
     )
     page_slug = models.SlugField(max_length=100)
     idea_slug = models.SlugField(max_length=100)
-    kind = models.CharField(max_length=32, choices=[(k.value, k.value) for k in ProblemKind])
+    # A registered grading kind (grading.KINDS). Checked by the services when a problem is
+    # made, not by a constraint: the registry grows by adding a module, without a migration.
+    kind = models.CharField(max_length=32)
     generator_name = models.CharField(max_length=100)
     generator_version = models.CharField(max_length=32)
     seed = models.PositiveBigIntegerField()
@@ -47,10 +49,6 @@ class ProblemInstance(models.Model):
                 fields=["copy", "page_slug", "idea_slug", "kind"],
                 condition=Q(state="open", purpose="practice"),
                 name="practice_one_open_problem_per_idea_kind",
-            ),
-            models.CheckConstraint(
-                condition=Q(kind__in=[k.value for k in ProblemKind]),
-                name="practice_problem_kind_known",
             ),
             models.CheckConstraint(
                 condition=Q(purpose__in=["practice", "review"]),
@@ -86,9 +84,8 @@ class Attempt(models.Model):
     verdict = models.JSONField()
     # NULL, not "", when no catalogued mistake explains the answer: the contract says nullable,
     # and the author stats group by it.
-    mistake = models.CharField(  # noqa: DJ001
-        max_length=40, choices=[(m.value, m.value) for m in MistakeCode], null=True, blank=True
-    )
+    # A code of the problem kind's catalog (the Verdict's diagnosis), unique within the kind.
+    mistake = models.CharField(max_length=40, null=True, blank=True)  # noqa: DJ001
     form_token = models.UUIDField()
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -17,7 +17,7 @@ from courses.models import CourseCopy, Idea, IdeaProgress, Note
 from courses.services import progress_record
 from grading import Verdict, grade
 from grading.kinds import ProblemKind, Status
-from practice.generators import GENERATORS, generate
+from practice.generators import GENERATORS, generate, generator_of
 
 from .models import Attempt, ProblemInstance
 
@@ -113,15 +113,16 @@ def problem_store(
     """Store a generated spec with the generator's name and version, so it stays reproducible.
 
     Give the copy itself or, where only its id is at hand, ``copy_id``. No transaction of its
-    own: the caller's write path owns it.
+    own: the caller's write path owns it. Raises ValueError, before any row is written, for a
+    kind that has no registered generator.
     """
-    generator = GENERATORS[kind]
+    generator = generator_of(kind)
     copy_field = {"copy": copy} if copy is not None else {"copy_id": copy_id}
     return ProblemInstance.objects.create(
         **copy_field,
         page_slug=page_slug,
         idea_slug=idea_slug,
-        kind=kind.value,
+        kind=generator.kind,
         generator_name=generator.name,
         generator_version=str(generator.version),
         seed=seed,

@@ -1,43 +1,66 @@
 """Problem generators: randomized, reproducible, diagnosable problem specs, and their rendering.
 
-Pure code (NumPy for randomness, the grading engine for the mistake catalog; no Django).
+Pure code (NumPy for randomness, the grading engine for the mistake catalog; no Django). One
+module per kind, `practice/generators/<kind>.py`, holds the kind's generator, its statement and
+its picture; the package imports every module, and defining a generator registers it.
 
-    generate(ProblemKind.WEIGHTED_SUM, seed=7, level=2)            # a spec (plain JSON)
-    generate(ProblemKind.WEIGHTED_SUM, seed=7, level=2, target=MistakeCode.OMITTED_TERM)
+    generate("weighted_sum", seed=7, level=2)                       # a spec (plain JSON)
+    generate("weighted_sum", seed=7, level=2, target="omitted_term")
     render_statement(spec)  # Markdown with $...$ TeX, for courses.mathml.render_markdown
-    render_svg(spec, answer=learner_vector)  # SVG for two-dimensional problems, else None
+    render_svg(spec, answer=learner_value)  # SVG, or None when the kind or problem has none
 """
 
 from __future__ import annotations
 
-from grading.kinds import MistakeCode, ProblemKind
+import importlib
+import pkgutil
+from typing import Any
 
-from .base import GenerationError, ProblemGenerator
-from .content_weights import ContentWeightsGenerator
-from .contrast import ContrastGenerator
-from .figures import render_svg
-from .lookup import LookupGenerator
-from .statement import render_statement
-from .weighted_sum import WeightedSumGenerator
+from .base import REGISTRY, GenerationError, ProblemGenerator
 
-GENERATORS: dict[ProblemKind, ProblemGenerator] = {
-    ProblemKind.LOOKUP: LookupGenerator(),
-    ProblemKind.WEIGHTED_SUM: WeightedSumGenerator(),
-    ProblemKind.CONTRAST: ContrastGenerator(),
-    ProblemKind.CONTENT_WEIGHTS: ContentWeightsGenerator(),
-}
+# Modules that are not a kind's generator: shared machinery.
+_SHARED = {"base", "figures", "statement", "vocab"}
 
 
-def generate(
-    kind: ProblemKind | str, *, seed: int, level: int, target: MistakeCode | None = None
-) -> dict:
+def _discover() -> None:
+    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if module.name not in _SHARED and not module.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{module.name}")
+
+
+_discover()
+
+GENERATORS: dict[str, ProblemGenerator] = dict(sorted(REGISTRY.items()))
+
+
+def generator_of(kind: str) -> ProblemGenerator:
+    """Return the generator of a kind; ValueError names the kinds that have one."""
+    try:
+        return GENERATORS[str(kind)]
+    except KeyError:
+        raise ValueError(f"{str(kind)[:40]!r} is not one of {', '.join(GENERATORS)}") from None
+
+
+def generate(kind: str, *, seed: int, level: int, target: str | None = None) -> dict:
     """Return a valid, diagnosable spec of ``kind``; the same arguments always give the same spec.
 
     ``target`` asks for a problem in which that catalogued mistake shows clearly. Raises
     ``ValueError`` for an unknown kind, a level the generator lacks, a negative seed or a
     mistake of another kind.
     """
-    return GENERATORS[ProblemKind(kind)].generate(seed=seed, level=level, target=target)
+    return generator_of(kind).generate(seed=seed, level=level, target=target)
+
+
+def render_statement(spec: dict) -> str:
+    """Return the problem statement as Markdown with TeX: the data, what to compute, how to
+    answer. Raises ``ValueError`` for an unknown kind."""
+    return generator_of(spec["kind"]).statement(spec)
+
+
+def render_svg(spec: dict, *, answer: Any = None, solution: bool | None = None) -> str | None:
+    """Return the kind's SVG picture of a problem, or None when there is none. The picture of a
+    fresh problem (no ``answer``, ``solution`` not True) never gives the answer away."""
+    return generator_of(spec["kind"]).picture(spec, answer, solution=solution)
 
 
 __all__ = [
@@ -45,6 +68,7 @@ __all__ = [
     "GenerationError",
     "ProblemGenerator",
     "generate",
+    "generator_of",
     "render_statement",
     "render_svg",
 ]

@@ -19,37 +19,11 @@ from typing import Any, ClassVar, TypeVar
 import numpy as np
 
 import grading
-from grading.kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind
+from grading.mistakes import expected_cached, mistaken
+from grading.shapes import ScalarShape, Shape, Vector
+from grading.spec import load_problem
 
 T = TypeVar("T")
-
-# Stable numbers for the seed sequence: never reorder.
-KIND_NUMBERS: dict[ProblemKind, int] = {
-    ProblemKind.LOOKUP: 1,
-    ProblemKind.WEIGHTED_SUM: 2,
-    ProblemKind.CONTRAST: 3,
-    ProblemKind.CONTENT_WEIGHTS: 4,
-}
-# Written out, so that adding a code to the enum cannot renumber older ones; a new code gets
-# the next number here (a test checks every code has one).
-MISTAKE_NUMBERS: dict[MistakeCode, int] = {
-    MistakeCode.OMITTED_TERM: 1,
-    MistakeCode.WRONG_WEIGHT: 2,
-    MistakeCode.WRONG_ROW: 3,
-    MistakeCode.SWAPPED_WEIGHTS: 4,
-    MistakeCode.UNWEIGHTED_SUM: 5,
-    MistakeCode.PLAIN_AVERAGE: 6,
-    MistakeCode.ROW_BY_POSITION: 7,
-    MistakeCode.OFF_BY_ONE_ROW: 8,
-    MistakeCode.OTHER_TOKEN_ROW: 9,
-    MistakeCode.FORGOT_WEIGHT: 10,
-    MistakeCode.REVERSED_DIFFERENCE: 11,
-    MistakeCode.ANSWERED_ONE_SIDE: 12,
-    MistakeCode.UNNORMALISED_WEIGHTS: 13,
-    MistakeCode.POSITIONAL_WEIGHTS: 14,
-    MistakeCode.OMITTED_SELF_SCORE: 15,
-    MistakeCode.RAW_SCORES: 16,
-}
 
 MAX_SEED = 2**63 - 1
 # Below this, "different" means exactly different (rational answers are compared exactly).
@@ -142,7 +116,35 @@ def distance(a: Sequence[float], b: Sequence[float]) -> float:
 
 def diagnosis_key(diagnosis: Any) -> tuple:
     """Return what tells two diagnoses apart for a learner: the mistake and the terms."""
-    return (MistakeCode(diagnosis.mistake), tuple(diagnosis.terms), diagnosis.coordinate)
+    return (str(diagnosis.mistake), tuple(diagnosis.terms), diagnosis.coordinate)
+
+
+def exact_ambiguities(
+    shape: Shape, right: Any, mistaken: Sequence[tuple[Any, Any]]
+) -> list[str] | None:
+    """List why an answer of any shape could be misread, comparing exactly: by the shape's
+    key when every answer has one (linear time), else pairwise with the shape's `equal`.
+    Returns None when an answer has no key and the shape is numeric (then `ambiguities`
+    compares with a separation instead)."""
+    keys = [shape.key(right), *(shape.key(value) for _, value in mistaken)]
+    if None in keys:
+        if isinstance(shape, (Vector, ScalarShape)):
+            return None
+        groups: list[tuple[Any, set[tuple]]] = [(right, {("right answer",)})]
+        for diagnosis, value in mistaken:
+            for other, members in groups:
+                if shape.equal(value, other):
+                    members.add(diagnosis_key(diagnosis))
+                    break
+            else:
+                groups.append((value, {diagnosis_key(diagnosis)}))
+        found = [members for _, members in groups]
+    else:
+        by_key: dict[Any, set[tuple]] = {keys[0]: {("right answer",)}}
+        for (diagnosis, _), key in zip(mistaken, keys[1:], strict=True):
+            by_key.setdefault(key, set()).add(diagnosis_key(diagnosis))
+        found = list(by_key.values())
+    return [f"{sorted(keys, key=str)} give the same answer" for keys in found if len(keys) > 1]
 
 
 def ambiguities(
@@ -200,41 +202,54 @@ def _exact(vector: Sequence[Any]) -> tuple[Fraction, ...] | None:
     return tuple(out)
 
 
+REGISTRY: dict[str, ProblemGenerator] = {}
+
+
 class ProblemGenerator(ABC):
     """A generator of one problem kind: ``generate(seed=..., level=..., target=...)`` -> spec.
 
-    Subclasses set ``kind``, ``name``, ``version``, ``levels`` and implement ``draw_fields``
-    (one random candidate) and ``shows_clearly`` (whether a targeted mistake is visible).
+    A subclass in ``practice/generators/<kind>.py`` sets ``kind`` (the grading kind's name),
+    ``name``, ``version``, ``number`` (stable seed entropy: the kind's number in the contract),
+    ``levels``, and implements ``draw_fields`` (one random candidate, every rule stated in the
+    spec), ``statement`` (Markdown with ``$...$`` TeX) and, when it has one, ``picture`` (SVG);
+    ``plausible`` (a cheap pre-filter) and ``shows_clearly`` (whether a targeted mistake is
+    visible) when the defaults do not fit. Defining the class registers it (the package
+    imports every module), so adding a kind's generator is adding its module.
     """
 
-    kind: ClassVar[ProblemKind]
+    kind: ClassVar[str]
     name: ClassVar[str]
     version: ClassVar[int]
+    number: ClassVar[int]
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     # Two different diagnoses must be at least this far apart (max norm) to count as different.
     separation: ClassVar[float] = EXACT_SEPARATION
     max_redraws: ClassVar[int] = 500
 
-    @property
-    def mistakes(self) -> tuple[MistakeCode, ...]:
-        return MISTAKES_BY_KIND[self.kind]
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "kind" in cls.__dict__ and not getattr(cls, "__abstractmethods__", None):
+            if cls.kind in REGISTRY and type(REGISTRY[cls.kind]) is not cls:
+                raise TypeError(f"two generators for the kind {cls.kind!r}")
+            numbers = {type(g).number: k for k, g in REGISTRY.items() if k != cls.kind}
+            if cls.number in numbers:
+                raise TypeError(f"{cls.__name__}: number {cls.number} is {numbers[cls.number]}'s")
+            REGISTRY[cls.kind] = cls()
 
-    def generate(self, *, seed: int, level: int, target: MistakeCode | None = None) -> dict:
+    @property
+    def mistakes(self) -> tuple[str, ...]:
+        """Return the kind's mistake codes, in catalog order."""
+        return grading.kind(self.kind).codes
+
+    def generate(self, *, seed: int, level: int, target: str | None = None) -> dict:
         """Return a valid, diagnosable spec; identical for identical arguments and version."""
         seed, level, target = self._check_arguments(seed, level, target)
-        draw = Draw(
-            [
-                seed,
-                level,
-                self.version,
-                KIND_NUMBERS[self.kind],
-                MISTAKE_NUMBERS[target] if target else 0,
-            ]
-        )
+        mistake_number = grading.kind(self.kind).mistake(target).number if target else 0
+        draw = Draw([seed, level, self.version, self.number, mistake_number])
         redraws = 0
         while True:
             fields = self.draw_fields(draw, level, target)
-            spec = {"kind": self.kind.value, **fields}
+            spec = {"kind": self.kind, **fields}
             if self.plausible(spec, target) and self.acceptable(spec, target):
                 break
             redraws += 1
@@ -249,14 +264,14 @@ class ProblemGenerator(ABC):
             "version": self.version,
             "seed": seed,
             "level": level,
-            "target": target.value if target else None,
+            "target": str(target) if target else None,
             "redraws": redraws,
         }
         return spec
 
     def _check_arguments(
-        self, seed: int, level: int, target: MistakeCode | str | None
-    ) -> tuple[int, int, MistakeCode | None]:
+        self, seed: int, level: int, target: str | None
+    ) -> tuple[int, int, str | None]:
         if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
             raise TypeError("seed must be an integer")
         if not 0 <= int(seed) <= MAX_SEED:
@@ -264,16 +279,30 @@ class ProblemGenerator(ABC):
         if isinstance(level, bool) or int(level) not in self.levels:
             raise ValueError(f"level must be one of {self.levels}")
         if target is not None:
-            target = MistakeCode(target)
-            if target not in self.mistakes:
-                raise ValueError(f"{target} is not a mistake of {self.kind}")
+            if not isinstance(target, str) or target not in self.mistakes:
+                raise ValueError(f"{str(target)[:40]} is not a mistake of {self.kind}")
+            target = str(target)
         return int(seed), int(level), target
 
     @abstractmethod
-    def draw_fields(self, draw: Draw, level: int, target: MistakeCode | None) -> dict:
+    def draw_fields(self, draw: Draw, level: int, target: str | None) -> dict:
         """Draw one candidate's kind-specific fields (everything but ``kind``)."""
 
-    def plausible(self, spec: dict, target: MistakeCode | None) -> bool:
+    @abstractmethod
+    def statement(self, spec: dict) -> str:
+        """Return the problem statement: Markdown with ``$...$`` TeX (the data, what to
+        compute, how to answer)."""
+
+    def picture(
+        self, spec: dict, answer: Any = None, *, solution: bool | None = None
+    ) -> str | None:
+        """Return an SVG picture of the problem, or None when the kind has none.
+
+        With ``answer`` None (and ``solution`` not True) the picture never gives the answer
+        away; with the learner's ``answer`` it draws it beside the right one."""
+        return None
+
+    def plausible(self, spec: dict, target: str | None) -> bool:
         """Reject a candidate cheaply before asking the grading engine (default: keep it)."""
         return True
 
@@ -283,27 +312,51 @@ class ProblemGenerator(ABC):
         return True
 
     def shows_clearly(
-        self,
-        spec: dict,
-        target: MistakeCode,
-        right: tuple[float, ...],
-        answers: list[tuple[Any, tuple[float, ...]]],
+        self, spec: dict, target: str, right: Any, answers: list[tuple[Any, Any]]
     ) -> bool:
-        """Return whether ``target``'s answers (already evaluated) stand out from ``right``."""
-        return any(distance(vector, right) >= 0.5 for _, vector in answers)
+        """Return whether ``target``'s answers stand out from ``right``.
 
-    def acceptable(self, spec: dict, target: MistakeCode | None) -> bool:
-        """Return whether the candidate is diagnosable (and, if targeted, shows the target)."""
-        grading.validate_spec(spec)
-        right = grading.expected_answer(spec)
-        mistaken = [(d, v) for d, v in grading.mistaken_answers(spec) if self.relevant(spec, d)]
-        found = {MistakeCode(d.mistake) for d, _ in mistaken}
+        For vector and scalar answers ``right`` and each answer are tuples of floats (a scalar
+        as a 1-tuple); for other shapes they are the values themselves. The default asks a
+        numeric answer to differ by at least 0.5 somewhere, any other to differ at all."""
+        if isinstance(right, tuple) and all(isinstance(x, float) for x in right):
+            return any(distance(vector, right) >= 0.5 for _, vector in answers)
+        return any(value != right for _, value in answers)
+
+    def acceptable(self, spec: dict, target: str | None) -> bool:
+        """Return whether the candidate is diagnosable (and, if targeted, shows the target):
+        every catalogued mistake possible, none giving the right answer, no two diagnoses
+        giving equal answers; compared by the kind's answer shape."""
+        loaded = load_problem(spec)
+        shape = loaded.shape
+        right = expected_cached(loaded)
+        mistaken_values = [(d, v) for d, v in mistaken(loaded) if self.relevant(spec, d)]
+        found = {str(d.mistake) for d, _ in mistaken_values}
         # Every catalogued mistake must be possible here, or its review could never come up.
         if found != set(self.mistakes):
             return False
-        if ambiguities(right, mistaken, separation=self.separation):
+        numeric = isinstance(shape, (Vector, ScalarShape))
+        problems = (
+            None
+            if self.separation > EXACT_SEPARATION
+            else exact_ambiguities(shape, right, mistaken_values)
+        )
+        if problems is None:
+            problems = ambiguities(
+                _floats_of(right),
+                [(d, _floats_of(v)) for d, v in mistaken_values],
+                separation=self.separation,
+            )
+        if problems:
             return False
         if target is None:
             return True
-        answers = [(d, as_floats(v)) for d, v in mistaken if MistakeCode(d.mistake) == target]
-        return self.shows_clearly(spec, target, as_floats(right), answers)
+        answers = [
+            (d, _floats_of(v) if numeric else v) for d, v in mistaken_values if d.mistake == target
+        ]
+        return self.shows_clearly(spec, target, _floats_of(right) if numeric else right, answers)
+
+
+def _floats_of(value: Any) -> tuple[float, ...]:
+    """Return a vector's (or a scalar's, as a 1-tuple) coordinates as floats."""
+    return as_floats(value if isinstance(value, tuple) else (value,))

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from grading.kinds import MistakeCode, ProblemKind
+from grading.kinds import MistakeCode
 
 from .base import Draw, ProblemGenerator, distinct_rows, frac_str
 from .vocab import draw_sentence
@@ -46,9 +46,10 @@ def softmax(values: list[float]) -> list[float]:
 
 
 class ContentWeightsGenerator(ProblemGenerator):
-    kind: ClassVar[ProblemKind] = ProblemKind.CONTENT_WEIGHTS
+    kind: ClassVar[str] = "content_weights"
     name: ClassVar[str] = "content_weights"
     version: ClassVar[int] = 1
+    number: ClassVar[int] = 4
     # Learners may answer in decimals; mistakes closer than this could be read either way.
     separation: ClassVar[float] = 0.05
 
@@ -83,3 +84,15 @@ class ContentWeightsGenerator(ProblemGenerator):
                 if abs(far - position) > abs(near - position)
             )
         return True
+
+    def statement(self, spec: dict) -> str:
+        from . import statement
+
+        return statement._content_weights(spec)
+
+    def picture(
+        self, spec: dict, answer: Any = None, *, solution: bool | None = None
+    ) -> str | None:
+        from . import figures
+
+        return figures.render_svg(spec, answer=answer, solution=solution)

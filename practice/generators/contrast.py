@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from grading.kinds import MistakeCode, ProblemKind
+from grading.kinds import MistakeCode
 
 from .base import Draw, ProblemGenerator, distinct_rows, frac_str
 from .vocab import draw_sentence
@@ -18,9 +18,10 @@ from .weighted_sum import MIX_LEVELS, draw_weights
 
 
 class ContrastGenerator(ProblemGenerator):
-    kind: ClassVar[ProblemKind] = ProblemKind.CONTRAST
+    kind: ClassVar[str] = "contrast"
     name: ClassVar[str] = "contrast"
     version: ClassVar[int] = 1
+    number: ClassVar[int] = 3
 
     def draw_fields(self, draw: Draw, level: int, target: MistakeCode | None) -> dict:
         spec_level = MIX_LEVELS[level]
@@ -64,3 +65,15 @@ class ContrastGenerator(ProblemGenerator):
             (k,) = diagnosis.terms
             return spec["rows_a"][k] != spec["rows_b"][k]
         return True
+
+    def statement(self, spec: dict) -> str:
+        from . import statement
+
+        return statement._contrast(spec)
+
+    def picture(
+        self, spec: dict, answer: Any = None, *, solution: bool | None = None
+    ) -> str | None:
+        from . import figures
+
+        return figures.render_svg(spec, answer=answer, solution=solution)

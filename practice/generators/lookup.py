@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from grading.kinds import MistakeCode, ProblemKind
+from grading.kinds import MistakeCode
 
 from .base import Draw, ProblemGenerator, distance, distinct_rows, frac_str
 from .vocab import DISTRACTORS, draw_sentence
@@ -29,9 +29,10 @@ LOOKUP_LEVELS: dict[int, LookupLevel] = {
 
 
 class LookupGenerator(ProblemGenerator):
-    kind: ClassVar[ProblemKind] = ProblemKind.LOOKUP
+    kind: ClassVar[str] = "lookup"
     name: ClassVar[str] = "lookup"
     version: ClassVar[int] = 1
+    number: ClassVar[int] = 1
 
     def draw_fields(self, draw: Draw, level: int, target: MistakeCode | None) -> dict:
         spec_level = LOOKUP_LEVELS[level]
@@ -70,3 +71,15 @@ class LookupGenerator(ProblemGenerator):
     ) -> bool:
         # Integer rows always differ by 1 somewhere; "clearly" asks for 2.
         return any(distance(vector, right) >= 2 for _, vector in answers)
+
+    def statement(self, spec: dict) -> str:
+        from . import statement
+
+        return statement._lookup(spec)
+
+    def picture(
+        self, spec: dict, answer: Any = None, *, solution: bool | None = None
+    ) -> str | None:
+        from . import figures
+
+        return figures.render_svg(spec, answer=answer, solution=solution)

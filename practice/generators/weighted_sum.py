@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from grading.kinds import MistakeCode, ProblemKind
+from grading.kinds import MistakeCode
 
 from .base import Draw, ProblemGenerator, composition, distance, distinct_rows, frac_str
 from .vocab import draw_sentence
@@ -65,9 +65,10 @@ def rows_differ_visibly(rows: list[list[str]]) -> bool:
 
 
 class WeightedSumGenerator(ProblemGenerator):
-    kind: ClassVar[ProblemKind] = ProblemKind.WEIGHTED_SUM
+    kind: ClassVar[str] = "weighted_sum"
     name: ClassVar[str] = "weighted_sum"
     version: ClassVar[int] = 1
+    number: ClassVar[int] = 2
 
     def draw_fields(self, draw: Draw, level: int, target: MistakeCode | None) -> dict:
         spec_level = MIX_LEVELS[level]
@@ -113,3 +114,15 @@ class WeightedSumGenerator(ProblemGenerator):
                 tuple(d.terms) == (position,) and distance(v, right) >= 0.5 for d, v in answers
             )
         return super().shows_clearly(spec, target, right, answers)
+
+    def statement(self, spec: dict) -> str:
+        from . import statement
+
+        return statement._weighted_sum(spec)
+
+    def picture(
+        self, spec: dict, answer: Any = None, *, solution: bool | None = None
+    ) -> str | None:
+        from . import figures
+
+        return figures.render_svg(spec, answer=answer, solution=solution)

@@ -92,11 +92,19 @@ def test_ambiguities_uses_the_separation_for_near_answers():
 
 
 def test_every_kind_and_mistake_has_a_stable_number():
-    from grading.kinds import MistakeCode, ProblemKind
-    from practice.generators.base import KIND_NUMBERS, MISTAKE_NUMBERS
+    import grading
+    from practice.generators import GENERATORS
 
-    assert set(KIND_NUMBERS) == set(ProblemKind)
-    assert set(MISTAKE_NUMBERS) == set(MistakeCode)
-    assert len(set(MISTAKE_NUMBERS.values())) == len(MISTAKE_NUMBERS)
-    assert MISTAKE_NUMBERS[MistakeCode.OMITTED_TERM] == 1
-    assert MISTAKE_NUMBERS[MistakeCode.RAW_SCORES] == 16
+    # the four first kinds keep their seed entropy: kinds 1-4, mistakes 1-16
+    assert {k: g.number for k, g in GENERATORS.items() if g.number <= 4} == {
+        "lookup": 1,
+        "weighted_sum": 2,
+        "contrast": 3,
+        "content_weights": 4,
+    }
+    assert len({g.number for g in GENERATORS.values()}) == len(GENERATORS)
+    for name, kind in grading.KINDS.items():
+        numbers = [m.number for m in kind.mistakes]
+        assert len(set(numbers)) == len(numbers), name
+    assert grading.kind("weighted_sum").mistake("omitted_term").number == 1
+    assert grading.kind("content_weights").mistake("raw_scores").number == 16

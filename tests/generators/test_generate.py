@@ -51,7 +51,7 @@ def test_generators_are_registered_by_kind_with_name_version_and_levels():
     for kind, generator in GENERATORS.items():
         assert isinstance(generator, ProblemGenerator)
         assert generator.kind == kind
-        assert generator.name == kind.value
+        assert generator.name == kind
         assert isinstance(generator.version, int) and generator.version >= 1
         assert generator.levels == (1, 2, 3, 4)
 

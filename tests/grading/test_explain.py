@@ -1,5 +1,8 @@
 from grading import Diagnosis, MistakeCode
-from grading.explain import coordinate_offsets, explain, term_name
+from grading.explain import explain, no_mistake_explains
+from grading.kinds._sums import term_name
+from grading.kinds.contrast import term_name as contrast_term_name
+from grading.shapes import Vector
 from grading.spec import load_problem
 
 from .conftest import content_spec, contrast_spec, lookup_spec, seed_weighted_sum, three_terms
@@ -8,14 +11,14 @@ M = MistakeCode
 
 
 def test_terms_are_named_by_position_and_token():
-    problem = load_problem(three_terms())
-    assert term_name(problem, 2) == "the term for position 2, *river*"
+    problem = load_problem(three_terms()).problem
+    assert term_name(problem.tokens, 2) == "the term for position 2, *river*"
 
 
 def test_contrast_terms_name_both_sentences_tokens():
-    problem = load_problem(contrast_spec())
-    assert term_name(problem, 0) == "the term for position 0 (*bank* in both sentences)"
-    assert term_name(problem, 1) == "the term for position 1 (*river* in A, *money* in B)"
+    problem = load_problem(contrast_spec()).problem
+    assert contrast_term_name(problem, 0) == "the term for position 0 (*bank* in both sentences)"
+    assert contrast_term_name(problem, 1) == "the term for position 1 (*river* in A, *money* in B)"
 
 
 def test_omitted_self_term_says_the_sum_includes_j_equals_i():
@@ -100,6 +103,8 @@ def test_content_explanations_show_scores_and_softmax():
 def test_coordinate_offsets_say_which_and_by_how_much():
     from fractions import Fraction as F
 
-    text = coordinate_offsets((F(1), F(1)), (F(1, 2), F(1)))
+    text = no_mistake_explains(load_problem(seed_weighted_sum()), (F(1), F(1)), (F(1, 2), F(1)))
+    assert text.startswith("No common mistake explains this answer:")
+    assert Vector(2).differences((F(1), F(1)), (F(1, 2), F(1))) == (0,)
     assert "the first coordinate is off by $+\\frac{1}{2}$" in text
     assert "second" not in text

@@ -4,7 +4,7 @@ import pytest
 import sympy
 
 from grading import (
-    CATALOG,
+    KINDS,
     MISTAKES_BY_KIND,
     Diagnosis,
     MistakeCode,
@@ -23,9 +23,11 @@ R = sympy.Rational
 
 def test_catalog_covers_every_code_of_every_kind_and_nothing_else():
     listed = {code for codes in MISTAKES_BY_KIND.values() for code in codes}
-    assert listed == set(CATALOG) == set(MistakeCode)
+    catalogued = {m.code for kind in KINDS.values() for m in kind.mistakes}
+    assert listed == catalogued == set(MistakeCode)
     for kind, codes in MISTAKES_BY_KIND.items():
-        assert all(CATALOG[code].kind == kind for code in codes)
+        assert codes == KINDS[kind].codes
+        assert all(KINDS[kind].mistake(code).code == code for code in codes)
 
 
 def test_expected_answer_of_the_seed_sentences():

@@ -1,0 +1,95 @@
+"""Exact arithmetic on answers' numbers: Fractions while every value is rational, SymPy once
+one is not, and integer arithmetic where Fraction's gcd at every step would dominate.
+
+One place for what parsing, the mistake catalog, term matching and explanations all compute:
+sums and products of scalars, weighted sums of vectors, and rationals over one denominator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from .compare import Scalar, to_sympy
+
+Vector = tuple[Scalar, ...]
+
+
+def add(a: Scalar, b: Scalar) -> Scalar:
+    """Return a + b, a Fraction when both are."""
+    if type(a) is Fraction and type(b) is Fraction:
+        return a + b
+    return to_sympy(a) + to_sympy(b)
+
+
+def multiply(a: Scalar, b: Scalar) -> Scalar:
+    """Return a * b, a Fraction when both are."""
+    if type(a) is Fraction and type(b) is Fraction:
+        return a * b
+    return to_sympy(a) * to_sympy(b)
+
+
+def subtract(a: Scalar, b: Scalar) -> Scalar:
+    """Return a - b, a Fraction when both are."""
+    if type(a) is Fraction and type(b) is Fraction:
+        return a - b
+    return to_sympy(a) - to_sympy(b)
+
+
+def rational_combine(weights: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]) -> Vector:
+    """Return sum_j weights[j] * rows[j] with integer arithmetic and one Fraction per coordinate
+    (Fraction's own + and * reduce by a gcd at every step, which dominates mistake listing)."""
+    out = []
+    for d in range(len(rows[0])):
+        num, den = 0, 1
+        for weight, row in zip(weights, rows, strict=True):
+            x = row[d]
+            if weight and x:
+                term_den = weight.denominator * x.denominator
+                num = num * term_den + weight.numerator * x.numerator * den
+                den *= term_den
+        out.append(Fraction(num, den))
+    return tuple(out)
+
+
+def is_rational(values: Sequence[Scalar]) -> bool:
+    """Return True when every value is a Fraction."""
+    return all(type(x) is Fraction for x in values)
+
+
+def combine(weights: Sequence[Scalar], rows: Sequence[Sequence[Scalar]]) -> Vector:
+    """Return sum_j weights[j] * rows[j], exactly."""
+    if is_rational(weights) and all(is_rational(row) for row in rows):
+        return rational_combine(weights, rows)  # type: ignore[arg-type]
+    dim = len(rows[0])
+    total: list[Scalar] = [Fraction(0)] * dim
+    for weight, row in zip(weights, rows, strict=True):
+        for d in range(dim):
+            total[d] = add(total[d], multiply(weight, row[d]))
+    return tuple(total)
+
+
+def scale(weight: Scalar, row: Sequence[Scalar]) -> Vector:
+    """Return weight * row, exactly."""
+    return tuple(multiply(weight, x) for x in row)
+
+
+def difference(a: Sequence[Scalar], b: Sequence[Scalar]) -> Vector:
+    """Return a - b coordinate by coordinate, exactly."""
+    return tuple(subtract(x, y) for x, y in zip(a, b, strict=True))
+
+
+def dot(a: Sequence[Fraction], b: Sequence[Fraction]) -> Fraction:
+    """Return the dot product of two rational vectors."""
+    return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))
+
+
+def scaled_key(vector: Sequence[Fraction], scale: int) -> tuple[int, ...] | None:
+    """Return the coordinates times `scale` when all are integers, else None."""
+    key = []
+    for x in vector:
+        denominator = x.denominator
+        if scale % denominator:
+            return None
+        key.append(x.numerator * (scale // denominator))
+    return tuple(key)

@@ -1,0 +1,44 @@
+"""Words and TeX shared by the kinds whose answer is a weighted sum of rows (weighted_sum,
+contrast, content_weights): how a term and a row are named, and a term's right form.
+
+A module whose name starts with `_` is not a kind; the registry skips it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..compare import Scalar
+from ..exact import combine, scale
+from ..tex import term_tex, vector_tex
+
+SELF_POINT = (
+    "The sum $\\mathbf{{h}}_i = \\sum_j w_{{ij}}\\,\\mathbf{{x}}_j$ includes $j = i$: the word's "
+    "own row is one of the terms, with weight ${w}$."
+)
+
+
+def term_name(tokens: Sequence[str], k: int) -> str:
+    """Return 'the term for position 2, *river*' (without the token when there are none)."""
+    if tokens:
+        return f"the term for position {k}, *{tokens[k]}*"
+    return f"the term for position {k}"
+
+
+def row_name(tokens: Sequence[str], r: int) -> str:
+    """Return 'the row at position 2, *river*'."""
+    if tokens:
+        return f"the row at position {r}, *{tokens[r]}*"
+    return f"the row at position {r}"
+
+
+def right_term(weight: Scalar, row: Sequence[Scalar]) -> str:
+    """Return `$w x = product$` for one term, in TeX."""
+    product = scale(weight, row)
+    return f"${term_tex(weight, row)} = {vector_tex(product)}$"
+
+
+def sum_tex(weights: Sequence[Scalar], rows: Sequence[Sequence[Scalar]]) -> str:
+    """Return `w_0 x_0 + w_1 x_1 + ... = total` in TeX."""
+    parts = " + ".join(term_tex(w, x) for w, x in zip(weights, rows, strict=True))
+    return f"{parts} = {vector_tex(combine(weights, rows))}"

@@ -1,0 +1,204 @@
+"""The kind interface: what one problem kind tells the engine, in one module of its own.
+
+A kind is a subclass of `Kind` decorated with `@register`, in `grading/kinds/<kind>.py`; the
+package discovers every module, so adding a kind is adding a module. The engine (`grading/`
+outside `kinds/`) reads the answer by the kind's shape, compares it with the kind's right
+answer, searches the kind's mistake catalog and assembles the Verdict; it names no kind.
+
+    @register
+    class Lookup(Kind):
+        name = "lookup"                  # the spec's "kind": stable forever
+        label = "Look up a row"          # the one label (stats page, review queue, dashboard)
+        mistakes = (MistakeDef(code="row_by_position", number=7, label="...", parts="[]",
+                               variants=..., apply=..., explain=...), ...)
+        def load(self, spec) -> LookupProblem: ...     # validate every field; SpecError names it
+        def shape(self, problem) -> Shape: ...         # grading.shapes
+        def right(self, problem): ...                  # the right answer's value
+        def right_tex(self, problem) -> str: ...       # shown in explanations
+        def hint(self, problem) -> str: ...            # advice when no catalogued mistake explains
+
+A mistake (`MistakeDef`) is defined once: its `code` (stored in attempts and review items:
+unique within the kind and stable forever), its `number` (seeds targeted problems: unique within
+the kind and stable), its one `label`, what its diagnosis's terms point at (`parts`), its
+`variants` on a problem (which term, weight, row, position: `Variant(code, terms, detail)`), how
+a variant transforms the right answer (`apply`, returning a value of the kind's shape), and the
+words that explain it (`explain`, Markdown with TeX: which step, position or term went wrong,
+what the learner seems to have done, what it should have been).
+
+Optional, for kinds that need them:
+- `MistakeDef.describe(problem, diagnosis)`: a short phrase used when an answer is what several
+  mistakes give (default: the label);
+- `MistakeDef.form(problem, variant)`: for a vector kind whose mistaken answers are rational,
+  `(a, ((c, row), ...))` meaning `a * right + sum of c * row`; then `apply` may be left out and
+  the engine indexes every variant in integer arithmetic;
+- `Kind.terms(problem) -> TermTable`: a vector kind whose answer is a weighted sum declares its
+  terms (weights, rows, names), and the engine then compares a written-out sum term by term;
+  with it, `MistakeDef.weights(problem)` (the weight each term gets under a whole-sum mistake,
+  None for a term left out) and `MistakeDef.from_terms(problem, report)` (the diagnosis a
+  term-by-term report shows) let the engine name a mistake from the terms;
+- `Kind.normal(problem) -> dict`: the spec's fields in canonical form (validate_spec returns
+  them); `Kind.size(problem)`: how many parts terms may index (`apply_mistake` checks it);
+  `Kind.ambiguity_note(problem)`: a sentence added when several mistakes give the answer.
+
+Names differ from the lead's contract (KIND-CONTRACT.md) in none of the required parts; the
+optional parts above are additions.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+from ..shapes import Shape
+from ..verdict import Diagnosis
+
+if TYPE_CHECKING:
+    from ..terms import TermReport, TermTable
+
+EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+# A rational vector mistake as `a * right answer + sum of c * row` (a is -1, 0 or 1).
+Form = tuple[int, tuple[tuple[Fraction, tuple[Fraction, ...]], ...]]
+
+
+class Variant(NamedTuple):
+    """One variant of a mistake on one problem (which term, weight, row or position), before it
+    becomes a Diagnosis. A problem has dozens; a Diagnosis is built only for those an answer
+    matches. `apply`, `form` and `explain` read a Variant as they read a Diagnosis (`.code`,
+    `.terms`, `.detail`)."""
+
+    code: str
+    terms: tuple[int, ...] = ()
+    detail: Mapping[str, Any] = EMPTY
+
+    @property
+    def mistake(self) -> str:
+        """Return the code (the name a Diagnosis gives it)."""
+        return self.code
+
+    def diagnosis(self) -> Diagnosis:
+        """Return the Diagnosis naming this variant."""
+        return Diagnosis(self.code, self.terms, detail=dict(self.detail))
+
+
+_make_variant = tuple.__new__  # a Variant without NamedTuple's Python-level __new__
+
+
+def variant(code: str, terms: tuple[int, ...] = (), detail: Mapping[str, Any] = EMPTY) -> Variant:
+    """Return a Variant quickly (generators build thousands while drawing problems)."""
+    return _make_variant(Variant, (code, terms, detail))
+
+
+Problem = Any  # a kind's own validated problem object
+
+
+@dataclass(frozen=True)
+class MistakeDef:
+    """One catalogued mistake, defined once (see the module docstring for every field)."""
+
+    code: str
+    number: int
+    label: str
+    explain: Callable[[Problem, Diagnosis], str]
+    parts: str = "[]"
+    variants: Callable[[Problem], Iterable[Variant]] | None = None
+    apply: Callable[[Problem, Any], Any] | None = None
+    form: Callable[[Problem, Any], Form] | None = None
+    describe: Callable[[Problem, Diagnosis], str] | None = None
+    weights: Callable[[Problem], tuple[Any, ...] | None] | None = None
+    from_terms: Callable[[Problem, TermReport], Diagnosis | None] | None = None
+
+    def variants_of(self, problem: Problem) -> Iterable[Variant]:
+        """Return the mistake's variants on a problem (one, with no terms, by default)."""
+        if self.variants is None:
+            return (variant(self.code),)
+        return self.variants(problem)
+
+    def phrase(self, problem: Problem, diagnosis: Diagnosis) -> str:
+        """Return the short phrase for a diagnosis (the label when there is no `describe`)."""
+        if self.describe is None:
+            return self.label
+        return self.describe(problem, diagnosis)
+
+
+class Kind(ABC):
+    """One problem kind: spec, shape, right answer, mistake catalog (see the module docstring)."""
+
+    name: ClassVar[str]
+    label: ClassVar[str]
+    mistakes: ClassVar[tuple[MistakeDef, ...]] = ()
+
+    @abstractmethod
+    def load(self, spec: dict[str, Any]) -> Problem:
+        """Return the kind's validated problem object; raise SpecError naming a bad field."""
+
+    @abstractmethod
+    def shape(self, problem: Problem) -> Shape:
+        """Return the shape of the problem's answer."""
+
+    @abstractmethod
+    def right(self, problem: Problem) -> Any:
+        """Return the right answer's value (a value of the shape)."""
+
+    def right_tex(self, problem: Problem) -> str:
+        """Return the right answer in TeX, for explanations."""
+        return self.shape(problem).tex(self.right(problem))
+
+    def hint(self, problem: Problem) -> str:
+        """Return advice for an answer no catalogued mistake explains ("" for none)."""
+        return ""
+
+    def normal(self, problem: Problem) -> dict[str, Any]:
+        """Return the spec's fields in canonical form (default: none rewritten)."""
+        return {}
+
+    def size(self, problem: Problem) -> int | None:
+        """Return how many parts a diagnosis's terms may index (None: not checked)."""
+        return None
+
+    def terms(self, problem: Problem) -> TermTable | None:
+        """Return the terms of the sum the answer is (vector kinds), or None."""
+        return None
+
+    def ambiguity_note(self, problem: Problem) -> str:
+        """Return a sentence added when several mistakes give the learner's answer."""
+        return ""
+
+    def mistake(self, code: str) -> MistakeDef:
+        """Return the mistake of this kind with that code (KeyError when it has none)."""
+        return self._by_code[code]
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """Return the kind's mistake codes in catalog order."""
+        return tuple(m.code for m in self.mistakes)
+
+    _by_code: ClassVar[dict[str, MistakeDef]] = {}
+
+
+REGISTRY: dict[str, Kind] = {}
+
+
+def register(cls: type[Kind]) -> type[Kind]:
+    """Register a Kind subclass under its `name`; check its catalog is well formed.
+
+    Raises TypeError for a repeated kind name, a repeated mistake code or number within the kind.
+    """
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"{cls.__name__} has no name")
+    if name in REGISTRY and type(REGISTRY[name]) is not cls:
+        raise TypeError(f"two kinds are named {name!r}")
+    codes = [m.code for m in cls.mistakes]
+    numbers = [m.number for m in cls.mistakes]
+    if len(set(codes)) != len(codes):
+        raise TypeError(f"{name}: a mistake code is repeated")
+    if len(set(numbers)) != len(numbers) or any(n < 1 for n in numbers):
+        raise TypeError(f"{name}: mistake numbers must be distinct and positive")
+    cls._by_code = {m.code: m for m in cls.mistakes}
+    REGISTRY[name] = cls()
+    return cls

@@ -1,0 +1,202 @@
+"""`contrast`: the same word in two sentences, `h_i^B - h_i^A`.
+
+Spec fields: `position`, `weights`, `rows_a`, `rows_b` (the two sentences' rows), and optionally
+`tokens_a`, `tokens_b`. The answer is a vector; a written-out answer is matched against the
+terms `+w_k x_k^B` and `-w_k x_k^A` (a position whose row is the same in both cancels).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..exact import combine, difference, scale
+from ..shapes import Shape, Vector
+from ..spec import (
+    MAX_POSITIONS,
+    SpecError,
+    canonical_number,
+    list_field,
+    number,
+    position,
+    rows,
+    rows_out,
+    same_length,
+    strings,
+)
+from ..terms import TermTable
+from ..tex import scalar_tex, vector_tex
+from ..verdict import Diagnosis
+from .base import Form, Kind, MistakeDef, Variant, register, variant
+from .lookup import SAME_ROW_POINT
+
+Row = tuple[Fraction, ...]
+
+
+@dataclass(frozen=True)
+class ContrastProblem:
+    position: int
+    weights: tuple[Fraction, ...]
+    rows_a: tuple[Row, ...]
+    rows_b: tuple[Row, ...]
+    tokens_a: tuple[str, ...] = ()
+    tokens_b: tuple[str, ...] = ()
+
+
+P = ContrastProblem
+
+
+def term_name(p: P, k: int) -> str:
+    """Return 'the term for position 2 (*bank* in A, *money* in B)'."""
+    if p.tokens_a:
+        a, b = p.tokens_a[k], p.tokens_b[k]
+        words = f"*{a}* in both sentences" if a == b else f"*{a}* in A, *{b}* in B"
+        return f"the term for position {k} ({words})"
+    return f"the term for position {k}"
+
+
+def _right(p: P) -> tuple[Fraction, ...]:
+    # h^B - h^A as one sum: +w_k x_k^B and -w_k x_k^A
+    return combine((*p.weights, *(-w for w in p.weights)), (*p.rows_b, *p.rows_a))  # type: ignore[return-value]
+
+
+def _answer(p: P) -> str:
+    return f"$\\mathbf{{h}}_i^B - \\mathbf{{h}}_i^A = {vector_tex(_right(p))}$"
+
+
+def _forgot_weight_variants(p: P) -> list[Variant]:
+    return [variant("forgot_weight", (k,)) for k in range(len(p.rows_a))]
+
+
+def _forgot_weight_form(p: P, d: Any) -> Form:
+    (k,) = d.terms
+    change = 1 - p.weights[k]
+    return (1, ((change, p.rows_b[k]), (-change, p.rows_a[k])))
+
+
+def _forgot_weight_explain(p: P, d: Diagnosis) -> str:
+    (k,) = d.terms
+    diff = difference(p.rows_b[k], p.rows_a[k])
+    right = scale(p.weights[k], diff)
+    return (
+        f"In {term_name(p, k)}, you seem to have used "
+        f"$\\mathbf{{x}}_{k}^B - \\mathbf{{x}}_{k}^A = {vector_tex(diff)}$ without its "
+        f"weight ${scalar_tex(p.weights[k])}$. The term should be "
+        f"${scalar_tex(p.weights[k])}\\,{vector_tex(diff)} = {vector_tex(right)}$, "
+        f"so {_answer(p)}."
+    )
+
+
+def _reversed_explain(p: P, d: Diagnosis) -> str:
+    return (
+        "You seem to have computed $\\mathbf{h}_i^A - \\mathbf{h}_i^B$: every sign is "
+        f"flipped. The question asks for sentence B minus sentence A: {_answer(p)}."
+    )
+
+
+def _one_side_form(p: P, d: Any) -> Form:
+    values = p.rows_b if d.detail.get("side", "b") == "b" else p.rows_a
+    return (0, tuple(zip(p.weights, values, strict=True)))
+
+
+def _one_side_explain(p: P, d: Diagnosis) -> str:
+    side = str(d.detail.get("side", "b")).upper()
+    return (
+        f"You seem to have given $\\mathbf{{h}}_i^{side}$ alone. The question asks for the "
+        f"difference, {_answer(p)}. {SAME_ROW_POINT} Only the rows around it differ, so only "
+        "those terms survive the difference."
+    )
+
+
+@register
+class Contrast(Kind):
+    name = "contrast"
+    label = "Same word, two sentences"
+    mistakes = (
+        MistakeDef(
+            code="forgot_weight",
+            number=10,
+            label="gave a row difference without its weight",
+            parts="[k]: the position whose difference x_k^B - x_k^A lost its weight",
+            variants=_forgot_weight_variants,
+            form=_forgot_weight_form,
+            explain=_forgot_weight_explain,
+            describe=lambda p, d: f"leaving the weight out of {term_name(p, d.terms[0])}",
+        ),
+        MistakeDef(
+            code="reversed_difference",
+            number=11,
+            label="subtracted the wrong way round",
+            form=lambda p, d: (-1, ()),
+            explain=_reversed_explain,
+        ),
+        MistakeDef(
+            code="answered_one_side",
+            number=12,
+            label="gave one sentence's vector instead of the difference",
+            variants=lambda p: [variant("answered_one_side", (), {"side": s}) for s in "ba"],
+            form=_one_side_form,
+            explain=_one_side_explain,
+            describe=lambda p, d: (
+                f"giving $\\mathbf{{h}}_i^{d.detail.get('side', 'b').upper()}$ alone"
+            ),
+        ),
+    )
+
+    def load(self, spec: dict[str, Any]) -> P:
+        rows_a = rows(spec, "rows_a", low=1, high=MAX_POSITIONS)
+        rows_b = rows(spec, "rows_b", low=1, high=MAX_POSITIONS)
+        same_length("rows_b", rows_b, "rows_a", len(rows_a))
+        if len(rows_b[0]) != len(rows_a[0]):
+            raise SpecError("rows_b[0]", "has a different number of coordinates from rows_a")
+        raw = list_field(spec, "weights", low=1, high=MAX_POSITIONS)
+        weights = tuple(number(w, f"weights[{j}]") for j, w in enumerate(raw))
+        same_length("weights", weights, "rows_a", len(rows_a))
+        at = position(spec, len(rows_a))
+        tokens_a: tuple[str, ...] = ()
+        tokens_b: tuple[str, ...] = ()
+        if "tokens_a" in spec or "tokens_b" in spec:
+            tokens_a = strings(spec, "tokens_a", low=1, high=MAX_POSITIONS)
+            tokens_b = strings(spec, "tokens_b", low=1, high=MAX_POSITIONS)
+            same_length("tokens_a", tokens_a, "rows_a", len(rows_a))
+            same_length("tokens_b", tokens_b, "rows_b", len(rows_b))
+        return P(at, weights, rows_a, rows_b, tokens_a, tokens_b)
+
+    def normal(self, problem: P) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if problem.tokens_a:
+            out.update(tokens_a=list(problem.tokens_a), tokens_b=list(problem.tokens_b))
+        out["position"] = problem.position
+        out["weights"] = [canonical_number(w) for w in problem.weights]
+        out.update(rows_a=rows_out(problem.rows_a), rows_b=rows_out(problem.rows_b))
+        return out
+
+    def shape(self, problem: P) -> Shape:
+        return Vector(len(problem.rows_a[0]))
+
+    def right(self, problem: P) -> tuple[Fraction, ...]:
+        return _right(problem)
+
+    def size(self, problem: P) -> int:
+        return len(problem.rows_a)
+
+    def terms(self, problem: P) -> TermTable:
+        weights: list[Fraction] = []
+        values: list[Row] = []
+        names: list[str] = []
+        for k, weight in enumerate(problem.weights):
+            if problem.rows_a[k] == problem.rows_b[k]:
+                continue
+            for sign, side, row, tokens in (
+                (1, "B", problem.rows_b[k], problem.tokens_b),
+                (-1, "A", problem.rows_a[k], problem.tokens_a),
+            ):
+                weights.append(sign * weight)
+                values.append(row)
+                token = f", *{tokens[k]}*" if tokens else ""
+                names.append(f"the term for position {k} of sentence {side}{token}")
+        return TermTable(tuple(weights), tuple(values), tuple(names), cancel_pairs=True)
+
+    def hint(self, problem: P) -> str:
+        return "Compute each sentence's sum, then subtract A from B."
