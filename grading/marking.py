@@ -118,6 +118,21 @@ def _final_verdict(
     return None, no_mistake_explains(loaded, reading.value, expected_cached(loaded))
 
 
+def _decimal_items(reading: Reading, expected: Any) -> list[tuple[str | None, Any, Any]]:
+    """Return (typed decimal or None, value read, value expected) per number of the answer;
+    an answer of several parts (a tuple shape) lists its parts' numbers in order."""
+    if reading.parts:
+        return [
+            item
+            for part, wanted in zip(reading.parts, expected, strict=True)
+            for item in _decimal_items(part, wanted)
+        ]
+    value = reading.value if isinstance(reading.value, tuple) else (reading.value,)
+    wanted = expected if isinstance(expected, tuple) else (expected,)
+    decimals = reading.coordinate_decimals or (None,) * len(value)
+    return list(zip(decimals, value, wanted, strict=True))
+
+
 def _decimal_verdict(
     reading: Reading, expected: Any, interpreted: str
 ) -> tuple[Verdict | None, list[str]]:
@@ -125,16 +140,14 @@ def _decimal_verdict(
     exact value at its digits (3 significant figures or more), "too coarse" when one rounds it
     with fewer; None when a decimal does not round it (then the catalog is searched)."""
     notes: list[str] = []
-    value = reading.value if isinstance(reading.value, tuple) else (reading.value,)
-    wanted = expected if isinstance(expected, tuple) else (expected,)
     verdicts = []
-    for d, text in enumerate(reading.coordinate_decimals):
+    for text, got, want in _decimal_items(reading, expected):
         if text is None:
-            verdicts.append(Rounding.EXACT if equal(value[d], wanted[d]) else Rounding.WRONG)
+            verdicts.append(Rounding.EXACT if equal(got, want) else Rounding.WRONG)
         else:
-            check = rounding(text, Fraction(text), wanted[d])
+            check = rounding(text, Fraction(text), want)
             verdicts.append(check)
-            note = rounding_note(text, wanted[d], check)
+            note = rounding_note(text, want, check)
             if note:
                 notes.append(note)
     if all(v in (Rounding.EXACT, Rounding.ROUNDED) for v in verdicts):
@@ -192,7 +205,7 @@ def _grade(loaded: Loaded, answer: str) -> Verdict:
         if final is None:
             text = explain_terms(table, report)
         return Verdict(Status.INCORRECT, report.score, interpreted, final, text, notes=tuple(notes))
-    if any(reading.coordinate_decimals):
+    if any(text for text, _, _ in _decimal_items(reading, expected)):
         verdict, notes = _decimal_verdict(reading, expected, interpreted)
         if verdict is not None:
             return verdict

@@ -78,16 +78,16 @@ class ClosedFormNoiseGenerator(ProblemGenerator):
         ]
         return "\n".join(lines)
 
-    def picture(self, spec: dict, answer: Any = None) -> str:
-        return shrinking_picture(spec, answer)
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+        return shrinking_picture(spec, answer, solution=solution)
 
 
-def shrinking_picture(spec: dict, answer: Any = None) -> str:
+def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
     """Return bars of each step's factor ``1 - beta_s`` and, once answered, the running product
     ``abar_s`` shrinking over the steps (the learner's ``abar_t`` dashed beside the last)."""
     problem = ClosedFormNoiseKind().load(spec)
     t = problem.t
-    solved = answer is not None
+    solved = answer is not None if solution is None else solution
     left, top, height, step_width = 60, 20, 200, 90
     width = left + step_width * (t + 1) + 20
     y = svg.Axis(0, 1, top + height, top)

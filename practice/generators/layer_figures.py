@@ -29,7 +29,7 @@ def _answer_parts(answer: Any, count: int) -> list[Any] | None:
     return list(answer)
 
 
-def contrast_picture(spec: dict, answer: Any = None) -> str:
+def contrast_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
     """Return the two sentences, the shared row and (once answered) the sums and differences."""
     from grading.kinds.static_vs_contextual import StaticVsContextualKind, layer
 
@@ -39,7 +39,7 @@ def contrast_picture(spec: dict, answer: Any = None) -> str:
     n = len(p.tokens_a)
     box, gap, left = 92, 8, 20
     width = max(left + n * (box + gap) + 20, 560)
-    solved = answer is not None
+    solved = answer is not None if solution is None else solution
     body: list[str] = []
     row_y = {"A": 30, "B": 190}
     for side, tokens in (("A", p.tokens_a), ("B", p.tokens_b)):
@@ -95,7 +95,7 @@ def contrast_picture(spec: dict, answer: Any = None) -> str:
     return svg.document(width, height, title.replace("*", ""), desc, body, [spec, str(answer)])
 
 
-def layers_picture(spec: dict, answer: Any = None) -> str:
+def layers_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
     """Return the two-row diagram of who mixes whom, and (once answered) the values."""
     from grading.kinds.two_layers import TwoLayersKind, layer_one
 
@@ -107,7 +107,7 @@ def layers_picture(spec: dict, answer: Any = None) -> str:
     width = max(left + n * step, 560)
     x_of = {j: left + j * step + step / 2 - 30 for j in range(n)}
     y2, y1, y0 = 50, 150, 250
-    solved = answer is not None
+    solved = answer is not None if solution is None else solution
     reach = set(p.reach)
     middle = p.neighbourhood(i)
     body: list[str] = [

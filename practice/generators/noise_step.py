@@ -85,8 +85,8 @@ class NoiseStepGenerator(ProblemGenerator):
         ]
         return "\n".join(lines)
 
-    def picture(self, spec: dict, answer: Any = None) -> str:
-        return step_picture(spec, answer)
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+        return step_picture(spec, answer, solution=solution)
 
 
 def _tex_value(value: Any) -> str:
@@ -103,7 +103,7 @@ def _floats(value: Any) -> list[float] | None:
     return None if any(v is None for v in out) else out  # type: ignore[return-value]
 
 
-def step_picture(spec: dict, answer: Any = None) -> str:
+def step_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
     """Return the spread before and after the step as bands of plus or minus one standard
     deviation around 0, with the values as dots; the band after the step and ``x_t`` only once
     an answer is given (the learner's dashed beside the right one)."""
@@ -117,7 +117,7 @@ def step_picture(spec: dict, answer: Any = None) -> str:
         ("before", f"step t−1: variance {svg.fmt(problem.variance)}", v, xs, "given"),
         ("noise", "the noise ε: variance 1", 1.0, es, "noise"),
     ]
-    solved = answer is not None
+    solved = answer is not None if solution is None else solution
     learner: tuple[list[float] | None, float | None] = (None, None)
     if solved:
         right_x = value_float(right_value(problem))

@@ -80,19 +80,19 @@ class PredictCleanGenerator(ProblemGenerator):
         ]
         return "\n".join(lines)
 
-    def picture(self, spec: dict, answer: Any = None) -> str:
-        return reverse_picture(spec, answer)
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+        return reverse_picture(spec, answer, solution=solution)
 
 
 def _listed(value: Any) -> list[Any]:
     return list(value) if isinstance(value, tuple | list) else [value]
 
 
-def reverse_picture(spec: dict, answer: Any = None) -> str:
+def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
     """Return one number line per coordinate: ``x_t``, the noise removed from it, and (once
     answered) the rescaled ``xhat_0``, with the learner's value dashed beside the right one."""
     problem = PredictCleanKind().load(spec)
-    solved = answer is not None
+    solved = answer is not None if solution is None else solution
     xs = _listed(problem.x_t)
     noise = _listed(combine(((root(1 - problem.alpha_bar), problem.eps_hat),)))
     removed = [x - n if isinstance(x, Fraction) and isinstance(n, Fraction) else float(x) - float(n) for x, n in zip(xs, noise, strict=True)]

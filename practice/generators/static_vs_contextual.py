@@ -86,7 +86,7 @@ class StaticVsContextualGenerator(ProblemGenerator):
         ]
         return "\n".join(lines)
 
-    def picture(self, spec: dict, answer: Any = None) -> str | None:
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str | None:
         from .layer_figures import contrast_picture
 
-        return contrast_picture(spec, answer)
+        return contrast_picture(spec, answer, solution=solution)

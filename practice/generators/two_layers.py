@@ -165,7 +165,7 @@ class TwoLayersGenerator(ProblemGenerator):
         ]
         return "\n".join(lines)
 
-    def picture(self, spec: dict, answer: Any = None) -> str | None:
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str | None:
         from .layer_figures import layers_picture
 
-        return layers_picture(spec, answer)
+        return layers_picture(spec, answer, solution=solution)

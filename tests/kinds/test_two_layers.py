@@ -61,7 +61,8 @@ def test_a_word_two_places_away_arrives_only_through_layer_two(level):
     i = spec["position"]
     moved = [list(row) for row in spec["rows"]]
     moved[i - 2] = [str(Fraction(x) + 5) for x in moved[i - 2]]
-    changed = {**spec, "rows": moved}
+    changed = {k: v for k, v in spec.items() if k not in ("tokens_b", "rows_b")}
+    changed["rows"] = moved
 
     two, one = _numpy_answer(spec)
     two_moved, one_moved = _numpy_answer(changed)
