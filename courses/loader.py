@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from grading.kinds import ProblemKind
+from grading.kinds import KINDS
 
 from .mathml import MathError, iter_tex, tex_to_mathml
 
@@ -262,7 +262,7 @@ def _read_ideas(raw: Any, path: Path) -> tuple[IdeaSource, ...]:
         raise CourseSourceError(path, "ideas", "must be a non-empty list of ideas")
     ideas: list[IdeaSource] = []
     seen: set[str] = set()
-    known_kinds = {kind.value for kind in ProblemKind}
+    known_kinds = set(KINDS)  # the grading registry: one module per kind
     for index, item in enumerate(raw):
         field = f"ideas[{index}]"
         item = _check_keys(item, path, field, IDEA_KEYS)

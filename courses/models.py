@@ -77,7 +77,8 @@ class Idea(models.Model):
     title = models.CharField(max_length=200)
     order = models.PositiveIntegerField()
     summary = models.TextField()
-    # Values of grading.kinds.ProblemKind; empty while no generator stands under the idea.
+    # Names of registered grading kinds (grading.KINDS); empty while no generator stands under
+    # the idea.
     problem_kinds = models.JSONField(default=list, blank=True)
 
     class Meta:

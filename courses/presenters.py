@@ -4,20 +4,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.urls import NoReverseMatch, reverse
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext
 
-from grading.kinds import ProblemKind
+from grading.kinds import KINDS
 
 from .loader import IDEA_MARKER
 from .mathml import render_markdown
 from .models import CourseCopy, Idea, IdeaProgress, Page
-
-KIND_LABELS: dict[str, str] = {
-    ProblemKind.LOOKUP: _("Look up a row"),
-    ProblemKind.WEIGHTED_SUM: _("Compute a weighted sum"),
-    ProblemKind.CONTRAST: _("Contrast two sentences"),
-    ProblemKind.CONTENT_WEIGHTS: _("Weights from content"),
-}
 
 ProgressMap = dict[tuple[str, str], IdeaProgress]
 
@@ -80,7 +73,9 @@ def _kind_links(copy: CourseCopy, page_slug: str, idea: Idea) -> tuple[KindLink,
         except NoReverseMatch:
             # Practice is not wired in (yet): name the kinds without links.
             url = None
-        links.append(KindLink(kind=kind, label=str(KIND_LABELS.get(kind, kind)), url=url))
+        known = KINDS.get(kind)
+        label = gettext(known.label) if known is not None else kind
+        links.append(KindLink(kind=kind, label=label, url=url))
     return tuple(links)
 
 

@@ -24,8 +24,10 @@ def _discover() -> None:
 
 
 _discover()
+for _name in sorted(REGISTRY):  # in name order, the same in every process
+    REGISTRY[_name] = REGISTRY.pop(_name)
 
-KINDS: dict[str, Kind] = dict(sorted(REGISTRY.items()))
+KINDS: dict[str, Kind] = REGISTRY  # the registry itself: a kind registered later is known too
 
 
 def kind(name: str) -> Kind:

@@ -61,6 +61,14 @@ if TYPE_CHECKING:
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
+
+def gettext_noop(text: str) -> str:
+    """Return `text` unchanged, marking it for translation: Django's makemessages extracts
+    labels written as `gettext_noop("...")`, and the practice app translates them at display
+    (grading itself imports no Django)."""
+    return text
+
+
 # A rational vector mistake as `a * right answer + sum of c * row` (a is -1, 0 or 1).
 Form = tuple[int, tuple[tuple[Fraction, tuple[Fraction, ...]], ...]]
 

@@ -24,7 +24,7 @@ from ..terms import TermTable
 from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
 from ._sums import SELF_POINT, term_name
-from .base import Kind, MistakeDef, Variant, register, variant
+from .base import Kind, MistakeDef, Variant, gettext_noop, register, variant
 
 MAX_SCORE = 60
 MAX_SCORE_DENOMINATOR = 60
@@ -131,12 +131,12 @@ def _right(p: P) -> tuple:
 @register
 class ContentWeights(Kind):
     name = "content_weights"
-    label = "Weights from content"
+    label = gettext_noop("Weights from content")
     mistakes = (
         MistakeDef(
             code="unnormalised_weights",
             number=13,
-            label="used exp of the scores as weights, without dividing",
+            label=gettext_noop("used exp of the scores as weights, without dividing"),
             apply=lambda p, d: combine([sympy.exp(to_sympy(s)) for s in scores(p)], p.rows),
             explain=_explain(
                 lambda p: (
@@ -149,7 +149,7 @@ class ContentWeights(Kind):
         MistakeDef(
             code="positional_weights",
             number=14,
-            label="weighted by position instead of content",
+            label=gettext_noop("weighted by position instead of content"),
             apply=lambda p, d: softmax_combine(_positional_exponents(p), p.rows),
             explain=_explain(
                 lambda p: (
@@ -163,7 +163,7 @@ class ContentWeights(Kind):
         MistakeDef(
             code="omitted_self_score",
             number=15,
-            label="left the position's own score out",
+            label=gettext_noop("left the position's own score out"),
             parts="[i]: the position whose own score was left out",
             variants=_omitted_self_variants,
             apply=_omitted_self_apply,
@@ -173,7 +173,7 @@ class ContentWeights(Kind):
         MistakeDef(
             code="raw_scores",
             number=16,
-            label="used the raw scores as weights",
+            label=gettext_noop("used the raw scores as weights"),
             apply=lambda p, d: combine(scores(p), p.rows),
             explain=_explain(
                 lambda p: (

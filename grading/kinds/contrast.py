@@ -28,7 +28,7 @@ from ..spec import (
 from ..terms import TermTable
 from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
-from .base import Form, Kind, MistakeDef, Variant, register, variant
+from .base import Form, Kind, MistakeDef, Variant, gettext_noop, register, variant
 from .lookup import SAME_ROW_POINT
 
 Row = tuple[Fraction, ...]
@@ -112,12 +112,12 @@ def _one_side_explain(p: P, d: Diagnosis) -> str:
 @register
 class Contrast(Kind):
     name = "contrast"
-    label = "Same word, two sentences"
+    label = gettext_noop("Same word, two sentences")
     mistakes = (
         MistakeDef(
             code="forgot_weight",
             number=10,
-            label="gave a row difference without its weight",
+            label=gettext_noop("gave a row difference without its weight"),
             parts="[k]: the position whose difference x_k^B - x_k^A lost its weight",
             variants=_forgot_weight_variants,
             form=_forgot_weight_form,
@@ -127,14 +127,14 @@ class Contrast(Kind):
         MistakeDef(
             code="reversed_difference",
             number=11,
-            label="subtracted the wrong way round",
+            label=gettext_noop("subtracted the wrong way round"),
             form=lambda p, d: (-1, ()),
             explain=_reversed_explain,
         ),
         MistakeDef(
             code="answered_one_side",
             number=12,
-            label="gave one sentence's vector instead of the difference",
+            label=gettext_noop("gave one sentence's vector instead of the difference"),
             variants=lambda p: [variant("answered_one_side", (), {"side": s}) for s in "ba"],
             form=_one_side_form,
             explain=_one_side_explain,

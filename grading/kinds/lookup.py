@@ -23,7 +23,7 @@ from ..spec import (
 )
 from ..tex import vector_tex
 from ..verdict import Diagnosis
-from .base import Form, Kind, MistakeDef, Variant, register, variant
+from .base import Form, Kind, MistakeDef, Variant, gettext_noop, register, variant
 
 SAME_ROW_POINT = (
     "The lookup consults the id alone: the same id gives the same row in either sentence."
@@ -102,12 +102,12 @@ def _other_token_variants(p: LookupProblem) -> list[Variant]:
 @register
 class Lookup(Kind):
     name = "lookup"
-    label = "Look up a row"
+    label = gettext_noop("Look up a row")
     mistakes = (
         MistakeDef(
             code="row_by_position",
             number=7,
-            label="took the row numbered by the position, not the token's id",
+            label=gettext_noop("took the row numbered by the position, not the token's id"),
             parts="[]",
             variants=_row_by_position_variants,
             form=_table_row_form,
@@ -121,7 +121,7 @@ class Lookup(Kind):
         MistakeDef(
             code="off_by_one_row",
             number=8,
-            label="took the row next to the right one",
+            label=gettext_noop("took the row next to the right one"),
             parts="[]",
             variants=_off_by_one_variants,
             form=_table_row_form,
@@ -135,7 +135,7 @@ class Lookup(Kind):
         MistakeDef(
             code="other_token_row",
             number=9,
-            label="took the row of another token in the sentence",
+            label=gettext_noop("took the row of another token in the sentence"),
             parts="[]",
             variants=_other_token_variants,
             form=_table_row_form,

@@ -29,7 +29,7 @@ from ..terms import TermReport, TermTable
 from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
 from ._sums import SELF_POINT, right_term, row_name, sum_tex, term_name
-from .base import Form, Kind, MistakeDef, Variant, register, variant
+from .base import Form, Kind, MistakeDef, Variant, gettext_noop, register, variant
 
 
 @dataclass(frozen=True)
@@ -241,12 +241,12 @@ def _average_explain(p: P, d: Diagnosis) -> str:
 @register
 class WeightedSum(Kind):
     name = "weighted_sum"
-    label = "Weighted sum of rows"
+    label = gettext_noop("Weighted sum of rows")
     mistakes = (
         MistakeDef(
             code="omitted_term",
             number=1,
-            label="left a term out of the sum",
+            label=gettext_noop("left a term out of the sum"),
             parts="[k]: the term left out (k = i is the self term, which the sum includes)",
             variants=_omitted_variants,
             form=_omitted_form,
@@ -257,7 +257,7 @@ class WeightedSum(Kind):
         MistakeDef(
             code="wrong_weight",
             number=2,
-            label="multiplied a row by the wrong weight",
+            label=gettext_noop("multiplied a row by the wrong weight"),
             parts="[k]: the term whose row got another term's weight, or 1",
             variants=_wrong_weight_variants,
             form=_wrong_weight_form,
@@ -271,7 +271,7 @@ class WeightedSum(Kind):
         MistakeDef(
             code="wrong_row",
             number=3,
-            label="used the wrong row in a term",
+            label=gettext_noop("used the wrong row in a term"),
             parts="[k]: the term that used a row other than x_k",
             variants=_wrong_row_variants,
             form=_wrong_row_form,
@@ -282,7 +282,7 @@ class WeightedSum(Kind):
         MistakeDef(
             code="swapped_weights",
             number=4,
-            label="exchanged the weights of two terms",
+            label=gettext_noop("exchanged the weights of two terms"),
             parts="[a, b]: the two terms whose weights were exchanged (a < b)",
             variants=_swapped_variants,
             form=_swapped_form,
@@ -295,7 +295,7 @@ class WeightedSum(Kind):
         MistakeDef(
             code="unweighted_sum",
             number=5,
-            label="added the rows without weights",
+            label=gettext_noop("added the rows without weights"),
             form=lambda p, d: (0, tuple((Fraction(1), row) for row in p.rows)),
             explain=_unweighted_explain,
             weights=lambda p: (Fraction(1),) * len(p.rows),
@@ -303,7 +303,7 @@ class WeightedSum(Kind):
         MistakeDef(
             code="plain_average",
             number=6,
-            label="averaged the rows with equal weights",
+            label=gettext_noop("averaged the rows with equal weights"),
             form=lambda p, d: (0, tuple((Fraction(1, len(p.rows)), row) for row in p.rows)),
             explain=_average_explain,
             weights=lambda p: (Fraction(1, len(p.rows)),) * len(p.rows),

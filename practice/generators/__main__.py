@@ -35,7 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     elif args.show == "svg":
         svg = render_svg(spec)
         if svg is None:
-            parser.exit(1, "no picture: only two-dimensional problems have one\n")
+            parser.exit(
+                1, "no picture: only two-dimensional problems have one, where the kind draws one\n"
+            )
         print(svg)
     else:
         print(json.dumps(spec, indent=2))

@@ -12,7 +12,15 @@ from typing import Any, ClassVar
 
 from grading.kinds import MistakeCode
 
+from . import figures
 from .base import Draw, ProblemGenerator, distinct_rows, frac_str
+from .figures import Arrow, Number, Panel, h_label, mix_arrows, vec
+from .statement import (
+    md_sentence,
+    md_word,
+    positions,
+    tex_vector,
+)
 from .vocab import draw_sentence
 
 
@@ -86,13 +94,54 @@ class ContentWeightsGenerator(ProblemGenerator):
         return True
 
     def statement(self, spec: dict) -> str:
-        from . import statement
-
-        return statement._content_weights(spec)
+        tokens, position = spec["tokens"], spec["position"]
+        i = position
+        lines = [
+            f"The sentence is {md_sentence(tokens)} ({positions(len(tokens))}), with these rows:",
+            "",
+        ]
+        for j, (token, row) in enumerate(zip(tokens, spec["rows"], strict=True)):
+            lines.append(
+                f"- position {j}, {md_word(token)}: $\\mathbf{{x}}_{{{j}}} = {tex_vector(row)}$"
+            )
+        lines += [
+            "",
+            f"At position {i}, {md_word(tokens[i])}, the layer scores every position by its "
+            "content, turns the scores into weights that sum to 1, and mixes the rows with them:",
+            "",
+            f"$$s_{{{i},j}} = \\mathbf{{x}}_{{{i}}} \\cdot \\mathbf{{x}}_j,\\quad "
+            f"w_{{{i},j}} = \\frac{{e^{{s_{{{i},j}}}}}}{{\\sum_k e^{{s_{{{i},k}}}}}},\\quad "
+            f"\\mathbf{{h}}_{{{i}}} = \\sum_j w_{{{i},j}}\\,\\mathbf{{x}}_j$$",
+            "",
+            f"**Compute** $\\mathbf{{h}}_{{{i}}}$, exactly (write $e^2$ as `exp(2)`) or in "
+            "decimals with at least three significant figures.",
+            "",
+            "Answer with the vector, for example `[exp(1)/(1 + exp(1)), 0]`, or with the vector "
+            "over a common denominator, for example `[exp(1), 1]/(1 + exp(1))`, or with the sum "
+            "written out term by term.",
+        ]
+        return "\n".join(lines)
 
     def picture(
         self, spec: dict, answer: Any = None, *, solution: bool | None = None
     ) -> str | None:
-        from . import figures
+        if len(spec["rows"][0]) != 2:
+            return None  # drawn in the plane only
+        panels, tip = _panels(spec)
+        figure = figures.Figure(
+            panels,
+            tip,
+            fresh=figures.rows_only(panels),
+            title="Rows, content-weighted terms and their sum",
+            fresh_title="The rows of the sentence as arrows",
+        )
+        return figures.draw(spec, figure, answer=answer, solution=solution)
 
-        return figures.render_svg(spec, answer=answer, solution=solution)
+
+def _panels(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+    i = spec["position"]
+    rows = [vec(r) for r in spec["rows"]]
+    own = scores([[float(x) for x in row] for row in rows], i)
+    arrows, tip = mix_arrows(spec["tokens"], rows, softmax(own))
+    arrows.append(Arrow("sum", (0, 0), tip, label=h_label(i)))
+    return [Panel(f"{h_label(i)} at {spec['tokens'][i]}", arrows)], tip

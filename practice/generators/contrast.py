@@ -12,7 +12,16 @@ from typing import Any, ClassVar
 
 from grading.kinds import MistakeCode
 
+from . import figures
 from .base import Draw, ProblemGenerator, distinct_rows, frac_str
+from .figures import Arrow, Number, Panel, h_label, mix_arrows, number, vec
+from .statement import (
+    ANSWER_FORMS,
+    md_sentence,
+    md_word,
+    tex_number,
+    tex_vector,
+)
 from .vocab import draw_sentence
 from .weighted_sum import MIX_LEVELS, draw_weights
 
@@ -67,13 +76,66 @@ class ContrastGenerator(ProblemGenerator):
         return True
 
     def statement(self, spec: dict) -> str:
-        from . import statement
-
-        return statement._contrast(spec)
+        tokens_a, tokens_b, position = spec["tokens_a"], spec["tokens_b"], spec["position"]
+        lines = [
+            f"Sentence A is {md_sentence(tokens_a)}; sentence B is {md_sentence(tokens_b)}. In "
+            f"both, position {position} is {md_word(tokens_a[position])}, and one layer mixes "
+            "the rows with the same weights:",
+            "",
+            f"$$\\mathbf{{h}}_{{{position}}} = \\sum_j w_{{{position},j}}\\,\\mathbf{{x}}_j$$",
+            "",
+        ]
+        for j, weight in enumerate(spec["weights"]):
+            a, b = tokens_a[j], tokens_b[j]
+            row_a, row_b = tex_vector(spec["rows_a"][j]), tex_vector(spec["rows_b"][j])
+            rows = (
+                f"{md_word(a)} $\\mathbf{{x}}_{{{j}}} = {row_a}$ in both"
+                if a == b and spec["rows_a"][j] == spec["rows_b"][j]
+                else f"A: {md_word(a)} $\\mathbf{{x}}_{{{j}}}^{{A}} = {row_a}$,"
+                f" B: {md_word(b)} $\\mathbf{{x}}_{{{j}}}^{{B}} = {row_b}$"
+            )
+            lines.append(f"- position {j}, $w_{{{position},{j}}} = {tex_number(weight)}$: {rows}")
+        lines += [
+            "",
+            f"**Compute** the difference $\\mathbf{{h}}_{{{position}}}^{{B}} - "
+            f"\\mathbf{{h}}_{{{position}}}^{{A}}$ that the change of neighbours makes.",
+            "",
+            ANSWER_FORMS,
+        ]
+        return "\n".join(lines)
 
     def picture(
         self, spec: dict, answer: Any = None, *, solution: bool | None = None
     ) -> str | None:
-        from . import figures
+        if len(spec["rows_a"][0]) != 2:
+            return None  # drawn in the plane only
+        panels, tip = _panels(spec)
+        figure = figures.Figure(
+            panels,
+            tip,
+            fresh=figures.rows_only(panels[:2], [p.caption.split(":")[0] for p in panels[:2]]),
+            title="The same word's sum in sentence A and in sentence B",
+            fresh_title="The rows of sentence A and of sentence B",
+        )
+        return figures.draw(spec, figure, answer=answer, solution=solution)
 
-        return figures.render_svg(spec, answer=answer, solution=solution)
+
+def _panels(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+    i = spec["position"]
+    weights = [number(w) for w in spec["weights"]]
+    panels, tips = [], []
+    for side in ("a", "b"):
+        rows = [vec(r) for r in spec[f"rows_{side}"]]
+        arrows, tip = mix_arrows(spec[f"tokens_{side}"], rows, weights)
+        label = h_label(i, side.upper())
+        arrows.append(Arrow("sum", (0, 0), tip, label=label))
+        panels.append(Panel(f"sentence {side.upper()}: {label}", arrows))
+        tips.append(tip)
+    difference = (tips[1][0] - tips[0][0], tips[1][1] - tips[0][1])
+    panels.append(
+        Panel(
+            f"{h_label(i, 'B')} − {h_label(i, 'A')}",
+            [Arrow("right", (0, 0), difference, label=f"{h_label(i, 'B')} − {h_label(i, 'A')}")],
+        )
+    )
+    return panels, difference

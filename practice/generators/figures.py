@@ -1,5 +1,8 @@
 """Pictures of two-dimensional problems as SVG: rows as arrows, weighted terms, the sum.
 
+The shared machinery: a kind's generator builds a `Figure` (its panels of arrows, with and
+without the solution) and `draw` turns it into SVG.
+
 Every arrow is a ``<line>`` with ``data-role`` (``row``, ``term``, ``sum``, ``right``,
 ``answer``), ``data-index`` where it has one, and ``data-x``/``data-y``: the exact coordinates
 of its tip. Each panel ``<g>`` carries ``data-origin`` (pixel position of the origin) and
@@ -12,15 +15,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
-
-from grading.kinds import ProblemKind
-
-from .content_weights import scores, softmax
 
 PANEL = 340  # pixels, square
 PAD = 58  # room for the labels
@@ -64,7 +63,7 @@ class Panel:
     arrows: list[Arrow] = field(default_factory=list)
 
 
-def _number(value: Any) -> Number:
+def number(value: Any) -> Number:
     """Read a spec string, Fraction, int, float or SymPy number as a Fraction or a float."""
     if isinstance(value, Fraction | int):
         return Fraction(value)
@@ -78,8 +77,8 @@ def _number(value: Any) -> Number:
     return float(value)
 
 
-def _vec(values: Sequence[Any]) -> tuple[Number, ...]:
-    return tuple(_number(v) for v in values)
+def vec(values: Sequence[Any]) -> tuple[Number, ...]:
+    return tuple(number(v) for v in values)
 
 
 def _fmt(value: Number) -> str:
@@ -92,12 +91,12 @@ def _fmt(value: Number) -> str:
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
-def _h(position: int, side: str = "") -> str:
+def h_label(position: int, side: str = "") -> str:
     """Return a label such as ``h₂`` or ``h₂ᴮ`` (plain text: SVG has no TeX)."""
     return "h" + str(position).translate(_SUBSCRIPT) + {"": "", "A": "ᴬ", "B": "ᴮ"}[side]
 
 
-def _mix_arrows(
+def mix_arrows(
     tokens: Sequence[str], rows: Sequence[tuple[Number, ...]], weights: Sequence[Number]
 ) -> tuple[list[Arrow], tuple[Number, Number]]:
     """Return rows from the origin, weighted terms tip to tail, and the sum's tip."""
@@ -112,73 +111,6 @@ def _mix_arrows(
         x, y = x + weight * row[0], y + weight * row[1]
         arrows.append(Arrow("term", tail, (x, y), index=j))
     return arrows, (x, y)
-
-
-def _panels_weighted_sum(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
-    i = spec["position"]
-    rows = [_vec(r) for r in spec["rows"]]
-    arrows, tip = _mix_arrows(spec["tokens"], rows, [_number(w) for w in spec["weights"]])
-    arrows.append(Arrow("sum", (0, 0), tip, label=_h(i)))
-    return [Panel(f"{_h(i)} at {spec['tokens'][i]}", arrows)], tip
-
-
-def _panels_content_weights(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
-    i = spec["position"]
-    rows = [_vec(r) for r in spec["rows"]]
-    own = scores([[float(x) for x in row] for row in rows], i)
-    arrows, tip = _mix_arrows(spec["tokens"], rows, softmax(own))
-    arrows.append(Arrow("sum", (0, 0), tip, label=_h(i)))
-    return [Panel(f"{_h(i)} at {spec['tokens'][i]}", arrows)], tip
-
-
-def _panels_contrast(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
-    i = spec["position"]
-    weights = [_number(w) for w in spec["weights"]]
-    panels, tips = [], []
-    for side in ("a", "b"):
-        rows = [_vec(r) for r in spec[f"rows_{side}"]]
-        arrows, tip = _mix_arrows(spec[f"tokens_{side}"], rows, weights)
-        label = _h(i, side.upper())
-        arrows.append(Arrow("sum", (0, 0), tip, label=label))
-        panels.append(Panel(f"sentence {side.upper()}: {label}", arrows))
-        tips.append(tip)
-    difference = (tips[1][0] - tips[0][0], tips[1][1] - tips[0][1])
-    panels.append(
-        Panel(
-            f"{_h(i, 'B')} − {_h(i, 'A')}",
-            [Arrow("right", (0, 0), difference, label=f"{_h(i, 'B')} − {_h(i, 'A')}")],
-        )
-    )
-    return panels, difference
-
-
-def _panels_lookup(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
-    table = [_vec(r) for r in spec["table"]]
-    arrows = [
-        Arrow("row", (0, 0), (row[0], row[1]), label=f"{word} ({k})", index=k)
-        for k, (word, row) in enumerate(zip(spec["vocab"], table, strict=True))
-    ]
-    token = spec["tokens"][spec["position"]]
-    right = table[spec["vocab"].index(token)]
-    tip = (right[0], right[1])
-    arrows.append(Arrow("right", (0, 0), tip, label=f"E[id({token})]"))
-    return [Panel(f"the table E; position {spec['position']} is {token}", arrows)], tip
-
-
-_PANELS: dict[ProblemKind, Callable[[dict], tuple[list[Panel], tuple[Number, Number]]]] = {
-    ProblemKind.LOOKUP: _panels_lookup,
-    ProblemKind.WEIGHTED_SUM: _panels_weighted_sum,
-    ProblemKind.CONTRAST: _panels_contrast,
-    ProblemKind.CONTENT_WEIGHTS: _panels_content_weights,
-}
-
-
-def dimension(spec: dict) -> int:
-    """Return the length of the spec's vectors."""
-    for name in ("rows", "table", "rows_a"):
-        if spec.get(name):
-            return len(spec[name][0])
-    raise ValueError("the spec has no rows")
 
 
 def _bounds(panels: list[Panel]) -> tuple[float, float, float, float]:
@@ -257,7 +189,7 @@ def _drawable_answer(
     if answer is None or len(answer) != 2:
         return None
     try:
-        vector = _vec(answer)
+        vector = vec(answer)
         values = [float(v) for v in vector]
     except (TypeError, ValueError, OverflowError, ZeroDivisionError):
         return None
@@ -269,69 +201,61 @@ def _drawable_answer(
     return vector
 
 
-def _describe(
-    spec: dict, tip: tuple[Number, Number], answer: tuple | None, *, solution: bool
-) -> tuple[str, str]:
-    kind = ProblemKind(spec["kind"])
+@dataclass
+class Figure:
+    """What a kind's picture shows: the panels with the solution and the right answer's tip,
+    the panels a fresh problem shows (rows only, never the answer), and a title for each."""
+
+    panels: list[Panel]
+    tip: tuple[Number, Number]
+    fresh: list[Panel]
+    title: str
+    fresh_title: str = "The rows of the sentence as arrows"
+
+
+def rows_only(panels: list[Panel], captions: Sequence[str] | None = None) -> list[Panel]:
+    """Return the panels with only the rows: the picture shown before the learner answers."""
+    return [
+        Panel(
+            captions[n] if captions is not None else "rows",
+            [a for a in panel.arrows if a.role == "row"],
+        )
+        for n, panel in enumerate(panels)
+    ]
+
+
+def _describe(figure: Figure, answer: tuple | None, *, solution: bool) -> tuple[str, str]:
+    tip = figure.tip
     if not solution:
-        title = {
-            ProblemKind.LOOKUP: "The table's rows as arrows",
-            ProblemKind.CONTRAST: "The rows of sentence A and of sentence B",
-        }.get(kind, "The rows of the sentence as arrows")
         desc = (
             "Each row is an arrow from the origin, labelled with its word; the answer is not drawn."
         )
         if answer is not None:
             desc += f" Your answer, ({_fmt(answer[0])}, {_fmt(answer[1])}), is drawn dashed."
-        return title, desc
-    titles = {
-        ProblemKind.LOOKUP: "The table's rows as arrows; the looked-up row highlighted",
-        ProblemKind.WEIGHTED_SUM: "Rows, weighted terms and their sum",
-        ProblemKind.CONTRAST: "The same word's sum in sentence A and in sentence B",
-        ProblemKind.CONTENT_WEIGHTS: "Rows, content-weighted terms and their sum",
-    }
+        return figure.fresh_title, desc
     desc = f"The right answer is ({_fmt(tip[0])}, {_fmt(tip[1])})."
     if answer is not None:
         desc += f" Your answer, ({_fmt(answer[0])}, {_fmt(answer[1])}), is drawn dashed beside it."
-    return titles[kind], desc
+    return figure.title, desc
 
 
-def _rows_only(kind: ProblemKind, panels: list[Panel]) -> list[Panel]:
-    """Return the panels with only the rows: the picture shown before the learner answers."""
-    if kind == ProblemKind.CONTRAST:
-        panels = panels[:2]
-    return [
-        Panel(
-            panel.caption.split(":")[0] if kind == ProblemKind.CONTRAST else "rows",
-            [a for a in panel.arrows if a.role == "row"],
-        )
-        for panel in panels
-    ]
+def draw(
+    spec: dict,
+    figure: Figure,
+    *,
+    answer: Sequence[Any] | None = None,
+    solution: bool | None = None,
+) -> str:
+    """Return the SVG of a two-dimensional figure: arrows in panels, a legend, a title.
 
-
-def render_svg(
-    spec: dict, *, answer: Sequence[Any] | None = None, solution: bool | None = None
-) -> str | None:
-    """Return an SVG picture of a two-dimensional problem, or None for other dimensions.
-
-    Rows are arrows from the origin labelled with their tokens. With the solution, the
-    weighted terms follow tip to tail and the sum (the right answer) goes from the origin to the
-    last tip; for ``contrast`` the two sentences are drawn side by side with the difference in
-    a third panel; for ``lookup`` the right row is highlighted. ``answer`` (the learner's
-    vector) is drawn dashed beside the right one; an answer of another length, not finite or
-    far off the picture is not drawn.
-
-    ``solution`` defaults to showing the solution only when an ``answer`` is given, so the
-    picture shown with a fresh problem never gives its answer away (in lines, labels or data
-    attributes); pass ``solution=True`` to draw it after a right answer.
+    ``answer`` (the learner's vector) is drawn dashed beside the right one; an answer of
+    another length, not finite or far off the picture is not drawn. ``solution`` defaults to
+    showing the solution only when an ``answer`` is given, so the picture shown with a fresh
+    problem never gives its answer away (in lines, labels or data attributes); pass
+    ``solution=True`` to draw it after a right answer.
     """
-    if dimension(spec) != 2:
-        return None
-    kind = ProblemKind(spec["kind"])
-    panels, tip = _PANELS[kind](spec)
     show_solution = answer is not None if solution is None else solution
-    if not show_solution:
-        panels = _rows_only(kind, panels)
+    panels = figure.panels if show_solution else figure.fresh
     learner = _drawable_answer(answer, _bounds(panels))
     if learner is not None:
         panels[-1].arrows.append(Arrow("answer", (0, 0), (learner[0], learner[1]), "your answer"))
@@ -343,7 +267,7 @@ def render_svg(
         ).encode()
     ).hexdigest()[:10]
     prefix = f"bl-{digest}"
-    title, desc = _describe(spec, tip, learner, solution=show_solution)
+    title, desc = _describe(figure, learner, solution=show_solution)
     roles = list(dict.fromkeys(a.role for panel in panels for a in panel.arrows))
 
     width = PANEL * len(panels)

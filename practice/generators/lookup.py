@@ -7,7 +7,16 @@ from typing import Any, ClassVar
 
 from grading.kinds import MistakeCode
 
+from . import figures
 from .base import Draw, ProblemGenerator, distance, distinct_rows, frac_str
+from .figures import Arrow, Number, Panel, vec
+from .statement import (
+    md_sentence,
+    md_word,
+    positions,
+    tex_token,
+    tex_vector,
+)
 from .vocab import DISTRACTORS, draw_sentence
 
 
@@ -73,13 +82,52 @@ class LookupGenerator(ProblemGenerator):
         return any(distance(vector, right) >= 2 for _, vector in answers)
 
     def statement(self, spec: dict) -> str:
-        from . import statement
-
-        return statement._lookup(spec)
+        tokens, position = spec["tokens"], spec["position"]
+        lines = [
+            "The embedding table $E$ has one row per vocabulary entry; an entry's id is its row "
+            "number, counting from 0.",
+            "",
+        ]
+        for index, (word, row) in enumerate(zip(spec["vocab"], spec["table"], strict=True)):
+            lines.append(f"- id {index}, {md_word(word)}: $E[{index}] = {tex_vector(row)}$")
+        lines += [
+            "",
+            f"The sentence is {md_sentence(tokens)} ({positions(len(tokens))}).",
+            "",
+            f"**Compute** the starting row $\\mathbf{{x}}_{{{position}}}^{{(0)}}$ that the lookup "
+            f"gives position {position}, {md_word(tokens[position])}:",
+            "",
+            f"$$\\mathbf{{x}}_{{{position}}}^{{(0)}} = E[\\mathrm{{id}}"
+            f"({tex_token(tokens[position], f't_{{{position}}}')})]$$",
+            "",
+            "Answer with the vector, for example `[1, 0]`.",
+        ]
+        return "\n".join(lines)
 
     def picture(
         self, spec: dict, answer: Any = None, *, solution: bool | None = None
     ) -> str | None:
-        from . import figures
+        if len(spec["table"][0]) != 2:
+            return None  # drawn in the plane only
+        panels, tip = _panels(spec)
+        figure = figures.Figure(
+            panels,
+            tip,
+            fresh=figures.rows_only(panels),
+            title="The table's rows as arrows; the looked-up row highlighted",
+            fresh_title="The table's rows as arrows",
+        )
+        return figures.draw(spec, figure, answer=answer, solution=solution)
 
-        return figures.render_svg(spec, answer=answer, solution=solution)
+
+def _panels(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+    table = [vec(r) for r in spec["table"]]
+    arrows = [
+        Arrow("row", (0, 0), (row[0], row[1]), label=f"{word} ({k})", index=k)
+        for k, (word, row) in enumerate(zip(spec["vocab"], table, strict=True))
+    ]
+    token = spec["tokens"][spec["position"]]
+    right = table[spec["vocab"].index(token)]
+    tip = (right[0], right[1])
+    arrows.append(Arrow("right", (0, 0), tip, label=f"E[id({token})]"))
+    return [Panel(f"the table E; position {spec['position']} is {token}", arrows)], tip

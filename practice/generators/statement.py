@@ -1,4 +1,7 @@
-"""Problem statements: Markdown with ``$...$`` / ``$$...$$`` TeX, one function per kind.
+"""Problem statements: the pieces every kind's statement shares (escaping, TeX numbers and
+vectors, the answer forms of vectors). Each kind's own statement is its generator's
+``statement`` method, in ``practice/generators/<kind>.py``; Markdown with ``$...$`` /
+``$$...$$`` TeX.
 
 The text is rendered to HTML with MathML by ``courses.mathml.render_markdown``; this module only
 emits text, so it stays pure. Tokens come from specs (authors may write them), so they are
@@ -8,10 +11,8 @@ escaped for Markdown in prose and put inside TeX only when they are plain words.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
-
-from grading.kinds import ProblemKind
 
 ANSWER_FORMS = (
     "Answer with the vector, for example `[1/2, 1]`, or with the sum written out term by term, "
@@ -61,35 +62,11 @@ def tex_vector(values: Sequence[str | int | Fraction]) -> str:
     return r"\begin{bmatrix}" + r"\\".join(tex_number(v) for v in values) + r"\end{bmatrix}"
 
 
-def _positions(count: int) -> str:
+def positions(count: int) -> str:
     return f"positions 0 to {count - 1}"
 
 
-def _lookup(spec: dict) -> str:
-    tokens, position = spec["tokens"], spec["position"]
-    lines = [
-        "The embedding table $E$ has one row per vocabulary entry; an entry's id is its row "
-        "number, counting from 0.",
-        "",
-    ]
-    for index, (word, row) in enumerate(zip(spec["vocab"], spec["table"], strict=True)):
-        lines.append(f"- id {index}, {md_word(word)}: $E[{index}] = {tex_vector(row)}$")
-    lines += [
-        "",
-        f"The sentence is {md_sentence(tokens)} ({_positions(len(tokens))}).",
-        "",
-        f"**Compute** the starting row $\\mathbf{{x}}_{{{position}}}^{{(0)}}$ that the lookup "
-        f"gives position {position}, {md_word(tokens[position])}:",
-        "",
-        f"$$\\mathbf{{x}}_{{{position}}}^{{(0)}} = E[\\mathrm{{id}}"
-        f"({tex_token(tokens[position], f't_{{{position}}}')})]$$",
-        "",
-        "Answer with the vector, for example `[1, 0]`.",
-    ]
-    return "\n".join(lines)
-
-
-def _mix_lines(
+def mix_lines(
     position: int, tokens: Sequence[str], rows: Sequence[Sequence[str]], weights: Sequence[str]
 ) -> list[str]:
     lines = []
@@ -101,94 +78,3 @@ def _mix_lines(
             f"$w_{{{position},{j}}} = {tex_number(weight)}$"
         )
     return lines
-
-
-def _weighted_sum(spec: dict) -> str:
-    tokens, position = spec["tokens"], spec["position"]
-    lines = [
-        f"The sentence is {md_sentence(tokens)} ({_positions(len(tokens))}). One layer rebuilds "
-        f"position {position}, {md_word(tokens[position])}, as a weighted sum of the rows at "
-        "every position, itself included:",
-        "",
-        f"$$\\mathbf{{h}}_{{{position}}} = \\sum_j w_{{{position},j}}\\,\\mathbf{{x}}_j$$",
-        "",
-        *_mix_lines(position, tokens, spec["rows"], spec["weights"]),
-        "",
-        f"**Compute** $\\mathbf{{h}}_{{{position}}}$.",
-        "",
-        ANSWER_FORMS,
-    ]
-    return "\n".join(lines)
-
-
-def _contrast(spec: dict) -> str:
-    tokens_a, tokens_b, position = spec["tokens_a"], spec["tokens_b"], spec["position"]
-    lines = [
-        f"Sentence A is {md_sentence(tokens_a)}; sentence B is {md_sentence(tokens_b)}. In both, "
-        f"position {position} is {md_word(tokens_a[position])}, and one layer mixes the rows "
-        "with the same weights:",
-        "",
-        f"$$\\mathbf{{h}}_{{{position}}} = \\sum_j w_{{{position},j}}\\,\\mathbf{{x}}_j$$",
-        "",
-    ]
-    for j, weight in enumerate(spec["weights"]):
-        a, b = tokens_a[j], tokens_b[j]
-        rows = (
-            f"{md_word(a)} $\\mathbf{{x}}_{{{j}}} = {tex_vector(spec['rows_a'][j])}$ in both"
-            if a == b and spec["rows_a"][j] == spec["rows_b"][j]
-            else f"A: {md_word(a)} $\\mathbf{{x}}_{{{j}}}^{{A}} = {tex_vector(spec['rows_a'][j])}$,"
-            f" B: {md_word(b)} $\\mathbf{{x}}_{{{j}}}^{{B}} = {tex_vector(spec['rows_b'][j])}$"
-        )
-        lines.append(f"- position {j}, $w_{{{position},{j}}} = {tex_number(weight)}$: {rows}")
-    lines += [
-        "",
-        f"**Compute** the difference $\\mathbf{{h}}_{{{position}}}^{{B}} - "
-        f"\\mathbf{{h}}_{{{position}}}^{{A}}$ that the change of neighbours makes.",
-        "",
-        ANSWER_FORMS,
-    ]
-    return "\n".join(lines)
-
-
-def _content_weights(spec: dict) -> str:
-    tokens, position = spec["tokens"], spec["position"]
-    i = position
-    lines = [
-        f"The sentence is {md_sentence(tokens)} ({_positions(len(tokens))}), with these rows:",
-        "",
-    ]
-    for j, (token, row) in enumerate(zip(tokens, spec["rows"], strict=True)):
-        lines.append(
-            f"- position {j}, {md_word(token)}: $\\mathbf{{x}}_{{{j}}} = {tex_vector(row)}$"
-        )
-    lines += [
-        "",
-        f"At position {i}, {md_word(tokens[i])}, the layer scores every position by its content, "
-        "turns the scores into weights that sum to 1, and mixes the rows with them:",
-        "",
-        f"$$s_{{{i},j}} = \\mathbf{{x}}_{{{i}}} \\cdot \\mathbf{{x}}_j,\\quad "
-        f"w_{{{i},j}} = \\frac{{e^{{s_{{{i},j}}}}}}{{\\sum_k e^{{s_{{{i},k}}}}}},\\quad "
-        f"\\mathbf{{h}}_{{{i}}} = \\sum_j w_{{{i},j}}\\,\\mathbf{{x}}_j$$",
-        "",
-        f"**Compute** $\\mathbf{{h}}_{{{i}}}$, exactly (write $e^2$ as `exp(2)`) or in decimals "
-        "with at least three significant figures.",
-        "",
-        "Answer with the vector, for example `[exp(1)/(1 + exp(1)), 0]`, or with the vector over "
-        "a common denominator, for example `[exp(1), 1]/(1 + exp(1))`, or with the sum written "
-        "out term by term.",
-    ]
-    return "\n".join(lines)
-
-
-_STATEMENTS: dict[ProblemKind, Callable[[dict], str]] = {
-    ProblemKind.LOOKUP: _lookup,
-    ProblemKind.WEIGHTED_SUM: _weighted_sum,
-    ProblemKind.CONTRAST: _contrast,
-    ProblemKind.CONTENT_WEIGHTS: _content_weights,
-}
-
-
-def render_statement(spec: dict) -> str:
-    """Return the problem statement as Markdown with TeX: the data, what to compute, how to
-    answer. Raises ``ValueError`` for an unknown kind."""
-    return _STATEMENTS[ProblemKind(spec["kind"])](spec)

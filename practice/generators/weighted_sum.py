@@ -9,7 +9,16 @@ from typing import Any, ClassVar
 
 from grading.kinds import MistakeCode
 
+from . import figures
 from .base import Draw, ProblemGenerator, composition, distance, distinct_rows, frac_str
+from .figures import Arrow, Number, Panel, h_label, mix_arrows, number, vec
+from .statement import (
+    ANSWER_FORMS,
+    md_sentence,
+    md_word,
+    mix_lines,
+    positions,
+)
 from .vocab import draw_sentence
 
 
@@ -116,13 +125,41 @@ class WeightedSumGenerator(ProblemGenerator):
         return super().shows_clearly(spec, target, right, answers)
 
     def statement(self, spec: dict) -> str:
-        from . import statement
-
-        return statement._weighted_sum(spec)
+        tokens, position = spec["tokens"], spec["position"]
+        lines = [
+            f"The sentence is {md_sentence(tokens)} ({positions(len(tokens))}). One layer rebuilds "
+            f"position {position}, {md_word(tokens[position])}, as a weighted sum of the rows at "
+            "every position, itself included:",
+            "",
+            f"$$\\mathbf{{h}}_{{{position}}} = \\sum_j w_{{{position},j}}\\,\\mathbf{{x}}_j$$",
+            "",
+            *mix_lines(position, tokens, spec["rows"], spec["weights"]),
+            "",
+            f"**Compute** $\\mathbf{{h}}_{{{position}}}$.",
+            "",
+            ANSWER_FORMS,
+        ]
+        return "\n".join(lines)
 
     def picture(
         self, spec: dict, answer: Any = None, *, solution: bool | None = None
     ) -> str | None:
-        from . import figures
+        if len(spec["rows"][0]) != 2:
+            return None  # drawn in the plane only
+        panels, tip = _panels(spec)
+        figure = figures.Figure(
+            panels,
+            tip,
+            fresh=figures.rows_only(panels),
+            title="Rows, weighted terms and their sum",
+            fresh_title="The rows of the sentence as arrows",
+        )
+        return figures.draw(spec, figure, answer=answer, solution=solution)
 
-        return figures.render_svg(spec, answer=answer, solution=solution)
+
+def _panels(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+    i = spec["position"]
+    rows = [vec(r) for r in spec["rows"]]
+    arrows, tip = mix_arrows(spec["tokens"], rows, [number(w) for w in spec["weights"]])
+    arrows.append(Arrow("sum", (0, 0), tip, label=h_label(i)))
+    return [Panel(f"{h_label(i)} at {spec['tokens'][i]}", arrows)], tip

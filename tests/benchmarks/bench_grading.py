@@ -9,6 +9,7 @@ answers on never-seen problems (cold caches), and the slowest input of the hosti
 from __future__ import annotations
 
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from fractions import Fraction
@@ -16,6 +17,7 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
+import grading
 import grading.compare
 import grading.explain
 import grading.marking
@@ -137,6 +139,15 @@ def _row(case: str, times: list[float], **extra) -> dict:
     }
 
 
+def _kind_caches() -> list:
+    """Return the per-problem caches the kinds keep (any lru_cache in a kind's module)."""
+    found = []
+    for name in grading.KINDS.values():
+        module = sys.modules[type(name).__module__]
+        found += [v for v in vars(module).values() if hasattr(v, "cache_clear")]
+    return found
+
+
 def clear_grading_caches() -> None:
     """Forget every per-problem cache of grading, as for a problem never seen before."""
     for cached in (
@@ -147,7 +158,7 @@ def clear_grading_caches() -> None:
         grading.explain.explain,
         grading.tex._sympy_tex,
         grading.compare._approx_sympy,
-        grading.marking.term_table,
+        *_kind_caches(),
     ):
         cached.cache_clear()
 

@@ -82,3 +82,17 @@ def contrast() -> dict:
 @pytest.fixture
 def content() -> dict:
     return content_spec()
+
+
+@pytest.fixture
+def toy_kinds():
+    """Register the toy kinds of every answer shape for one test, then remove them."""
+    from grading.kinds.base import REGISTRY, register
+
+    from .toy_kinds import TOYS
+
+    for toy in TOYS:
+        register(toy)
+    yield {toy.name: REGISTRY[toy.name] for toy in TOYS}
+    for toy in TOYS:
+        REGISTRY.pop(toy.name, None)
