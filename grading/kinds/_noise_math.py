@@ -95,9 +95,7 @@ def combine(terms: Iterable[tuple[Number, Value]]) -> Value:
     terms = list(terms)
     first = terms[0][1]
     if isinstance(first, tuple):
-        return tuple(
-            _sum(_times(c, x[d]) for c, x in terms) for d in range(len(first))
-        )
+        return tuple(_sum(_times(c, x[d]) for c, x in terms) for d in range(len(first)))
     return _sum(_times(c, x) for c, x in terms)
 
 

@@ -133,8 +133,8 @@ def _unrooted_explain(p: ClosedFormNoise, d: Any) -> str:
     return (
         f"Your $\\bar\\alpha_{{{p.t}}} = {scalar_tex(abar)}$ is right, but in $x_{{{p.t}}}$ you "
         f"seem to have multiplied by $\\bar\\alpha_{{{p.t}}}$ and $1 - \\bar\\alpha_{{{p.t}}}$ "
-        "themselves, without square roots. They are the variances' shares; the values are scaled by their square "
-        f"roots: ${_x_tex(p)}$."
+        "themselves, without square roots. They are the variances' shares; the values are "
+        f"scaled by their square roots: ${_x_tex(p)}$."
     )
 
 

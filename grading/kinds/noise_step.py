@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from grading.kinds.base import Kind, MistakeDef, Variant, register
 from grading.kinds._noise_math import (
     Value,
     combine,
@@ -25,6 +24,7 @@ from grading.kinds._noise_math import (
     value_field,
     value_tex,
 )
+from grading.kinds.base import Kind, MistakeDef, Variant, register
 from grading.shapes import ScalarShape, TupleShape, Vector
 from grading.spec import SpecError
 from grading.tex import scalar_tex

@@ -40,7 +40,9 @@ class PredictClean:
 
 def estimate(p: PredictClean, signal_share: Fraction, sign: int = -1) -> Value:
     """Return ``(x_t + sign * sqrt(1 - share) epshat) / sqrt(share)``, exactly."""
-    return divide(combine(((1, p.x_t), (sign * root(1 - signal_share), p.eps_hat))), root(signal_share))
+    return divide(
+        combine(((1, p.x_t), (sign * root(1 - signal_share), p.eps_hat))), root(signal_share)
+    )
 
 
 def right_estimate(p: PredictClean) -> Value:

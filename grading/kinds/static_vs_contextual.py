@@ -88,7 +88,10 @@ def _zero(p: P) -> Row:
 
 
 def _right(p: P) -> tuple[Row, Row]:
-    return (difference(p.row(p.tokens_b[p.position]), p.row(p.tokens_a[p.position])), layer_difference(p))
+    return (
+        difference(p.row(p.tokens_b[p.position]), p.row(p.tokens_a[p.position])),
+        layer_difference(p),
+    )
 
 
 def _word(p: P) -> str:
@@ -113,8 +116,7 @@ def _layer_tex(p: P) -> str:
         for k in p.changed
     )
     return (
-        f"$\\mathbf{{h}}_{i}^B - \\mathbf{{h}}_{i}^A = {parts} = "
-        f"{vector_tex(layer_difference(p))}$"
+        f"$\\mathbf{{h}}_{i}^B - \\mathbf{{h}}_{i}^A = {parts} = {vector_tex(layer_difference(p))}$"
     )
 
 

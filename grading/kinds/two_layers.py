@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from grading.compare import equal, vectors_equal
-from grading.exact import combine, difference
+from grading.exact import combine
 from grading.kinds.base import Kind, MistakeDef, Variant, register
 from grading.shapes import Vector
 from grading.spec import (
@@ -70,7 +70,9 @@ class TwoLayers:
     @property
     def reach(self) -> tuple[int, ...]:
         """Return every position whose lookup row reaches ``h_i^(2)``."""
-        return tuple(sorted({m for j in self.neighbourhood(self.position) for m in self.neighbourhood(j)}))
+        return tuple(
+            sorted({m for j in self.neighbourhood(self.position) for m in self.neighbourhood(j)})
+        )
 
 
 P = TwoLayers
@@ -78,13 +80,23 @@ P = TwoLayers
 
 def layer_one(p: P, j: int, *, leave_out: int | None = None) -> Row:
     """Return ``h_j^(1)``, optionally without the term for position ``leave_out``."""
-    terms = [(u, p.rows[m]) for u, m in zip(p.weights_1, p.neighbourhood(j), strict=True) if m != leave_out]
+    terms = [
+        (u, p.rows[m])
+        for u, m in zip(p.weights_1, p.neighbourhood(j), strict=True)
+        if m != leave_out
+    ]
     if not terms:
         return (Fraction(0),) * len(p.rows[0])
     return combine([u for u, _ in terms], [x for _, x in terms])
 
 
-def layer_two(p: P, vectors: dict[int, Row] | None = None, weights: dict[int, Fraction] | None = None, *, leave_out: int | None = None) -> Row:
+def layer_two(
+    p: P,
+    vectors: dict[int, Row] | None = None,
+    weights: dict[int, Fraction] | None = None,
+    *,
+    leave_out: int | None = None,
+) -> Row:
     """Return ``h_i^(2)``; ``vectors``/``weights`` replace the layer-1 output or the weight of
     some terms (by position); ``leave_out`` drops one term."""
     vectors, weights = vectors or {}, weights or {}
@@ -245,7 +257,11 @@ def _reused_explain(p: P, d: Any) -> str:
 
 def _left_out_two_explain(p: P, d: Any) -> str:
     (j,) = d.terms
-    note = " (the word's own layer-1 output: the sum includes the position itself)" if j == p.position else ""
+    note = (
+        " (the word's own layer-1 output: the sum includes the position itself)"
+        if j == p.position
+        else ""
+    )
     return (
         f"In layer 2, the term for position {j} ({_token(p, j)}) is missing{note}. It "
         f"should be {_right_term(p, j)}, and {_answer(p)}."
@@ -281,7 +297,9 @@ def _from_terms(p: P, report: Any) -> Diagnosis | None:
         elif what == "row" and vectors_equal(used, p.rows[j]):
             found.append(("lookup_rows_in_layer_two", (j,)))
         elif what == "row":
-            missing = [m for m in p.neighbourhood(j) if vectors_equal(used, layer_one(p, j, leave_out=m))]
+            missing = [
+                m for m in p.neighbourhood(j) if vectors_equal(used, layer_one(p, j, leave_out=m))
+            ]
             if not missing:
                 return None
             found.append(("left_out_in_layer_one", (j, missing[0])))
@@ -293,10 +311,15 @@ def _from_terms(p: P, report: Any) -> Diagnosis | None:
     if len(found) == 1:
         code, terms = found[0]
         return Diagnosis(code, terms)
-    if len(codes) == 1 and len(found) == len(order) and codes & {
-        "lookup_rows_in_layer_two",
-        "reused_layer_one_weights",
-    }:
+    if (
+        len(codes) == 1
+        and len(found) == len(order)
+        and codes
+        & {
+            "lookup_rows_in_layer_two",
+            "reused_layer_one_weights",
+        }
+    ):
         return Diagnosis(codes.pop(), ())
     return None
 
@@ -430,6 +453,3 @@ class TwoLayersKind(Kind):
             "$\\mathbf{h}_j^{(1)} = \\sum_o u_o\\,\\mathbf{x}_{j+o}$; then mix those with layer "
             "2's weights."
         )
-
-
-__all__ = ["TwoLayersKind", "difference"]

@@ -14,11 +14,10 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from grading.kinds.closed_form_noise import ClosedFormNoiseKind, alpha_bar
-from grading.kinds._noise_math import value_float
 
 from . import svg_plot as svg
 from .base import Draw, ProblemGenerator, frac_str
-from .noise_step import _entry, _tex_value
+from .noise_step import _entry, _tex_value, stands_out
 from .statement import tex_number
 
 # 1 - beta = (k / (k + 1))^2: beta = (2k + 1) / (k + 1)^2
@@ -33,6 +32,9 @@ class ClosedFormNoiseGenerator(ProblemGenerator):
     version: ClassVar[int] = 1
     number: ClassVar[int] = 24
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
+    # A mistake in a small beta moves a number by about beta: a targeted problem shows it when
+    # some number moves by at least this much (tests read it too).
+    clear_gap: ClassVar[float] = 0.1
 
     def draw_fields(self, draw: Draw, level: int, target: Any) -> dict:
         pool = SQUARE_BETAS if level in (1, 3) else SMALL_BETAS
@@ -52,6 +54,9 @@ class ClosedFormNoiseGenerator(ProblemGenerator):
         # small enough to add up below 1 (so "summed the betas" has a square root), and the noise
         # draw unlike x_0 (there the two noise-coefficient mistakes give the same x_t)
         return sum(betas) < 1 and spec["x0"] != spec["eps"]
+
+    def shows_clearly(self, spec: dict, target: Any, right: Any, answers: list) -> bool:
+        return stands_out(right, answers, self.clear_gap)
 
     def statement(self, spec: dict) -> str:
         betas = spec["betas"]
@@ -104,43 +109,88 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
         keep = 1 - beta
         running *= keep
         body.append(
-            svg.rect(x - 28, y(float(keep)), 22, y(0) - y(float(keep)), fill=svg.COLOURS["given"],
-                     fill_opacity="0.5", data_role="factor", data_step=s + 1, data_value=str(keep))
-        )  # fmt: skip
-        body.append(svg.text(x - 17, y(0) + 16, f"1−β{str(s + 1).translate(_SUB)}", text_anchor="middle"))
+            svg.rect(
+                x - 28,
+                y(float(keep)),
+                22,
+                y(0) - y(float(keep)),
+                fill=svg.COLOURS["given"],
+                fill_opacity="0.5",
+                data_role="factor",
+                data_step=s + 1,
+                data_value=str(keep),
+            )
+        )
+        body.append(
+            svg.text(x - 17, y(0) + 16, f"1−β{str(s + 1).translate(_SUB)}", text_anchor="middle")
+        )
         body.append(svg.text(x - 17, y(float(keep)) - 4, svg.fmt(keep), text_anchor="middle"))
         if solved:
             body.append(
-                svg.rect(x + 2, y(float(running)), 22, y(0) - y(float(running)),
-                         fill=svg.COLOURS["right"], fill_opacity="0.6", data_role="alpha-bar",
-                         data_step=s + 1, data_value=str(running))
-            )  # fmt: skip
+                svg.rect(
+                    x + 2,
+                    y(float(running)),
+                    22,
+                    y(0) - y(float(running)),
+                    fill=svg.COLOURS["right"],
+                    fill_opacity="0.6",
+                    data_role="alpha-bar",
+                    data_step=s + 1,
+                    data_value=str(running),
+                )
+            )
             points.append((x + 13, y(float(running))))
     if solved:
         body.append(
             "<polyline "
-            + svg.attrs(points=" ".join(f"{svg.px(a)},{svg.px(b)}" for a, b in points),
-                        fill="none", stroke=svg.COLOURS["right"], data_role="alpha-bar-path")
+            + svg.attrs(
+                points=" ".join(f"{svg.px(a)},{svg.px(b)}" for a, b in points),
+                fill="none",
+                stroke=svg.COLOURS["right"],
+                data_role="alpha-bar-path",
+            )
             + "/>"
-        )  # fmt: skip
-        body.append(svg.text(points[-1][0], points[-1][1] - 6, f"ᾱ = {svg.fmt(running)}", text_anchor="middle"))
+        )
+        body.append(
+            svg.text(
+                points[-1][0], points[-1][1] - 6, f"ᾱ = {svg.fmt(running)}", text_anchor="middle"
+            )
+        )
         given = answer[0] if isinstance(answer, tuple) and answer else None
         value = svg.finite(given)
         if value is not None and 0 <= value <= 1.5:
             x = left + step_width * t + 30
             body.append(
-                svg.rect(x, y(min(value, 1)), 22, y(0) - y(min(value, 1)), fill="none",
-                         stroke=svg.COLOURS["answer"], stroke_dasharray="6 4",
-                         data_role="answer-alpha-bar", data_value=f"{value:.6g}")
-            )  # fmt: skip
+                svg.rect(
+                    x,
+                    y(min(value, 1)),
+                    22,
+                    y(0) - y(min(value, 1)),
+                    fill="none",
+                    stroke=svg.COLOURS["answer"],
+                    stroke_dasharray="6 4",
+                    data_role="answer-alpha-bar",
+                    data_value=f"{value:.6g}",
+                )
+            )
             body.append(svg.text(x + 11, y(0) + 16, "yours", text_anchor="middle"))
     else:
         x = left + step_width * t
         body.append(
-            svg.rect(x + 2, y(1), 22, y(0) - y(1), fill="none", stroke=svg.COLOURS["unknown"],
-                     stroke_dasharray="4 4", data_role="alpha-bar-unknown")
-        )  # fmt: skip
-        body.append(svg.text(x + 13, y(1) - 4, f"ᾱ{str(t).translate(_SUB)} = ?", text_anchor="middle"))
+            svg.rect(
+                x + 2,
+                y(1),
+                22,
+                y(0) - y(1),
+                fill="none",
+                stroke=svg.COLOURS["unknown"],
+                stroke_dasharray="4 4",
+                data_role="alpha-bar-unknown",
+            )
+        )
+        body.append(
+            svg.text(x + 13, y(1) - 4, f"ᾱ{str(t).translate(_SUB)} = ?", text_anchor="middle")
+        )
     total_height = top + height + 30
     title = "What each noising step keeps, and what is left after all of them"
     if solved:
@@ -150,7 +200,6 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
         )
         if svg.finite(answer[0] if isinstance(answer, tuple) and answer else None) is not None:
             desc += " Your ᾱ is the dashed bar."
-        _ = value_float
     else:
         desc = (
             "Grey bars: the factor 1 − β each step keeps; the product after the last step is "

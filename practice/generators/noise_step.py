@@ -27,6 +27,22 @@ ROOT_BETAS = ("1/4", "1/9", "1/16", "1/10", "1/5")
 VARIANCES = ("4", "9", "1/4", "9/4", "2", "1/2")
 
 
+def flat(value: Any) -> list[float]:
+    """Return every number of a value (a number, a vector or a tuple of parts) as floats."""
+    if isinstance(value, tuple | list):
+        return [x for part in value for x in flat(part)]
+    return [float(value)]
+
+
+def stands_out(right: Any, answers: list[tuple[Any, Any]], gap: float = 0.5) -> bool:
+    """Return whether some answer differs from ``right`` by at least ``gap`` in some number."""
+    want = flat(right)
+    return any(
+        max(abs(a - b) for a, b in zip(flat(value), want, strict=True)) >= gap
+        for _, value in answers
+    )
+
+
 def _entry(draw: Draw, low: int, high: int) -> int:
     """Return a nonzero integer with absolute value in [low, high]."""
     return draw.integer(low, high) * draw.choice((-1, 1))
@@ -38,6 +54,9 @@ class NoiseStepGenerator(ProblemGenerator):
     version: ClassVar[int] = 1
     number: ClassVar[int] = 23
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
+    # A mistake in a small beta moves a number by about beta: a targeted problem shows it when
+    # some number moves by at least this much (tests read it too).
+    clear_gap: ClassVar[float] = 0.1
 
     def draw_fields(self, draw: Draw, level: int, target: Any) -> dict:
         betas = SQUARE_BETAS[:2] if level == 1 else ROOT_BETAS if level in (2, 4) else SQUARE_BETAS
@@ -58,6 +77,9 @@ class NoiseStepGenerator(ProblemGenerator):
         es = e if isinstance(e, list) else [e]
         # every coordinate must move under every value mistake: x != eps and x != 0 somewhere
         return any(a != "0" for a in xs) and xs != es
+
+    def shows_clearly(self, spec: dict, target: Any, right: Any, answers: list) -> bool:
+        return stands_out(right, answers, self.clear_gap)
 
     def statement(self, spec: dict) -> str:
         beta, v = tex_number(spec["beta"]), tex_number(spec["variance"])
@@ -123,9 +145,14 @@ def step_picture(spec: dict, answer: Any = None, *, solution: bool | None = None
         right_x = value_float(right_value(problem))
         right_v = float(right_variance(problem))
         rows.append(
-            ("after", f"step t: variance {svg.fmt(right_variance(problem))}", right_v,
-             list(right_x) if isinstance(right_x, tuple) else [right_x], "right")
-        )  # fmt: skip
+            (
+                "after",
+                f"step t: variance {svg.fmt(right_variance(problem))}",
+                right_v,
+                list(right_x) if isinstance(right_x, tuple) else [right_x],
+                "right",
+            )
+        )
         parts = answer if isinstance(answer, tuple) and len(answer) == 2 else (None, None)
         learner = (_floats(parts[0]), svg.finite(parts[1]))
         if learner[1] is not None and learner[1] <= 0:
@@ -145,23 +172,45 @@ def step_picture(spec: dict, answer: Any = None, *, solution: bool | None = None
         sd = var**0.5
         body.append(svg.text(10, y + 18, caption))
         body.append(
-            svg.rect(axis(-sd), y, axis(sd) - axis(-sd), 28, fill=svg.COLOURS[colour],
-                     fill_opacity="0.18", stroke=svg.COLOURS[colour], data_role=f"band-{role}",
-                     data_sd=f"{sd:.6g}")
-        )  # fmt: skip
+            svg.rect(
+                axis(-sd),
+                y,
+                axis(sd) - axis(-sd),
+                28,
+                fill=svg.COLOURS[colour],
+                fill_opacity="0.18",
+                stroke=svg.COLOURS[colour],
+                data_role=f"band-{role}",
+                data_sd=f"{sd:.6g}",
+            )
+        )
         for k, value in enumerate(dots):
             body.append(
-                svg.circle(axis(max(min(value, extent), -extent)), y + 14, 4,
-                           fill=svg.COLOURS[colour], data_role=f"value-{role}", data_index=k,
-                           data_value=f"{value:.6g}")
-            )  # fmt: skip
+                svg.circle(
+                    axis(max(min(value, extent), -extent)),
+                    y + 14,
+                    4,
+                    fill=svg.COLOURS[colour],
+                    data_role=f"value-{role}",
+                    data_index=k,
+                    data_value=f"{value:.6g}",
+                )
+            )
     if not solved:
         y = 30 + 60 * len(rows)
         body.append(svg.text(10, y + 18, "step t: ?"))
         body.append(
-            svg.rect(left, y, right - left, 28, fill="none", stroke=svg.COLOURS["unknown"],
-                     stroke_dasharray="4 4", data_role="band-unknown")
-        )  # fmt: skip
+            svg.rect(
+                left,
+                y,
+                right - left,
+                28,
+                fill="none",
+                stroke=svg.COLOURS["unknown"],
+                stroke_dasharray="4 4",
+                data_role="band-unknown",
+            )
+        )
     else:
         y = 30 + 60 * len(rows)
         values, variance = learner
@@ -170,16 +219,31 @@ def step_picture(spec: dict, answer: Any = None, *, solution: bool | None = None
         if variance is not None:
             sd = min(variance**0.5, extent)
             body.append(
-                svg.rect(axis(-sd), y, axis(sd) - axis(-sd), 28, fill="none",
-                         stroke=svg.COLOURS["answer"], stroke_dasharray="6 4",
-                         data_role="band-answer", data_sd=f"{variance ** 0.5:.6g}")
-            )  # fmt: skip
+                svg.rect(
+                    axis(-sd),
+                    y,
+                    axis(sd) - axis(-sd),
+                    28,
+                    fill="none",
+                    stroke=svg.COLOURS["answer"],
+                    stroke_dasharray="6 4",
+                    data_role="band-answer",
+                    data_sd=f"{variance**0.5:.6g}",
+                )
+            )
         for k, value in enumerate(values or []):
             body.append(
-                svg.circle(axis(max(min(value, extent), -extent)), y + 14, 4, fill="none",
-                           stroke=svg.COLOURS["answer"], data_role="value-answer", data_index=k,
-                           data_value=f"{value:.6g}")
-            )  # fmt: skip
+                svg.circle(
+                    axis(max(min(value, extent), -extent)),
+                    y + 14,
+                    4,
+                    fill="none",
+                    stroke=svg.COLOURS["answer"],
+                    data_role="value-answer",
+                    data_index=k,
+                    data_value=f"{value:.6g}",
+                )
+            )
     height = 30 + 60 * (len(rows) + 1) + 10
     title = "The spread before and after one noising step"
     if solved:
@@ -205,4 +269,4 @@ def _plain(value: Any) -> str:
     return svg.fmt(value)
 
 
-__all__ = ["NoiseStepGenerator", "Fraction", "value_tex"]
+__all__ = ["Fraction", "NoiseStepGenerator", "value_tex"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from grading.kinds._noise_math import combine, root, value_float
+from grading.kinds._noise_math import combine, root
 from grading.kinds.predict_clean import PredictCleanKind, right_estimate
 
 from . import svg_plot as svg
@@ -38,13 +38,18 @@ class PredictCleanGenerator(ProblemGenerator):
         dim = {1: 0, 2: 0, 3: 2, 4: draw.choice((2, 3))}[level]
         square = level in (1, 3)
         alpha_bar = Fraction(draw.choice(SQUARE_ALPHA_BARS if square else ROOT_ALPHA_BARS))
-        betas = [b for b in (SQUARE_BETAS if square else SMALL_BETAS) if Fraction(b) < 1 - alpha_bar]
+        betas = [
+            b for b in (SQUARE_BETAS if square else SMALL_BETAS) if Fraction(b) < 1 - alpha_bar
+        ]
         beta = draw.choice(betas) if betas else frac_str((1 - alpha_bar) / 2)
         count = max(dim, 1)
         eps = [_entry(draw, 1, 2) for _ in range(count)]
         if square:
             x0 = [_entry(draw, 1, 3) if dim == 0 else draw.integer(-3, 3) for _ in range(count)]
-            x_t = [combine(((root(alpha_bar), Fraction(a)), (root(1 - alpha_bar), Fraction(e)))) for a, e in zip(x0, eps, strict=True)]
+            x_t = [
+                combine(((root(alpha_bar), Fraction(a)), (root(1 - alpha_bar), Fraction(e))))
+                for a, e in zip(x0, eps, strict=True)
+            ]
         else:
             x_t = [Fraction(draw.integer(-6, 6), 2) for _ in range(count)]
         fields: dict[str, Any] = {
@@ -71,8 +76,8 @@ class PredictCleanGenerator(ProblemGenerator):
             f"A network looks at $x_{{{t}}} = {_tex_value(spec['x_t'])}$ and predicts the noise "
             f"that was mixed in: $\\hat\\epsilon = {_tex_value(spec['eps_hat'])}$.",
             "",
-            f"**Compute** the clean value this prediction implies, $\\hat x_0$: solve the line "
-            f"above for $x_0$ with $\\hat\\epsilon$ in place of $\\epsilon$.",
+            "**Compute** the clean value this prediction implies, $\\hat x_0$: solve the line "
+            "above for $x_0$ with $\\hat\\epsilon$ in place of $\\epsilon$.",
             "",
             f"Answer with {'the vector' if vector else 'the number'}, for example {example}. "
             "Write square roots as `sqrt(3)`; a decimal counts when it rounds the exact value at "
@@ -95,12 +100,17 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
     solved = answer is not None if solution is None else solution
     xs = _listed(problem.x_t)
     noise = _listed(combine(((root(1 - problem.alpha_bar), problem.eps_hat),)))
-    removed = [x - n if isinstance(x, Fraction) and isinstance(n, Fraction) else float(x) - float(n) for x, n in zip(xs, noise, strict=True)]
+    removed = [
+        x - n if isinstance(x, Fraction) and isinstance(n, Fraction) else float(x) - float(n)
+        for x, n in zip(xs, noise, strict=True)
+    ]
     right = _listed(right_estimate(problem))
     mine = [svg.finite(v) for v in _listed(answer)] if solved else []
     if solved and len(mine) != len(xs):
         mine = []
-    values = [float(v) for v in xs + removed + (right if solved else [])] + [v for v in mine if v is not None]
+    values = [float(v) for v in xs + removed + (right if solved else [])] + [
+        v for v in mine if v is not None
+    ]
     extent = min(max([1.0, *(abs(v) for v in values)]), 40.0) * 1.15
     left, right_edge, width = 80, 560, 600
     axis = svg.Axis(-extent, extent, left, right_edge)
@@ -111,33 +121,69 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
         body.append(svg.line(axis(0), y - 6, axis(0), y + 6, stroke="#9ca3af"))
         body.append(svg.text(10, y + 4, f"coordinate {d + 1}" if len(xs) > 1 else "value"))
         body.append(
-            svg.circle(axis(float(x)), y, 5, fill=svg.COLOURS["given"], data_role="x-t",
-                       data_index=d, data_value=svg.fmt(x))
-        )  # fmt: skip
+            svg.circle(
+                axis(float(x)),
+                y,
+                5,
+                fill=svg.COLOURS["given"],
+                data_role="x-t",
+                data_index=d,
+                data_value=svg.fmt(x),
+            )
+        )
         body.append(svg.text(axis(float(x)), y - 10, "xₜ", text_anchor="middle"))
         if solved:
             body.append(
-                svg.line(axis(float(x)), y + 12, axis(float(removed[d])), y + 12,
-                         stroke=svg.COLOURS["noise"], stroke_width="3", data_role="removed-noise",
-                         data_index=d, data_value=svg.fmt(noise[d]))
-            )  # fmt: skip
+                svg.line(
+                    axis(float(x)),
+                    y + 12,
+                    axis(float(removed[d])),
+                    y + 12,
+                    stroke=svg.COLOURS["noise"],
+                    stroke_width="3",
+                    data_role="removed-noise",
+                    data_index=d,
+                    data_value=svg.fmt(noise[d]),
+                )
+            )
             body.append(
-                svg.circle(axis(float(right[d])), y, 6, fill=svg.COLOURS["right"],
-                           data_role="x0-hat", data_index=d, data_value=svg.fmt(right[d]))
-            )  # fmt: skip
+                svg.circle(
+                    axis(float(right[d])),
+                    y,
+                    6,
+                    fill=svg.COLOURS["right"],
+                    data_role="x0-hat",
+                    data_index=d,
+                    data_value=svg.fmt(right[d]),
+                )
+            )
             body.append(svg.text(axis(float(right[d])), y + 28, "x̂₀", text_anchor="middle"))
             if mine and mine[d] is not None:
                 body.append(
-                    svg.circle(axis(max(min(mine[d], extent), -extent)), y, 8, fill="none",
-                               stroke=svg.COLOURS["answer"], stroke_dasharray="3 2",
-                               data_role="answer", data_index=d, data_value=f"{mine[d]:.6g}")
-                )  # fmt: skip
+                    svg.circle(
+                        axis(max(min(mine[d], extent), -extent)),
+                        y,
+                        8,
+                        fill="none",
+                        stroke=svg.COLOURS["answer"],
+                        stroke_dasharray="3 2",
+                        data_role="answer",
+                        data_index=d,
+                        data_value=f"{mine[d]:.6g}",
+                    )
+                )
         else:
             eps = _listed(problem.eps_hat)[d]
             body.append(
-                svg.text(right_edge, y - 10, f"ε̂ = {svg.fmt(eps)}", text_anchor="end",
-                         fill=svg.COLOURS["noise"], data_role="eps-hat")
-            )  # fmt: skip
+                svg.text(
+                    right_edge,
+                    y - 10,
+                    f"ε̂ = {svg.fmt(eps)}",
+                    text_anchor="end",
+                    fill=svg.COLOURS["noise"],
+                    data_role="eps-hat",
+                )
+            )
     height = 40 + 70 * len(xs)
     title = "From the noisy value back to the clean one"
     if solved:
@@ -149,8 +195,10 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
         if any(v is not None for v in mine):
             desc += " Your answer is the dashed circle."
     else:
-        desc = "Grey: x_t on a number line, with the predicted noise ε̂; the clean value is left for you to work out."
-    _ = value_float
+        desc = (
+            "Grey: x_t on a number line, with the predicted noise ε̂; the clean value is left "
+            "for you to work out."
+        )
     return svg.document(width, height, title, desc, body, [spec, str(answer)])
 
 

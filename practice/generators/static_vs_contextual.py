@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from .base import Draw, ProblemGenerator, distinct_rows, frac_str
+from .noise_step import stands_out
 from .statement import md_sentence, md_word, tex_number, tex_vector
 from .vocab import DISTRACTORS, draw_sentence
 from .weighted_sum import MIX_LEVELS, draw_weights
@@ -36,7 +37,9 @@ class StaticVsContextualGenerator(ProblemGenerator):
         vocab = draw.shuffled([*words, *draw.sample(spare, EXTRA_ENTRIES[level])])
         table = distinct_rows(draw, len(vocab), mix.dim, mix.low, mix.high)
         # a small weight on the changed neighbours: forgetting it changes the answer visibly
-        weights = draw_weights(draw, len(tokens_a), sentence.position, mix.denominators, heavy_self=True)
+        weights = draw_weights(
+            draw, len(tokens_a), sentence.position, mix.denominators, heavy_self=True
+        )
         return {
             "vocab": vocab,
             "table": [[frac_str(x) for x in row] for row in table],
@@ -48,9 +51,16 @@ class StaticVsContextualGenerator(ProblemGenerator):
 
     def plausible(self, spec: dict, target: Any) -> bool:
         weights = [Fraction(w) for w in spec["weights"]]
-        changed = [k for k, (a, b) in enumerate(zip(spec["tokens_a"], spec["tokens_b"], strict=True)) if a != b]
+        changed = [
+            k
+            for k, (a, b) in enumerate(zip(spec["tokens_a"], spec["tokens_b"], strict=True))
+            if a != b
+        ]
         # forgetting a weight of 1 would change nothing
         return all(weights[k] < 1 for k in changed)
+
+    def shows_clearly(self, spec: dict, target: Any, right: Any, answers: list) -> bool:
+        return stands_out(right, answers)
 
     def statement(self, spec: dict) -> str:
         tokens_a, tokens_b, i = spec["tokens_a"], spec["tokens_b"], spec["position"]
@@ -86,7 +96,9 @@ class StaticVsContextualGenerator(ProblemGenerator):
         ]
         return "\n".join(lines)
 
-    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str | None:
+    def picture(
+        self, spec: dict, answer: Any = None, *, solution: bool | None = None
+    ) -> str | None:
         from .layer_figures import contrast_picture
 
         return contrast_picture(spec, answer, solution=solution)

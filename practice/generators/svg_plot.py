@@ -51,9 +51,8 @@ def line(x1: float, y1: float, x2: float, y2: float, **extra: Any) -> str:
 
 def rect(x: float, y: float, width: float, height: float, **extra: Any) -> str:
     """Return a ``<rect>`` element."""
-    return (
-        f"<rect {attrs(x=px(x), y=px(y), width=px(max(width, 0)), height=px(max(height, 0)), **extra)}/>"
-    )
+    size = attrs(width=px(max(width, 0)), height=px(max(height, 0)))
+    return f"<rect {attrs(x=px(x), y=px(y))} {size} {attrs(**extra)}/>"
 
 
 def circle(x: float, y: float, r: float, **extra: Any) -> str:

@@ -91,9 +91,7 @@ class TwoLayersGenerator(ProblemGenerator):
     def plausible(self, spec: dict, target: Any) -> bool:
         # each layer its own weights, none zero, and no weight repeated across the layers at the
         # same offset, so that "reused layer 1's weight" names every term it could
-        return all(
-            a != b for a, b in zip(spec["weights_1"], spec["weights_2"], strict=True)
-        )
+        return all(a != b for a, b in zip(spec["weights_1"], spec["weights_2"], strict=True))
 
     def statement(self, spec: dict) -> str:
         tokens, i, window = spec["tokens"], spec["position"], spec["window"]
@@ -109,8 +107,7 @@ class TwoLayersGenerator(ProblemGenerator):
             )
             layer1 = "\\mathbf{h}_j^{(1)} = u_{-1}\\,\\mathbf{x}_{j-1} + u_0\\,\\mathbf{x}_j"
             layer2 = (
-                "\\mathbf{h}_j^{(2)} = w_{-1}\\,\\mathbf{h}_{j-1}^{(1)} + "
-                "w_0\\,\\mathbf{h}_j^{(1)}"
+                "\\mathbf{h}_j^{(2)} = w_{-1}\\,\\mathbf{h}_{j-1}^{(1)} + w_0\\,\\mathbf{h}_j^{(1)}"
             )
         else:
             rule = (
@@ -131,7 +128,9 @@ class TwoLayersGenerator(ProblemGenerator):
             "",
         ]
         for j, (token, row) in enumerate(zip(tokens, spec["rows"], strict=True)):
-            lines.append(f"- position {j}, {md_word(token)}: $\\mathbf{{x}}_{{{j}}} = {tex_vector(row)}$")
+            lines.append(
+                f"- position {j}, {md_word(token)}: $\\mathbf{{x}}_{{{j}}} = {tex_vector(row)}$"
+            )
         lines += [
             "",
             rule,
@@ -145,7 +144,9 @@ class TwoLayersGenerator(ProblemGenerator):
             f"{md_word(tokens[i])}, after both layers.",
         ]
         if spec.get("tokens_b"):
-            k = next(j for j, (a, b) in enumerate(zip(tokens, spec["tokens_b"], strict=True)) if a != b)
+            k = next(
+                j for j, (a, b) in enumerate(zip(tokens, spec["tokens_b"], strict=True)) if a != b
+            )
             lines += [
                 "",
                 f"Then look at sentence B, {md_sentence(spec['tokens_b'])}: it differs only at "
@@ -165,7 +166,9 @@ class TwoLayersGenerator(ProblemGenerator):
         ]
         return "\n".join(lines)
 
-    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str | None:
+    def picture(
+        self, spec: dict, answer: Any = None, *, solution: bool | None = None
+    ) -> str | None:
         from .layer_figures import layers_picture
 
         return layers_picture(spec, answer, solution=solution)

@@ -7,6 +7,8 @@ from grading.kinds import ProblemKind
 from practice.generators import generate, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
+# The kinds drawn as arrows by figures.py (the others draw their own pictures, tested with them).
+ARROW_KINDS = ["lookup", "weighted_sum", "contrast", "content_weights"]
 
 
 def parse(svg: str) -> ET.Element:
@@ -168,7 +170,7 @@ def test_problems_in_more_than_two_dimensions_have_no_picture(make_spec):
     assert render_svg(spec) is None
 
 
-@pytest.mark.parametrize("kind", list(ProblemKind))
+@pytest.mark.parametrize("kind", ARROW_KINDS)
 @pytest.mark.parametrize("level", [1, 2])
 def test_generated_two_dimensional_problems_draw_the_right_answer(kind, level):
     import grading
@@ -206,7 +208,7 @@ def test_a_complex_answer_is_left_out(make_spec):
     assert arrows(root, "answer") == []
 
 
-@pytest.mark.parametrize("kind", list(ProblemKind))
+@pytest.mark.parametrize("kind", ARROW_KINDS)
 def test_the_picture_of_a_fresh_problem_does_not_give_the_answer_away(kind, make_spec):
     spec = make_spec(kind)
     svg = render_svg(spec)

@@ -11,6 +11,7 @@ import pytest
 
 import grading
 from grading.kinds import MistakeCode, ProblemKind, Status
+from grading.spec import load_problem
 from practice.generators import GENERATORS, generate
 
 from .conftest import answer_text
@@ -22,7 +23,7 @@ CASES = [(kind, level) for kind, generator in GENERATORS.items() for level in ge
 
 def changes_nothing(spec: dict, diagnosis) -> bool:
     """Forgetting the weight of a term the two sentences share is no mistake at all."""
-    if diagnosis.mistake != MistakeCode.FORGOT_WEIGHT:
+    if spec["kind"] != "contrast" or diagnosis.mistake != MistakeCode.FORGOT_WEIGHT:
         return False
     (k,) = diagnosis.terms
     return spec["rows_a"][k] == spec["rows_b"][k]
@@ -34,8 +35,9 @@ def test_own_answer_is_correct_and_every_mistake_is_diagnosed_exactly(kind, leve
     for seed in range(seeds):
         spec = generate(kind, seed=seed, level=level)
         right = grading.expected_answer(spec)
+        shape = load_problem(spec).shape
 
-        verdict = grading.grade(spec, answer_text(right))
+        verdict = grading.grade(spec, answer_text(right, shape))
         assert verdict.status == Status.CORRECT, (seed, verdict)
 
         codes = set()
@@ -44,7 +46,7 @@ def test_own_answer_is_correct_and_every_mistake_is_diagnosed_exactly(kind, leve
                 assert grading.apply_mistake(spec, listed) == right
                 continue
             codes.add(listed.mistake)
-            verdict = grading.grade(spec, answer_text(grading.apply_mistake(spec, listed)))
+            verdict = grading.grade(spec, answer_text(grading.apply_mistake(spec, listed), shape))
             assert verdict.status == Status.INCORRECT, (seed, listed, verdict)
             assert verdict.diagnosis is not None, (seed, listed, verdict.explanation)
             assert verdict.diagnosis.mistake == listed.mistake, (seed, listed, verdict)

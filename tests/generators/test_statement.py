@@ -84,7 +84,7 @@ def test_generated_statements_render_at_every_level(kind, level):
 
 def test_unknown_kind_is_refused(make_spec):
     spec = make_spec("lookup")
-    spec["kind"] = "two_layers"
+    spec["kind"] = "no_such_kind"
 
     with pytest.raises(ValueError):
         render_statement(spec)

@@ -6,16 +6,17 @@ import pytest
 
 import grading
 from grading.kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind, Status
+from grading.spec import load_problem
 from practice.generators import GENERATORS, generate
 
-from .conftest import answer_text
+from .conftest import answer_text, flat_floats
 
 TARGETS = [(kind, code) for kind in ProblemKind for code in MISTAKES_BY_KIND[kind]]
 SEEDS = range(4)
 
 
 def biggest_gap(a, b) -> float:
-    return max(abs(float(x) - float(y)) for x, y in zip(a, b, strict=True))
+    return max(abs(x - y) for x, y in zip(flat_floats(a), flat_floats(b), strict=True))
 
 
 @pytest.mark.parametrize(("kind", "target"), TARGETS)
@@ -27,10 +28,12 @@ def test_targeted_problem_shows_its_mistake_clearly_and_grades_it(kind, target):
             right = grading.expected_answer(spec)
             variants = [(d, v) for d, v in grading.mistaken_answers(spec) if d.mistake == target]
             gaps = [biggest_gap(v, right) for _, v in variants]
-            assert max(gaps) >= (2 if kind == ProblemKind.LOOKUP else 0.5), (seed, level)
+            clear = getattr(GENERATORS[kind], "clear_gap", 0.5)
+            assert max(gaps) >= (2 if kind == ProblemKind.LOOKUP else clear), (seed, level)
             # The clearest variant, typed as a final vector, is diagnosed as the target.
             clearest = variants[gaps.index(max(gaps))][0]
-            verdict = grading.grade(spec, answer_text(grading.apply_mistake(spec, clearest)))
+            shape = load_problem(spec).shape
+            verdict = grading.grade(spec, answer_text(grading.apply_mistake(spec, clearest), shape))
             assert verdict.status == Status.INCORRECT
             assert (verdict.diagnosis.mistake, verdict.diagnosis.terms) == (
                 target,

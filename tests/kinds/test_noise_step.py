@@ -17,11 +17,19 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _floats(value):
-    return np.array([float(x) for x in value], dtype=float) if isinstance(value, tuple) else float(value)
+    return (
+        np.array([float(x) for x in value], dtype=float)
+        if isinstance(value, tuple)
+        else float(value)
+    )
 
 
 def _numbers(field):
-    return np.array([float(eval_fraction(x)) for x in field]) if isinstance(field, list) else float(eval_fraction(field))
+    return (
+        np.array([float(eval_fraction(x)) for x in field])
+        if isinstance(field, list)
+        else float(eval_fraction(field))
+    )
 
 
 def eval_fraction(text: str) -> float:
