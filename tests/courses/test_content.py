@@ -41,6 +41,8 @@ PRACTISED_KINDS = {
     "layer-is-a-weighted-sum": [ProblemKind.WEIGHTED_SUM],
     "different-neighbours-different-sums": [ProblemKind.CONTRAST],
     "weights-from-content": [ProblemKind.CONTENT_WEIGHTS],
+    "no-second-row": [ProblemKind.STATIC_VS_CONTEXTUAL],
+    "where-it-stops-being-true": [ProblemKind.TWO_LAYERS],
 }
 
 
@@ -207,7 +209,7 @@ def test_the_same_word_twice_practises_each_kind_under_its_idea():
 
     for slug, kinds in PRACTISED_KINDS.items():
         assert kinds_by_idea[slug] == [kind.value for kind in kinds], slug
-    assert any(not kinds for kinds in kinds_by_idea.values()), "no idea is left for later"
+    assert all(kinds_by_idea.values()), "every idea of the page has practice"
     assert "::: idea one-id-one-row" in body
 
 
@@ -306,3 +308,16 @@ def test_every_page_renders_for_a_learner_with_mathml_and_its_idea_boxes(
         assert ":::" not in html, path.name
         for idea in meta["ideas"]:
             assert html.count(f'id="idea-{idea["slug"]}"') == 1, f"{path.name}: {idea['slug']}"
+
+
+def test_why_gaussian_noise_practises_each_idea_with_its_kind():
+    meta, body = read_page(PAGES_DIR / "why-gaussian-noise.md")
+    kinds_by_idea = {idea["slug"]: idea["problem_kinds"] for idea in meta["ideas"]}
+
+    assert kinds_by_idea == {
+        "steps-keep-the-spread": [ProblemKind.NOISE_STEP.value],
+        "noise-composes-in-closed-form": [ProblemKind.CLOSED_FORM_NOISE.value],
+        "reverse-step-is-learnable": [ProblemKind.PREDICT_CLEAN.value],
+    }
+    assert "practice for this page is coming" not in body.lower()
+    assert r"\hat x_0 = \frac{x_t - \sqrt{1 - \bar\alpha_t}\;\hat\epsilon}" in body
