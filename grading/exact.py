@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
+from math import gcd
 
 from .compare import Scalar, to_sympy
 
@@ -36,9 +38,13 @@ def subtract(a: Scalar, b: Scalar) -> Scalar:
     return to_sympy(a) - to_sympy(b)
 
 
-def rational_combine(weights: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]) -> Vector:
-    """Return sum_j weights[j] * rows[j] with integer arithmetic and one Fraction per coordinate
-    (Fraction's own + and * reduce by a gcd at every step, which dominates mistake listing)."""
+def rational_combine(
+    weights: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]
+) -> tuple[Fraction, ...]:
+    """Return sum_j weights[j] * rows[j] in integer arithmetic, one Fraction per coordinate,
+    multiplying the denominators together (no gcd until the end): the faster way for the two
+    or three terms of a mistake's form. No Fraction is built per product or partial sum
+    (Fraction's + and * reduce by a gcd at every step, which dominated listing mistakes)."""
     out = []
     for d in range(len(rows[0])):
         num, den = 0, 1
@@ -48,6 +54,36 @@ def rational_combine(weights: Sequence[Fraction], rows: Sequence[Sequence[Fracti
                 term_den = weight.denominator * x.denominator
                 num = num * term_den + weight.numerator * x.numerator * den
                 den *= term_den
+        out.append(Fraction(num, den))
+    return tuple(out)
+
+
+def rational_sum(
+    weights: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]
+) -> tuple[Fraction, ...]:
+    """Return sum_j weights[j] * rows[j] in integer arithmetic, one Fraction per coordinate,
+    keeping the running denominator the least common multiple of the terms' (a gcd per term):
+    the faster way for many terms that share denominators, as in a learner's written-out sum.
+    """
+    out = []
+    for d in range(len(rows[0])):
+        num, den = 0, 1
+        for weight, row in zip(weights, rows, strict=True):
+            x = row[d]
+            term_num = weight.numerator * x.numerator
+            if not term_num:
+                continue
+            term_den = weight.denominator * x.denominator
+            if term_den == den:
+                num += term_num
+                continue
+            common = gcd(den, term_den)
+            if common == term_den:
+                num += term_num * (den // term_den)
+            else:
+                grow = term_den // common
+                num = num * grow + term_num * (den // common)
+                den *= grow
         out.append(Fraction(num, den))
     return tuple(out)
 
@@ -93,3 +129,28 @@ def scaled_key(vector: Sequence[Fraction], scale: int) -> tuple[int, ...] | None
             return None
         key.append(x.numerator * (scale // denominator))
     return tuple(key)
+
+
+@lru_cache(maxsize=1024)
+def decimal_literal(text: str) -> Fraction:
+    """Return the exact value of a typed unsigned number, `0.1` as 1/10 (cached by text: the
+    same few numbers are typed again and again)."""
+    whole, _, decimals = text.partition(".")
+    if not decimals:
+        return Fraction(int(whole or "0"))
+    return Fraction(int((whole or "0") + decimals), 10 ** len(decimals))
+
+
+@lru_cache(maxsize=4096)
+def ratio_literal(text: str) -> Fraction | None:
+    """Return the value of `"-3"` or `"1/4"` (ASCII digits, no spaces), else None (cached by
+    text: specs spell the same few numbers again and again, in every problem)."""
+    numerator, slash, denominator = text.partition("/")
+    digits = numerator[1:] if numerator[:1] == "-" else numerator
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    if not slash:
+        return Fraction(int(numerator))
+    if denominator.isascii() and denominator.isdigit() and int(denominator):
+        return Fraction(int(numerator), int(denominator))
+    return None

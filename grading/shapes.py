@@ -112,6 +112,11 @@ class Shape:
         """Return TeX for a value: what "your answer was read as" shows."""
         raise NotImplementedError
 
+    def typed(self, value: Any) -> str:
+        """Return text a learner could type for a value, which this shape reads back as it
+        (for question tests, examples and the command line)."""
+        return str(value)
+
     def differences(self, answer: Any, expected: Any) -> tuple[int, ...]:
         """Return the 0-based positions at which the answer differs from the expected value."""
         return () if self.equal(answer, expected) else (0,)
@@ -188,6 +193,9 @@ class Vector(Shape):
 
     def tex(self, value: Any) -> str:
         return vector_tex(value)
+
+    def typed(self, value: Any) -> str:
+        return "[" + ", ".join(str(x) for x in value) + "]"
 
     def differences(self, answer: Any, expected: Any) -> tuple[int, ...]:
         return tuple(
@@ -332,6 +340,9 @@ class IntegerSequence(Shape):
 
     def tex(self, value: Any) -> str:
         return "\\left[" + ",\\ ".join(str(x) for x in value) + "\\right]"
+
+    def typed(self, value: Any) -> str:
+        return "[" + ", ".join(str(x) for x in value) + "]"
 
     def differences(self, answer: Any, expected: Any) -> tuple[int, ...]:
         return _sequence_differences(answer, expected)
@@ -547,6 +558,10 @@ class PieceSequence(Shape):
                 raise AnswerError("a piece is missing after the last comma")
         return pieces
 
+    def typed(self, value: Any) -> str:
+        quoted = (piece.replace("\\", "\\\\").replace('"', '\\"') for piece in value)
+        return "[" + ", ".join(f'"{piece}"' for piece in quoted) + "]"
+
     def tex(self, value: Any) -> str:
         shown = [text_tex(piece.replace(" ", "▁")) for piece in value]
         return "\\;|\\;".join(shown) if shown else "\\text{(no pieces)}"
@@ -639,6 +654,9 @@ class TupleShape(Shape):
 
     def tex(self, value: Any) -> str:
         return ";\\quad ".join(part.tex(v) for part, v in zip(self.parts, value, strict=True))
+
+    def typed(self, value: Any) -> str:
+        return "; ".join(part.typed(v) for part, v in zip(self.parts, value, strict=True))
 
     def differences(self, answer: Any, expected: Any) -> tuple[int, ...]:
         return tuple(

@@ -15,6 +15,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from .exact import ratio_literal
+
 if TYPE_CHECKING:
     from .kinds.base import Kind
     from .shapes import Shape
@@ -44,26 +46,9 @@ def canonical_number(value: Fraction) -> str:
     return str(value)
 
 
-@lru_cache(maxsize=4096)
-def _plain_number(text: str) -> Fraction | None:
-    """Return the value of `"-3"` or `"1/4"` (ASCII digits, no spaces), else None.
-
-    Cached by text, like the parser's literals: specs spell the same few numbers again and
-    again, in every problem."""
-    numerator, slash, denominator = text.partition("/")
-    digits = numerator[1:] if numerator[:1] == "-" else numerator
-    if not (digits.isascii() and digits.isdigit()):
-        return None
-    if not slash:
-        return Fraction(int(numerator))
-    if denominator.isascii() and denominator.isdigit() and int(denominator):
-        return Fraction(int(numerator), int(denominator))
-    return None
-
-
 def number(value: Any, field: str) -> Fraction:
     if type(value) is str and len(value) <= MAX_NUMBER_CHARS:
-        plain = _plain_number(value)  # the usual spelling, without the regex
+        plain = ratio_literal(value)  # the usual spelling, without the regex
         if plain is not None:
             return plain
     if isinstance(value, bool) or not isinstance(value, (int, str)):

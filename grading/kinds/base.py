@@ -101,7 +101,9 @@ def variant(code: str, terms: tuple[int, ...] = (), detail: Mapping[str, Any] = 
     return _make_variant(Variant, (code, terms, detail))
 
 
-Problem = Any  # a kind's own validated problem object
+# A kind's own validated problem object: best a `@dataclass(frozen=True, eq=False)`, so caches
+# keyed on it hash by identity (the engine keeps one object per distinct spec while cached).
+Problem = Any
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ MAX_SCORE_DENOMINATOR = 60
 Row = tuple[Fraction, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ContentProblem:
     tokens: tuple[str, ...]
     position: int

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ..exact import combine, difference, scale
@@ -34,7 +35,7 @@ from .lookup import SAME_ROW_POINT
 Row = tuple[Fraction, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ContrastProblem:
     position: int
     weights: tuple[Fraction, ...]
@@ -56,6 +57,7 @@ def term_name(p: P, k: int) -> str:
     return f"the term for position {k}"
 
 
+@lru_cache(maxsize=512)
 def _right(p: P) -> tuple[Fraction, ...]:
     # h^B - h^A as one sum: +w_k x_k^B and -w_k x_k^A
     return combine((*p.weights, *(-w for w in p.weights)), (*p.rows_b, *p.rows_a))  # type: ignore[return-value]

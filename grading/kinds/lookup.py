@@ -30,7 +30,7 @@ SAME_ROW_POINT = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LookupProblem:
     vocab: tuple[str, ...]
     table: tuple[tuple[Fraction, ...], ...]

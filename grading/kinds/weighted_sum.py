@@ -32,7 +32,7 @@ from ._sums import SELF_POINT, right_term, row_name, sum_tex, term_name
 from .base import Form, Kind, MistakeDef, Variant, gettext_noop, register, variant
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class WeightedSumProblem:
     tokens: tuple[str, ...]
     position: int

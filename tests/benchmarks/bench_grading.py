@@ -8,6 +8,7 @@ answers on never-seen problems (cold caches), and the slowest input of the hosti
 
 from __future__ import annotations
 
+import functools
 import statistics
 import sys
 import time
@@ -139,13 +140,14 @@ def _row(case: str, times: list[float], **extra) -> dict:
     }
 
 
-def _kind_caches() -> list:
+@functools.cache
+def _kind_caches() -> tuple:
     """Return the per-problem caches the kinds keep (any lru_cache in a kind's module)."""
     found = []
-    for name in grading.KINDS.values():
-        module = sys.modules[type(name).__module__]
+    for registered in grading.KINDS.values():
+        module = sys.modules[type(registered).__module__]
         found += [v for v in vars(module).values() if hasattr(v, "cache_clear")]
-    return found
+    return tuple(found)
 
 
 def clear_grading_caches() -> None:

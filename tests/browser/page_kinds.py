@@ -46,7 +46,7 @@ def wrong_answer(problem: ProblemInstance) -> tuple[str, str, str]:
     for diagnosis, value in grading.mistaken_answers(problem.spec):
         if shape.equal(value, right):
             continue
-        text = answer_text(value, shape)
+        text = answer_text(value, problem.spec)
         verdict = grading.grade(problem.spec, text)
         if verdict.diagnosis is not None and verdict.diagnosis.mistake == diagnosis.mistake:
             words = _plain(verdict.explanation).split(" ")
@@ -56,7 +56,7 @@ def wrong_answer(problem: ProblemInstance) -> tuple[str, str, str]:
 
 def right_answer(problem: ProblemInstance) -> str:
     """Return the right answer as a learner types it."""
-    return answer_text(grading.expected_answer(problem.spec), load_problem(problem.spec).shape)
+    return answer_text(grading.expected_answer(problem.spec), problem.spec)
 
 
 def answer_wrong_then_right(page, problem: ProblemInstance) -> str:

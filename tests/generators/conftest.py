@@ -62,42 +62,12 @@ def make_spec():
         "lookup": lookup_spec,
         "content_weights": content_weights_spec,
     }
-
-    def make(kind, **overrides):
-        if str(kind) in factories:
-            return factories[str(kind)](**overrides)
-        # a kind without a hand-made factory: its generator's first level-1 problem
-        from practice.generators import generate
-
-        return {**generate(str(kind), seed=0, level=1), **overrides}
-
-    return make
+    return lambda kind, **overrides: factories[str(kind)](**overrides)
 
 
-def flat_floats(value) -> list[float]:
-    """Return every number of a value (a number, a vector, or a tuple of parts) as floats."""
-    if isinstance(value, tuple):
-        return [x for part in value for x in flat_floats(part)]
-    return [float(value)]
-
-
-def answer_text(value, shape=None) -> str:
-    """Write a value as a learner would type it, by the kind's answer shape: a tuple's parts
-    separated by ``;``, a scalar as one number, a vector as below (the default)."""
-    from grading.shapes import ScalarShape, TupleShape
-
-    if isinstance(shape, TupleShape):
-        return "; ".join(
-            answer_text(part, part_shape)
-            for part, part_shape in zip(value, shape.parts, strict=True)
-        )
-    if isinstance(shape, ScalarShape):
-        return str(value)
-    return vector_text(value)
-
-
-def vector_text(vector) -> str:
-    """Write a vector of SymPy numbers as a learner would type it.
+def answer_text(vector, spec: dict | None = None) -> str:
+    """Write an answer as a learner would type it: by the spec's answer shape when it is not
+    a vector (``shape.typed``), else as below.
 
     Rational vectors as fractions (``[1/2, -3]``); vectors with ``exp`` over their common
     denominator (``[exp(1), 1]/(1 + exp(1))``), the short exact form the statement offers, or
@@ -107,10 +77,14 @@ def vector_text(vector) -> str:
 
     import sympy
 
-    from grading.compare import to_sympy
     from grading.parse import MAX_IRRATIONAL_ATOMS
+    from grading.shapes import Vector
+    from grading.spec import load_problem
 
-    vector = [to_sympy(x) for x in vector]
+    if spec is not None:
+        shape = load_problem(spec).shape
+        if not isinstance(shape, Vector):
+            return shape.typed(vector)
     if all(x.is_Rational for x in vector):
         return "[" + ", ".join(str(x) for x in vector) + "]"
     parts = [sympy.fraction(sympy.together(x)) for x in vector]

@@ -3,12 +3,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from grading.kinds import ProblemKind
 from practice.generators import generate, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
-# The kinds drawn as arrows by figures.py (the others draw their own pictures, tested with them).
-ARROW_KINDS = ["lookup", "weighted_sum", "contrast", "content_weights"]
 
 
 def parse(svg: str) -> ET.Element:
@@ -100,7 +97,7 @@ def test_answer_of_another_length_is_not_drawn(make_spec):
 def test_sympy_answers_are_accepted():
     import sympy
 
-    spec = generate(ProblemKind.CONTENT_WEIGHTS, seed=3, level=1)
+    spec = generate("content_weights", seed=3, level=1)
     answer = (sympy.exp(1) / (1 + sympy.exp(1)), sympy.Rational(1, 3))
     root = parse(render_svg(spec, answer=answer))
 
@@ -168,6 +165,10 @@ def test_problems_in_more_than_two_dimensions_have_no_picture(make_spec):
     spec = make_spec("weighted_sum", rows=[["0", "1", "0"], ["0", "2", "1"], ["1", "0", "0"]])
 
     assert render_svg(spec) is None
+
+
+# The kinds drawn as arrows in the plane (the picture tests here are about them).
+ARROW_KINDS = ["lookup", "weighted_sum", "contrast", "content_weights"]
 
 
 @pytest.mark.parametrize("kind", ARROW_KINDS)

@@ -122,3 +122,20 @@ def test_unreadable_text_says_what_and_where(text, words, column):
 def test_non_text_is_an_answer_error():
     with pytest.raises(AnswerError):
         read_answer(5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("use", ["e^{1}", "e^1", "exp(1)", "e^(1)"])
+def test_e_to_a_power_counts_once_against_the_exp_limit(use):
+    # 64 uses are read, whichever way e^1 is written; the 65th is refused
+    reading = read_answer("[" + "+".join([use] * 64) + ", 1]")
+    assert reading.value[0] == 64 * sympy.E
+    with pytest.raises(AnswerError) as caught:
+        read_answer("[" + "+".join([use] * 65) + ", 1]")
+    assert caught.value.bound == "size"
+    assert "more than 64 times" in caught.value.message
+
+
+def test_e_alone_and_pi_count_once_each():
+    read_answer("[" + "+".join(["e"] * 32 + ["pi"] * 32) + ", 1]")
+    with pytest.raises(AnswerError):
+        read_answer("[" + "+".join(["e"] * 33 + ["pi"] * 32) + ", 1]")

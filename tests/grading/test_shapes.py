@@ -342,3 +342,21 @@ def test_ordinal_and_listed_words():
     assert [ordinal(k) for k in (0, 1, 8)] == ["first", "second", "number 9"]
     assert listed([]) == "" and listed(["a"]) == "a"
     assert listed(["a", "b", "c"]) == "a, b and c"
+
+
+@pytest.mark.parametrize(
+    ("shape", "value"),
+    [
+        (Vector(2), (F(1, 2), F(-3))),
+        (Vector(2), (sympy.exp(1) / (1 + sympy.E), sympy.sqrt(2))),
+        (ScalarShape(), 2 / sympy.sqrt(13)),
+        (ScalarShape(), F(-7, 3)),
+        (IntegerShape(), -12),
+        (IntegerSequence(4), (4, 0, 255)),
+        (PieceSequence(4), (" the", 'a"b', "c\\d", "x|y")),
+        (Choice(["Static", "contextual"]), "Static"),
+        (pair(), (3, "no")),
+    ],
+)
+def test_typed_text_reads_back_as_the_value(shape, value):
+    assert shape.equal(shape.read(shape.typed(value)).value, value)

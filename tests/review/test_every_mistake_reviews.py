@@ -42,7 +42,7 @@ def test_a_review_variant_is_aimed_at_the_mistake_and_marks_it_again(copy, kind,
     ]
     assert listed, "the variant shows the mistake"
     diagnosis, value = listed[0]
-    text = answer_text(value, shape)
+    text = answer_text(value, variant.spec)
     attempt = attempt_submit(copy=copy, problem=variant, text=text, token=uuid.uuid4())
 
     assert attempt.status == Status.INCORRECT

@@ -1,0 +1,423 @@
+"""Evaluation: turn a syntax tree into exact values, bounding every size before computing it.
+
+Values are Fractions while every number is rational, SymPy expressions once `exp`, `sqrt`,
+`pi` or `e` appear, and tuples of those for vectors. Bounds: bits of every rational built,
+exponents of powers, the argument of `exp`, the number of irrational atoms, coordinates of a
+vector, and a cooperative clock between nodes. A sum written out term by term is also expanded
+into its terms (coefficient times vector), as the learner typed them, for term-by-term marking.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy
+
+from .bounds import (
+    MAX_BITS,
+    MAX_COORDINATES,
+    MAX_EXP_ARGUMENT,
+    MAX_EXP_DENOMINATOR,
+    MAX_INTEGER_POWER,
+    MAX_IRRATIONAL_ATOMS,
+    MAX_ROOT_DENOMINATOR,
+    MAX_SYMBOLIC_POWER,
+    TIME_BUDGET_SECONDS,
+)
+from .compare import Scalar, approx, as_fraction, to_sympy
+from .errors import AnswerError
+from .exact import add, multiply, rational_sum
+from .syntax import (
+    Call,
+    Const,
+    Frac,
+    Group,
+    Neg,
+    Node,
+    Num,
+    Power,
+    Product,
+    Sum,
+    Value,
+    Vec,
+    negative_literal,
+)
+
+
+def is_vector(value: Value) -> bool:
+    """Return True for a vector value (a tuple)."""
+    return isinstance(value, tuple)
+
+
+def is_zero(value: Scalar) -> bool:
+    """Return True for an exact zero (irrational values: within 1e-25 of it)."""
+    fraction = as_fraction(value)
+    if fraction is not None:
+        return fraction == 0
+    return bool(abs(approx(value)) < 1e-25)
+
+
+_ARITHMETIC = frozenset({Sum, Product, Power, Frac, Neg})
+_NOT_FINITE = (sympy.zoo, sympy.oo, -sympy.oo, sympy.nan)
+
+
+class Evaluator:
+    """Evaluate nodes once each (values cached by node), bounding every size first."""
+
+    def __init__(self, deadline: float, values: dict[int, Value] | None = None) -> None:
+        self.deadline = deadline
+        self.values: dict[int, Value] = values if values is not None else {}
+        self.irrational = 0
+
+    def value(self, node: Node) -> Value:
+        if type(node) is Num:  # a literal: its digits are already bounded
+            return node.value
+        cached = self.values.get(id(node))
+        if cached is None:
+            if time.perf_counter() > self.deadline:
+                raise AnswerError(
+                    f"reading the answer took longer than {TIME_BUDGET_SECONDS:g} s",
+                    column=node.pos + 1,
+                    bound="time",
+                )
+            cached = self._value(node)
+            if isinstance(cached, sympy.Basic):
+                if cached.has(*_NOT_FINITE):  # zoo, oo, nan: never a value a learner meant
+                    raise AnswerError("division by zero", column=node.pos + 1)
+                if cached.is_Rational:  # e - e is 0: keep rationals on the Fraction path
+                    cached = Fraction(int(cached.p), int(cached.q))
+            if type(cached) is Fraction and type(node) in _ARITHMETIC:
+                self._check_fraction(cached, node)
+            self.values[id(node)] = cached
+        return cached
+
+    def _check_fraction(self, value: Fraction, node: Node) -> None:
+        if max(value.numerator.bit_length(), value.denominator.bit_length()) > MAX_BITS:
+            raise AnswerError(
+                f"a number in the answer grows past {MAX_BITS} bits",
+                column=node.pos + 1,
+                bound="size",
+            )
+
+    def scalar(self, node: Node, what: str) -> Scalar:
+        value = self.value(node)
+        if is_vector(value):
+            raise AnswerError(f"{what} must be a number, not a vector", column=node.pos + 1)
+        return value
+
+    def irrational_atom(self, node: Node) -> None:
+        self.irrational += 1
+        if self.irrational > MAX_IRRATIONAL_ATOMS:
+            raise AnswerError(
+                f"the answer uses exp, sqrt, pi or e more than {MAX_IRRATIONAL_ATOMS} times",
+                column=node.pos + 1,
+                bound="size",
+            )
+
+    def _value(self, node: Node) -> Value:
+        if isinstance(node, Num):
+            return node.value
+        if isinstance(node, Const):
+            self.irrational_atom(node)
+            return sympy.pi if node.name == "pi" else sympy.E
+        if isinstance(node, Group):
+            return self.value(node.inner)
+        if isinstance(node, Neg):
+            return _negate(self.value(node.arg))
+        if isinstance(node, Vec):
+            if len(node.items) > MAX_COORDINATES:
+                raise AnswerError(
+                    f"a vector has more than {MAX_COORDINATES} coordinates",
+                    column=node.pos + 1,
+                    bound="size",
+                )
+            return tuple(
+                item.value
+                if type(item) is Num
+                else negative_literal(item.arg.text)  # type: ignore[attr-defined]
+                if type(item) is Neg and type(item.arg) is Num  # type: ignore[attr-defined]
+                else self.scalar(item, "a coordinate")
+                for item in node.items
+            )
+        if isinstance(node, Sum):
+            total: Value | None = None
+            for sign, term in node.terms:
+                value = self.value(term)
+                value = value if sign == 1 else _negate(value)
+                total = value if total is None else _add(total, value, term)
+            assert total is not None
+            return total
+        if isinstance(node, Product):
+            result = self.value(node.factors[0][1])
+            for op, factor in node.factors[1:]:
+                value = self.value(factor)
+                if op == "/":
+                    result = self.divide(result, value, factor)
+                else:
+                    result = _multiply(result, value, factor)
+            return result
+        if isinstance(node, Frac):
+            return self.divide(self.value(node.num), self.value(node.den), node.den)
+        if isinstance(node, Power):
+            return self.power(node)
+        if isinstance(node, Call):
+            return self.call(node)
+        raise AnswerError("unreadable answer", column=node.pos + 1)
+
+    def divide(self, left: Value, right: Value, node: Node) -> Value:
+        if is_vector(right):
+            raise AnswerError("division by a vector", column=node.pos + 1)
+        if is_zero(right):
+            raise AnswerError("division by zero", column=node.pos + 1)
+        if isinstance(right, Fraction):
+            if isinstance(left, Fraction):
+                return left / right
+            return _multiply(left, 1 / right, node)
+        return _multiply(left, 1 / to_sympy(right), node)
+
+    def power(self, node: Power) -> Value:
+        base = self.value(node.base)
+        if is_vector(base):
+            raise AnswerError("a vector cannot be raised to a power", column=node.pos + 1)
+        exponent = as_fraction(self.scalar(node.exponent, "an exponent"))
+        if exponent is None:
+            raise AnswerError("an exponent must be a rational number", column=node.pos + 1)
+        if base is sympy.E:
+            # e^x is one use of exp, not two: the base's own count is taken back first
+            self.irrational -= 1
+            return self.exp(exponent, node)
+        if isinstance(base, Fraction):
+            if base == 0 and exponent < 0:
+                raise AnswerError("division by zero (0 to a negative power)", column=node.pos + 1)
+            bits = max(base.numerator.bit_length(), base.denominator.bit_length())
+            size = abs(exponent.numerator)
+            if size > MAX_INTEGER_POWER or bits * size > MAX_BITS:
+                raise AnswerError(
+                    f"the power is too large (more than {MAX_BITS} bits)",
+                    column=node.pos + 1,
+                    bound="power",
+                )
+            if exponent.denominator == 1:
+                return base**exponent.numerator
+            if base < 0:
+                raise AnswerError(
+                    "a root of a negative number: complex numbers are not accepted",
+                    column=node.pos + 1,
+                )
+            if exponent.denominator > MAX_ROOT_DENOMINATOR:
+                raise AnswerError("the root is too deep", column=node.pos + 1, bound="power")
+            self.irrational_atom(node)
+            return to_sympy(base) ** sympy.Rational(exponent.numerator, exponent.denominator)
+        if exponent < 0 and is_zero(base):
+            raise AnswerError("division by zero (0 to a negative power)", column=node.pos + 1)
+        if exponent.denominator != 1 or abs(exponent.numerator) > MAX_SYMBOLIC_POWER:
+            raise AnswerError(
+                f"powers of exp, sqrt or pi are limited to whole exponents up to "
+                f"{MAX_SYMBOLIC_POWER}",
+                column=node.pos + 1,
+                bound="power",
+            )
+        return base**exponent.numerator
+
+    def exp(self, argument: Fraction, node: Node) -> Scalar:
+        if abs(argument) > MAX_EXP_ARGUMENT or argument.denominator > MAX_EXP_DENOMINATOR:
+            raise AnswerError(
+                f"exp is read for rational arguments up to {MAX_EXP_ARGUMENT} in size with "
+                f"denominators up to {MAX_EXP_DENOMINATOR}",
+                column=node.pos + 1,
+                bound="exp",
+            )
+        self.irrational_atom(node)
+        return sympy.exp(sympy.Rational(argument.numerator, argument.denominator))
+
+    def call(self, node: Call) -> Scalar:
+        argument = self.scalar(node.arg, f"the argument of {node.fn}")
+        fraction = as_fraction(argument)
+        if fraction is None:
+            raise AnswerError(
+                f"{node.fn} is read only for a rational argument here", column=node.pos + 1
+            )
+        if node.fn == "exp":
+            return self.exp(fraction, node)
+        if fraction < 0:
+            raise AnswerError(
+                "the square root of a negative number: complex numbers are not accepted",
+                column=node.pos + 1,
+            )
+        self.irrational_atom(node)
+        return sympy.sqrt(sympy.Rational(fraction.numerator, fraction.denominator))
+
+
+def _negate(value: Value) -> Value:
+    if isinstance(value, tuple):
+        return tuple(-x for x in value)
+    return -value
+
+
+def _add(left: Value, right: Value, node: Node) -> Value:
+    if (
+        type(left) is tuple
+        and type(right) is tuple
+        and len(left) == len(right)
+        and all(type(x) is Fraction for x in left)
+        and all(type(y) is Fraction for y in right)
+    ):
+        return tuple(x + y for x, y in zip(left, right, strict=True))
+    if is_vector(left) and is_vector(right):
+        if len(left) != len(right):
+            raise AnswerError(
+                f"a vector with {len(right)} coordinates is added to one with {len(left)}",
+                column=node.pos + 1,
+            )
+        return tuple(add(a, b) for a, b in zip(left, right, strict=True))
+    if is_vector(left) or is_vector(right):
+        raise AnswerError("a number is added to a vector", column=node.pos + 1)
+    return add(left, right)
+
+
+def _multiply(left: Value, right: Value, node: Node) -> Value:
+    if type(left) is Fraction:
+        if type(right) is Fraction:
+            return left * right
+        if type(right) is tuple and all(type(x) is Fraction for x in right):
+            return tuple(left * x for x in right)
+    if is_vector(left) and is_vector(right):
+        raise AnswerError(
+            "two vectors are multiplied; write a number times a vector", column=node.pos + 1
+        )
+    if is_vector(left):
+        return tuple(multiply(x, right) for x in left)
+    if is_vector(right):
+        return tuple(multiply(left, x) for x in right)
+    return multiply(left, right)
+
+
+# ---------------------------------------------------------------- written-out terms
+
+
+@dataclass(frozen=True)
+class Term:
+    """One term of a written-out sum: coefficient times vector, as the learner typed it."""
+
+    coefficient: Scalar
+    vector: tuple[Scalar, ...]
+    decimal: str | None = None  # the coefficient's text when typed as one bare decimal
+    explicit: bool = False  # a coefficient was written (`1/2*[1,0]`, not `[1/2,0]`)
+
+
+def decimal_text(node: Node) -> str | None:
+    """Return the text of a number typed as a decimal (with its sign), else None."""
+    if isinstance(node, Num) and node.decimal:
+        return node.text
+    if isinstance(node, Neg) and isinstance(node.arg, Num) and node.arg.decimal:
+        return "-" + node.arg.text
+    if isinstance(node, Group):
+        return decimal_text(node.inner)
+    return None
+
+
+_ONE = Fraction(1)
+
+
+def expand(node: Node, ev: Evaluator) -> list[Term] | None:
+    """Return the terms of a vector-valued node, distributing a coefficient over a sum.
+
+    Sub-nodes are evaluated in the order the evaluator takes them, and None is returned at the
+    first thing the evaluator would refuse (a product or quotient of vectors, a division by
+    zero, vectors of different lengths, a number added to a vector) before anything after it
+    is evaluated: expanding an answer first therefore raises nothing the evaluator would not
+    raise first, and on None the evaluator gives its own message.
+    """
+    if isinstance(node, Group):
+        return expand(node.inner, ev)
+    if isinstance(node, Vec):
+        return [Term(_ONE, ev.value(node))]  # type: ignore[arg-type]
+    if isinstance(node, Neg):
+        inner = expand(node.arg, ev)
+        if inner is None:
+            return None
+        return [
+            Term(
+                -t.coefficient,
+                t.vector,
+                None if t.decimal is None else ("-" + t.decimal).replace("--", ""),
+                t.explicit,
+            )
+            for t in inner
+        ]
+    if isinstance(node, Sum):
+        terms: list[Term] = []
+        for sign, item in node.terms:
+            part = expand(Neg(item.pos, item) if sign == -1 else item, ev)
+            if part is None or (terms and len(part[0].vector) != len(terms[0].vector)):
+                return None
+            terms.extend(part)
+        return terms
+    if isinstance(node, Product):
+        vector_at = -1
+        values: list[Value] = []
+        for k, (op, factor) in enumerate(node.factors):
+            value = ev.value(factor)
+            if is_vector(value):
+                if vector_at >= 0 or (k > 0 and op == "/"):
+                    return None
+                vector_at = k
+            elif op == "/" and is_zero(value):
+                return None
+            values.append(value)
+        if vector_at < 0:
+            return None
+        coefficient: Scalar | None = None
+        scalars = [(op, f) for k, (op, f) in enumerate(node.factors) if k != vector_at]
+        for k, (op, _) in enumerate(node.factors):
+            if k == vector_at:
+                continue
+            value = values[k]
+            if op == "/":
+                value = 1 / value if isinstance(value, Fraction) else 1 / to_sympy(value)
+            coefficient = value if coefficient is None else multiply(coefficient, value)
+        assert coefficient is not None  # a product has two factors or more, one the vector
+        decimal = None
+        if len(scalars) == 1 and scalars[0][0] != "/":
+            decimal = decimal_text(scalars[0][1])
+        inner = expand(node.factors[vector_at][1], ev)
+        if inner is None:
+            return None
+        return [
+            Term(
+                coefficient if t.coefficient is _ONE else multiply(coefficient, t.coefficient),
+                t.vector,
+                decimal if t.coefficient == 1 and not t.explicit else None,
+                True,
+            )
+            for t in inner
+        ]
+    if isinstance(node, Frac) and is_vector(ev.value(node.num)):
+        inner = expand(node.num, ev)
+        if inner is None:
+            return None
+        den = ev.value(node.den)
+        if is_vector(den) or is_zero(den):
+            return None
+        factor = 1 / den if isinstance(den, Fraction) else 1 / to_sympy(den)
+        return [Term(multiply(factor, t.coefficient), t.vector, None, True) for t in inner]
+    return None
+
+
+def sum_terms(terms: Sequence[Term]) -> tuple[Fraction, ...]:
+    """Return sum_k c_k v_k of rational terms, exactly (in integers: exact.rational_sum)."""
+    return rational_sum(
+        [t.coefficient for t in terms],  # type: ignore[misc]
+        [t.vector for t in terms],  # type: ignore[misc]
+    )
+
+
+def rational_terms(terms: Sequence[Term]) -> bool:
+    """Return True when every coefficient and coordinate of the terms is a Fraction."""
+    return all(
+        type(t.coefficient) is Fraction and all(type(x) is Fraction for x in t.vector)
+        for t in terms
+    )

@@ -1,0 +1,67 @@
+from fractions import Fraction
+
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from grading.exact import (
+    add,
+    combine,
+    decimal_literal,
+    difference,
+    dot,
+    multiply,
+    ratio_literal,
+    rational_combine,
+    rational_sum,
+    scale,
+    scaled_key,
+    subtract,
+)
+
+F = Fraction
+fractions = st.fractions(max_denominator=60).filter(lambda x: abs(x) < 1000)
+
+
+@given(st.lists(st.tuples(fractions, fractions, fractions), min_size=1, max_size=7))
+def test_both_integer_weighted_sums_equal_fraction_arithmetic(terms):
+    weights = [w for w, _, _ in terms]
+    rows = [(x, y) for _, x, y in terms]
+    expected = tuple(
+        sum((w * row[d] for w, row in zip(weights, rows, strict=True)), F(0)) for d in range(2)
+    )
+    assert rational_combine(weights, rows) == expected
+    assert rational_sum(weights, rows) == expected
+    assert combine(weights, rows) == expected
+
+
+def test_scalars_stay_fractions_until_one_is_irrational():
+    assert type(add(F(1, 2), F(1, 3))) is F
+    assert type(multiply(F(1, 2), F(2))) is F
+    assert subtract(F(1), F(1, 4)) == F(3, 4)
+    assert add(F(1, 2), sympy.sqrt(2)) == sympy.Rational(1, 2) + sympy.sqrt(2)
+    assert multiply(sympy.E, F(2)) == 2 * sympy.E
+
+
+def test_vectors_combine_exactly_with_sympy_weights():
+    weights = (sympy.exp(1) / (1 + sympy.E), 1 / (1 + sympy.E))
+    total = combine(weights, [(F(1), F(0)), (F(0), F(1))])
+    assert sympy.simplify(total[0] - weights[0]) == 0
+    assert scale(F(1, 2), (F(2), F(4))) == (F(1), F(2))
+    assert difference((F(1), F(2)), (F(1, 2), F(2))) == (F(1, 2), F(0))
+    assert dot((F(1), F(2)), (F(3), F(-1))) == F(1)
+
+
+def test_literals_are_read_exactly_without_a_regex():
+    assert decimal_literal("0.1") == F(1, 10)
+    assert decimal_literal(".25") == F(1, 4)
+    assert decimal_literal("3.") == F(3)
+    assert ratio_literal("-3") == F(-3)
+    assert ratio_literal("1/4") == F(1, 4)
+    for text in ("1/0", "0.5", "1 /4", "١", "--1", "x"):
+        assert ratio_literal(text) is None
+
+
+def test_scaled_keys_are_integers_or_none():
+    assert scaled_key((F(1, 2), F(1, 3)), 6) == (3, 2)
+    assert scaled_key((F(1, 4),), 6) is None
