@@ -120,17 +120,21 @@ def _final_verdict(
 
 def _decimal_items(reading: Reading, expected: Any) -> list[tuple[str | None, Any, Any]]:
     """Return (typed decimal or None, value read, value expected) per number of the answer;
-    an answer of several parts (a tuple shape) lists its parts' numbers in order."""
+    an answer of several parts (a tuple shape) lists its parts' numbers in order; an answer
+    with no typed decimals lists none."""
     if reading.parts:
         return [
             item
             for part, wanted in zip(reading.parts, expected, strict=True)
             for item in _decimal_items(part, wanted)
         ]
+    if not reading.coordinate_decimals:
+        return []  # nothing typed in decimals (or an answer that is not numbers)
     value = reading.value if isinstance(reading.value, tuple) else (reading.value,)
     wanted = expected if isinstance(expected, tuple) else (expected,)
-    decimals = reading.coordinate_decimals or (None,) * len(value)
-    return list(zip(decimals, value, wanted, strict=True))
+    if len(value) != len(wanted):
+        return []
+    return list(zip(reading.coordinate_decimals, value, wanted, strict=True))
 
 
 def _decimal_verdict(
