@@ -159,7 +159,7 @@ class PredictCleanKind(Kind):
             apply=_beta_apply,
         ),
         MistakeDef(
-            code="unrooted_alpha_bar",
+            code="no_square_roots",
             number=4,
             label="used abar_t and 1 - abar_t without square roots",
             explain=_unrooted_explain,

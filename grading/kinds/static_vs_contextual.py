@@ -147,7 +147,7 @@ def _reversed_apply(p: P, v: Any) -> tuple[Row, Row]:
 
 
 def _forgot_variants(p: P) -> list[Variant]:
-    return [Variant("forgot_weight", (k,), {}) for k in p.changed]
+    return [Variant("weight_left_out", (k,), {}) for k in p.changed]
 
 
 def _forgot_apply(p: P, v: Any) -> tuple[Row, Row]:
@@ -216,14 +216,14 @@ class StaticVsContextualKind(Kind):
             describe=lambda p, d: f"subtracting the rows at {_position_name(p, d.terms[0])}",
         ),
         MistakeDef(
-            code="reversed_difference",
+            code="difference_reversed",
             number=3,
             label="took the layer difference the wrong way (A minus B)",
             explain=_reversed_explain,
             apply=_reversed_apply,
         ),
         MistakeDef(
-            code="forgot_weight",
+            code="weight_left_out",
             number=4,
             label="left a changed neighbour's weight out of the layer difference",
             parts="[k]: the position whose weight was left out",

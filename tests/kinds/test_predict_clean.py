@@ -68,7 +68,7 @@ def test_right_answer_in_its_forms():
         ("8/5", "no_rescale", "divide by"),
         ("1/2", "added_noise", "instead of taking it away"),
         ("4/3", "beta_for_alpha_bar", "this step's"),
-        ("17/8", "unrooted_alpha_bar", "without square roots"),
+        ("17/8", "no_square_roots", "without square roots"),
         ("32/25", "multiplied_by_root", "instead of dividing"),
     ],
 )

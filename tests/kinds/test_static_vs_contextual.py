@@ -57,8 +57,8 @@ def test_right_answer_is_correct():
     [
         ("[0, 1/4]; [0, 1/4]", "second_row", (), "second row"),
         ("[0, 1]; [0, 1/4]", "neighbour_row", (1,), "position 1 (*river* in A, *savings* in B)"),
-        ("[0, 0]; [0, -1/4]", "reversed_difference", (), "sign flipped"),
-        ("[0, 0]; [0, 1]", "forgot_weight", (1,), "without its weight"),
+        ("[0, 0]; [0, -1/4]", "difference_reversed", (), "sign flipped"),
+        ("[0, 0]; [0, 1]", "weight_left_out", (1,), "without its weight"),
     ],
 )
 def test_each_mistake_is_named(answer, code, terms, words):
