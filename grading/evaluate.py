@@ -73,6 +73,7 @@ class Evaluator:
         self.irrational = 0
 
     def value(self, node: Node) -> Value:
+        """Return the exact value of a node, evaluated once (bounds checked, clock read)."""
         if type(node) is Num:  # a literal: its digits are already bounded
             return node.value
         cached = self.values.get(id(node))
@@ -103,12 +104,14 @@ class Evaluator:
             )
 
     def scalar(self, node: Node, what: str) -> Scalar:
+        """Return a node's value, or raise AnswerError when it is a vector."""
         value = self.value(node)
         if is_vector(value):
             raise AnswerError(f"{what} must be a number, not a vector", column=node.pos + 1)
         return value
 
     def irrational_atom(self, node: Node) -> None:
+        """Count one use of exp, sqrt, pi or e; raise AnswerError past MAX_IRRATIONAL_ATOMS."""
         self.irrational += 1
         if self.irrational > MAX_IRRATIONAL_ATOMS:
             raise AnswerError(
@@ -168,6 +171,7 @@ class Evaluator:
         raise AnswerError("unreadable answer", column=node.pos + 1)
 
     def divide(self, left: Value, right: Value, node: Node) -> Value:
+        """Return left / right, refusing division by a vector or by zero."""
         if is_vector(right):
             raise AnswerError("division by a vector", column=node.pos + 1)
         if is_zero(right):
@@ -179,6 +183,7 @@ class Evaluator:
         return _multiply(left, 1 / to_sympy(right), node)
 
     def power(self, node: Power) -> Value:
+        """Return base ^ exponent, bounding its bits, roots and symbolic powers first."""
         base = self.value(node.base)
         if is_vector(base):
             raise AnswerError("a vector cannot be raised to a power", column=node.pos + 1)
@@ -223,6 +228,7 @@ class Evaluator:
         return base**exponent.numerator
 
     def exp(self, argument: Fraction, node: Node) -> Scalar:
+        """Return exp(argument), bounding the argument and its denominator first."""
         if abs(argument) > MAX_EXP_ARGUMENT or argument.denominator > MAX_EXP_DENOMINATOR:
             raise AnswerError(
                 f"exp is read for rational arguments up to {MAX_EXP_ARGUMENT} in size with "
@@ -234,6 +240,7 @@ class Evaluator:
         return sympy.exp(sympy.Rational(argument.numerator, argument.denominator))
 
     def call(self, node: Call) -> Scalar:
+        """Return exp(x) or sqrt(x) of a rational argument x."""
         argument = self.scalar(node.arg, f"the argument of {node.fn}")
         fraction = as_fraction(argument)
         if fraction is None:

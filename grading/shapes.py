@@ -477,6 +477,14 @@ def text_tex(text: str) -> str:
     return "".join(out) or "\\text{}"
 
 
+def _looks_listed(text: str) -> bool:
+    """Return True for text typed as a list of quoted pieces (`["low", "est"]`, or `[a, b]`,
+    which is then refused with the form to use); `[UNK] low` is two plain pieces."""
+    if text[:2] in ('["', "['"):
+        return True
+    return text.startswith("[") and text.endswith("]") and "," in text
+
+
 class PieceSequence(Shape):
     """A sequence of text pieces: `low est`, `low|est` or `["low", "est"]`.
 
@@ -508,7 +516,7 @@ class PieceSequence(Shape):
         stripped = normal.strip()
         if not stripped:
             raise AnswerError("the answer is empty: type the pieces, such as low est")
-        if stripped.startswith("["):
+        if _looks_listed(stripped):
             raw = self._listed(stripped)
         elif "|" in stripped:
             raw = [piece.strip() for piece in stripped.split("|")]

@@ -47,6 +47,7 @@ def canonical_number(value: Fraction) -> str:
 
 
 def number(value: Any, field: str) -> Fraction:
+    """Return the exact value of a spec number (`"1/4"`, `"-3"`, `"0.5"`), or raise SpecError."""
     if type(value) is str and len(value) <= MAX_NUMBER_CHARS:
         plain = ratio_literal(value)  # the usual spelling, without the regex
         if plain is not None:
@@ -67,6 +68,7 @@ def number(value: Any, field: str) -> Fraction:
 
 
 def list_field(data: dict[str, Any], field: str, *, low: int, high: int) -> list[Any]:
+    """Return the list in `field`, with `low` to `high` entries, or raise SpecError."""
     value = data.get(field)
     if not isinstance(value, list):
         raise SpecError(field, "is required and must be a list")
@@ -76,6 +78,7 @@ def list_field(data: dict[str, Any], field: str, *, low: int, high: int) -> list
 
 
 def strings(data: dict[str, Any], field: str, *, low: int, high: int) -> tuple[str, ...]:
+    """Return the non-empty strings (at most MAX_TOKEN_CHARS) in `field`, or raise SpecError."""
     items = list_field(data, field, low=low, high=high)
     for index, item in enumerate(items):
         if not isinstance(item, str) or not 1 <= len(item) <= MAX_TOKEN_CHARS:
@@ -86,6 +89,7 @@ def strings(data: dict[str, Any], field: str, *, low: int, high: int) -> tuple[s
 
 
 def rows(data: dict[str, Any], field: str, *, low: int, high: int) -> tuple[Vector, ...]:
+    """Return the rows of exact numbers in `field`, all of one length, or raise SpecError."""
     items = list_field(data, field, low=low, high=high)
     out: list[Vector] = []
     for index, row in enumerate(items):
@@ -99,6 +103,7 @@ def rows(data: dict[str, Any], field: str, *, low: int, high: int) -> tuple[Vect
 
 
 def position(data: dict[str, Any], size: int) -> int:
+    """Return the spec's `position`, an integer in 0..size-1, or raise SpecError."""
     value = data.get("position")
     if isinstance(value, bool) or not isinstance(value, int):
         raise SpecError("position", "is required and must be an integer")
@@ -113,6 +118,7 @@ def rows_out(values: tuple[Vector, ...]) -> list[list[str]]:
 
 
 def same_length(field: str, items: tuple[Any, ...], other: str, size: int) -> None:
+    """Raise SpecError unless `items` has `size` entries, as `other` has."""
     if len(items) != size:
         raise SpecError(
             field, f"has {len(items)} entr{'y' if len(items) == 1 else 'ies'}; {other} has {size}"

@@ -78,6 +78,7 @@ def number(value: Any) -> Number:
 
 
 def vec(values: Sequence[Any]) -> tuple[Number, ...]:
+    """Return a spec row (or a vector) as Fractions or floats."""
     return tuple(number(v) for v in values)
 
 

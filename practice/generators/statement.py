@@ -39,6 +39,7 @@ def md_word(token: str) -> str:
 
 
 def md_sentence(tokens: Sequence[str]) -> str:
+    """Return tokens as one emphasised Markdown sentence, each escaped."""
     return "*" + " ".join(_md_escape(t) for t in tokens) + "*"
 
 
@@ -63,12 +64,14 @@ def tex_vector(values: Sequence[str | int | Fraction]) -> str:
 
 
 def positions(count: int) -> str:
+    """Return "positions 0 to n-1" for a sentence of `count` words."""
     return f"positions 0 to {count - 1}"
 
 
 def mix_lines(
     position: int, tokens: Sequence[str], rows: Sequence[Sequence[str]], weights: Sequence[str]
 ) -> list[str]:
+    """Return one Markdown line per position: its word, its row and its weight."""
     lines = []
     for j, (token, row, weight) in enumerate(zip(tokens, rows, weights, strict=True)):
         self_note = " (the word itself)" if j == position else ""

@@ -179,6 +179,12 @@ def test_piece_sequence_reads_every_written_form(text):
     assert PieceSequence(5).read(text).value == ("low", "est")
 
 
+def test_pieces_in_brackets_without_quotes_or_commas_are_plain_pieces():
+    assert PieceSequence(5).read("[UNK] low").value == ("[UNK]", "low")
+    assert PieceSequence(5).read("[CLS]").value == ("[CLS]",)
+    assert PieceSequence(5).read("[a]|[b]").value == ("[a]", "[b]")
+
+
 def test_space_marks_type_a_space_inside_a_piece():
     shape = PieceSequence(5)
     assert shape.read("▁the cat").value == (" the", "cat")
