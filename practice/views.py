@@ -7,6 +7,7 @@ but its owner).
 
 import functools
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -27,7 +28,7 @@ from grading.kinds import ProblemKind, Status
 from practice.generators import render_statement, render_svg
 
 from . import selectors, services
-from .answers import answer_reading, answer_vector
+from .answers import answer_reading, answer_value
 from .forms import AnswerForm, PreviewForm
 from .models import Attempt, ProblemInstance
 
@@ -54,16 +55,17 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     return wrapped
 
 
-def _picture(spec: dict, *, answer: tuple | None = None) -> SafeString | None:
+def _picture(spec: dict, *, answer: Any = None) -> SafeString | None:
     svg = render_svg(spec, answer=answer)
     # Safe only because the generators build the SVG themselves and escape every text in it.
     return mark_safe(svg) if svg else None  # noqa: S308
 
 
 def _answer_picture(spec: dict, text: str) -> SafeString | None:
-    """Draw the learner's vector beside the right one, when the text reads as one vector."""
-    vector = answer_vector(text)
-    return _picture(spec, answer=vector) if vector is not None else None
+    """Draw the learner's answer beside the right one, when the text reads by the problem's
+    answer shape."""
+    value = answer_value(spec, text)
+    return _picture(spec, answer=value) if value is not None else None
 
 
 def _problem_context(
@@ -154,7 +156,7 @@ def preview(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse
     elif not form.cleaned_data["text"]:
         result = {"empty": True}
     else:
-        reading = answer_reading(form.cleaned_data["text"])
+        reading = answer_reading(form.cleaned_data["text"], problem.spec)
         result = {
             "invalid": not reading.readable,
             "interpreted": reading.tex,

@@ -24,7 +24,7 @@ KINDS = [
 def test_each_kind_explains_a_wrong_answer_and_marks_a_right_one(
     page, live_server, real_course, idea, kind
 ):
-    sign_up(page, live_server, f"learner-{kind.replace('_', '-')}")
+    sign_up(page, live_server, "pat")
     problem = open_kind(page, PAGE, idea, kind)
 
     code = answer_wrong_then_right(page, problem)
@@ -38,7 +38,7 @@ def test_each_kind_explains_a_wrong_answer_and_marks_a_right_one(
 
 
 def test_the_lookup_and_layer_pair_is_previewed_as_two_vectors(page, live_server, real_course):
-    sign_up(page, live_server, "pair-previewer")
+    sign_up(page, live_server, "sam")
     open_kind(page, PAGE, "no-second-row", "static_vs_contextual")
 
     read = preview_reads(page, "[0, 0]; [1/2, -1]")

@@ -21,7 +21,7 @@ KINDS = [
 def test_each_kind_explains_a_wrong_answer_and_marks_a_right_one(
     page, live_server, real_course, idea, kind
 ):
-    sign_up(page, live_server, f"noise-{kind.replace('_', '-')}")
+    sign_up(page, live_server, "pat")
     problem = open_kind(page, PAGE, idea, kind)
 
     code = answer_wrong_then_right(page, problem)
@@ -35,7 +35,7 @@ def test_each_kind_explains_a_wrong_answer_and_marks_a_right_one(
 
 
 def test_a_value_with_a_square_root_is_previewed_as_read(page, live_server, real_course):
-    sign_up(page, live_server, "root-previewer")
+    sign_up(page, live_server, "sam")
     open_kind(page, PAGE, "steps-keep-the-spread", "noise_step")
 
     read = preview_reads(page, "sqrt(3)/2 - 1; 13/4")
