@@ -205,10 +205,11 @@ def layers_picture(spec: dict, answer: Any = None, *, solution: bool | None = No
                 data_weight=svg.fmt(w_of[j - i]),
             )
         )
-        mx, my = (x_of[j] + x_of[i]) / 2, (y1 + y2) / 2
+        # near the layer-1 end of the edge, where the edges are furthest apart
+        mx, my = x_of[j] + 0.3 * (x_of[i] - x_of[j]), y1 - 0.3 * (y1 - y2)
         body.append(
             svg.text(
-                mx + (8 if j >= i else -8),
+                mx + (6 if j >= i else -6),
                 my,
                 f"w={svg.fmt(w_of[j - i])}",
                 text_anchor="start" if j >= i else "end",

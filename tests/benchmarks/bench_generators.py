@@ -94,7 +94,8 @@ def _rendering_rows() -> list[dict]:
     rows = []
     for kind in GENERATORS:
         specs = [generate(kind, seed=s, level=1) for s in range(FIRST_SEED, FIRST_SEED + SEEDS)]
-        answers = [tuple(x + 1 for x in grading.expected_answer(spec)) for spec in specs]
+        # a learner's wrong answer: the first catalogued mistake's value, of the kind's shape
+        answers = [grading.mistaken_answers(spec)[0][1] for spec in specs]
         cases = [
             ("render_statement", lambda spec, _answer: render_statement(spec)),
             ("statement to HTML", lambda spec, _answer: render_markdown(render_statement(spec))),

@@ -9,6 +9,7 @@ answers on never-seen problems (cold caches), and the slowest input of the hosti
 from __future__ import annotations
 
 import functools
+import os
 import statistics
 import sys
 import time
@@ -200,6 +201,45 @@ def _compare(case: str, pairs: list[tuple[dict, str]]) -> list[dict]:
     ]
 
 
+KIND_SEEDS = int(os.environ.get("BENCH_KIND_SEEDS", "5"))
+
+
+def _kind_rows() -> list[dict]:
+    """Time grading on generated problems of every registered kind, every level: the right
+    answer and every catalogued mistake typed as a learner would (by the kind's shape), on a
+    new problem (caches cleared) and on one seen before. The note gives the slowest
+    confirmation of an answer holding a square root or exp (a right answer that is not
+    rational, confirmed symbolically), the most expensive single marking of the kind."""
+    from grading.spec import load_problem
+    from practice.generators import GENERATORS, generate
+
+    rows = []
+    for kind, generator in GENERATORS.items():
+        cold: list[float] = []
+        warm: list[float] = []
+        symbolic: list[tuple[float, str]] = []
+        for level in generator.levels:
+            for seed in range(20_000, 20_000 + KIND_SEEDS):
+                spec = generate(kind, seed=seed, level=level)
+                shape = load_problem(spec).shape
+                right = grading.expected_answer(spec)
+                texts = [shape.typed(right)]
+                texts += [shape.typed(v) for _, v in grading.mistaken_answers(spec)]
+                for n, text in enumerate(texts):
+                    ms = _cold_grade(spec, text)
+                    cold.append(ms)
+                    warm += _time([lambda s=spec, t=text: grade(s, t)])
+                    if n == 0 and shape.key(right) is None:
+                        symbolic.append((ms, f"level {level}: {text[:40]}"))
+        note = "all answers rational"
+        if symbolic:
+            slowest, text = max(symbolic)
+            note = f"slowest symbolic confirmation {slowest:.1f} ms ({text!r})"
+        rows.append(_row(f"{kind}: right + every mistake, new problem", cold, note=note))
+        rows.append(_row(f"{kind}: right + every mistake, problem seen before", warm))
+    return rows
+
+
 def run() -> list[dict]:
     """Return the benchmark rows."""
     rng = np.random.default_rng(20261202)
@@ -225,4 +265,4 @@ def run() -> list[dict]:
             note=f"slowest {slowest:.1f} ms: {text[:40]!r}",
         )
     )
-    return rows
+    return rows + _kind_rows()

@@ -39,6 +39,21 @@ PINNED: dict[tuple[str, int, int, str | None], str] = {
     ("content_weights", 1, 1, None): "03f2fe7095ac7a8e",
     ("content_weights", 42, 4, None): "5a2c640f74879490",
     ("content_weights", 7, 2, "omitted_self_score"): "2ea3fdbcd050badb",
+    ("static_vs_contextual", 1, 1, None): "e5a95bfa156b0323",
+    ("static_vs_contextual", 42, 4, None): "d2cdd2a3948e4141",
+    ("static_vs_contextual", 7, 2, "neighbour_row"): "0fc2c65642507476",
+    ("two_layers", 1, 1, None): "bdac4eb58210004b",
+    ("two_layers", 42, 4, None): "f2aaa45244626352",
+    ("two_layers", 7, 3, "left_out_in_layer_one"): "df02661d9fa35ed2",
+    ("noise_step", 1, 1, None): "bf65a08763c88602",
+    ("noise_step", 42, 4, None): "06d46929c881f1f1",
+    ("noise_step", 7, 2, "swapped_beta"): "4cd663a2469974fb",
+    ("closed_form_noise", 1, 1, None): "3a8462e6c73ea06b",
+    ("closed_form_noise", 42, 4, None): "c100ed0a8b0cf748",
+    ("closed_form_noise", 7, 2, "forgot_step"): "5eb308bcda80f319",
+    ("predict_clean", 1, 1, None): "37b9a50e5c92d9c3",
+    ("predict_clean", 42, 4, None): "88dcfe2340be832b",
+    ("predict_clean", 7, 2, "beta_for_alpha_bar"): "6bfda5ff23879907",
 }
 
 
