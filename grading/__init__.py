@@ -2,7 +2,8 @@
 
 Pure Python and SymPy; no Django. The public contract:
 `grade(spec, text) -> Verdict`, `validate_spec`, `SpecError`, `expected_answer`,
-`mistaken_answers`, `apply_mistake`, `kind(name) -> Kind`, `KINDS`, `Verdict`, `Diagnosis`,
+`mistaken_answers`, `apply_mistake`, `read(spec, text)` (read by the
+problem's shape, without marking), `kind(name) -> Kind`, `KINDS`, `Verdict`, `Diagnosis`,
 `vector_tex`. Each problem kind is one module of `grading.kinds` (see `grading/kinds/base.py`).
 """
 
@@ -16,7 +17,7 @@ from .kinds import (
     ProblemKind,
     kind,
 )
-from .marking import grade
+from .marking import grade, read
 from .mistakes import apply_mistake, expected_answer, mistaken_answers
 from .spec import SpecError, validate_spec
 from .tex import vector_tex
@@ -39,6 +40,7 @@ __all__ = [
     "grade",
     "kind",
     "mistaken_answers",
+    "read",
     "validate_spec",
     "vector_tex",
 ]

@@ -169,21 +169,38 @@ def _decimal_verdict(
     return None, notes
 
 
+def _read(loaded: Loaded, answer: str) -> tuple[Reading, str]:
+    """Read an answer by the problem's shape; return the reading and what "read as" shows (a
+    written-out sum with its total). Raise AnswerError for text that cannot be read."""
+    if not isinstance(answer, str):
+        raise AnswerError("the answer must be text")
+    try:
+        reading = loaded.shape.read(answer)
+    except (RecursionError, MemoryError, OverflowError):
+        raise AnswerError("the answer is too complex to read") from None
+    interpreted = reading.tex
+    if reading.written_out:
+        interpreted = f"{interpreted} = {loaded.shape.tex(reading.value)}"
+    return reading, interpreted
+
+
+def read(spec: dict[str, Any], answer: str) -> tuple[Any, str]:
+    """Read an answer by the spec's answer shape without marking it (a preview, a picture of
+    the learner's answer): return its value and what "your answer was read as" shows. Raise
+    AnswerError, saying what and where, for text that cannot be read; SpecError for a
+    malformed spec."""
+    reading, interpreted = _read(load_problem(spec), answer)
+    return reading.value, interpreted
+
+
 def _grade(loaded: Loaded, answer: str) -> Verdict:
     deadline = time.perf_counter() + TIME_BUDGET_SECONDS
     shape = loaded.shape
-    if not isinstance(answer, str):
-        return _invalid("the answer must be text")
     try:
-        reading = shape.read(answer)
+        reading, interpreted = _read(loaded, answer)
     except AnswerError as error:
         return _invalid(error.message, error.tex)
-    except (RecursionError, MemoryError, OverflowError):
-        return _invalid("the answer is too complex to read")
     value = reading.value
-    interpreted = reading.tex
-    if reading.written_out:
-        interpreted = f"{interpreted} = {shape.tex(value)}"
     expected = expected_cached(loaded)
     if shape.equal(value, expected):
         return Verdict(Status.CORRECT, 1.0, interpreted, explanation="Correct.")

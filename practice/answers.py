@@ -11,10 +11,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+import grading
 from grading import vector_tex
 from grading.parse import AnswerError, read_answer
-from grading.shapes import Shape
-from grading.spec import load_problem
 
 
 @dataclass(frozen=True)
@@ -30,38 +29,22 @@ class AnswerReading:
 
 
 def answer_reading(text: str, spec: dict | None = None) -> AnswerReading:
-    """Return how the grader reads the text: by the answer shape of the problem ``spec`` when
-    given (a pair typed ``a; b``, pieces, a choice), else as a number or vector (a written-out
-    sum also shows its value)."""
-    shape = _shape(spec)
+    """Return how the grader reads the text for the problem `spec`, by its answer shape (a
+    written-out sum also shows its value); without a spec, as an arithmetic answer."""
+    if spec is not None:
+        try:
+            return AnswerReading(tex=grading.read(spec, text)[1])
+        except AnswerError as error:
+            return AnswerReading(message=error.message)
     try:
-        reading = shape.read(text) if shape is not None else read_answer(text)
+        reading = read_answer(text)
     except AnswerError as error:
         return AnswerReading(message=error.message)
     except (RecursionError, MemoryError, OverflowError):
         return AnswerReading(message=_("the answer is too complex to read"))
     if reading.written_out and isinstance(reading.value, tuple):
-        shown = shape.tex(reading.value) if shape is not None else vector_tex(reading.value)
-        return AnswerReading(tex=f"{reading.tex} = {shown}")
+        return AnswerReading(tex=f"{reading.tex} = {vector_tex(reading.value)}")
     return AnswerReading(tex=reading.tex)
-
-
-def answer_value(spec: dict, text: str) -> Any:
-    """Return the value the learner's text reads as by the problem's answer shape, or None when
-    it cannot be read (for drawing the answer beside the right one)."""
-    shape = _shape(spec)
-    if shape is None:
-        return answer_vector(text)
-    try:
-        return shape.read(text).value
-    except (AnswerError, ArithmeticError, ValueError, RecursionError, MemoryError):
-        return None
-
-
-def _shape(spec: dict | None) -> Shape | None:
-    if spec is None:
-        return None
-    return load_problem(spec).shape
 
 
 def answer_vector(text: str) -> Sequence[Any] | None:
@@ -71,3 +54,12 @@ def answer_vector(text: str) -> Sequence[Any] | None:
     except (AnswerError, ArithmeticError, ValueError, RecursionError, MemoryError):
         return None
     return value if isinstance(value, tuple) else None
+
+
+def answer_value(text: str, spec: dict) -> Any:
+    """Return the value the learner's text reads as for the problem `spec` (a value of its
+    answer shape, for the kind's picture), or None when it cannot be read."""
+    try:
+        return grading.read(spec, text)[0]
+    except (AnswerError, ArithmeticError, ValueError, RecursionError, MemoryError):
+        return None

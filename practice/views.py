@@ -7,7 +7,6 @@ but its owner).
 
 import functools
 from collections.abc import Callable
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -55,16 +54,16 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     return wrapped
 
 
-def _picture(spec: dict, *, answer: Any = None) -> SafeString | None:
+def _picture(spec: dict, *, answer: object = None) -> SafeString | None:
     svg = render_svg(spec, answer=answer)
     # Safe only because the generators build the SVG themselves and escape every text in it.
     return mark_safe(svg) if svg else None  # noqa: S308
 
 
 def _answer_picture(spec: dict, text: str) -> SafeString | None:
-    """Draw the learner's answer beside the right one, when the text reads by the problem's
-    answer shape."""
-    value = answer_value(spec, text)
+    """Draw the learner's answer beside the right one, when the text reads as an answer of the
+    problem's shape."""
+    value = answer_value(text, spec)
     return _picture(spec, answer=value) if value is not None else None
 
 

@@ -62,7 +62,10 @@ def render_statement(spec: dict) -> str:
 def render_svg(spec: dict, *, answer: Any = None, solution: bool | None = None) -> str | None:
     """Return the kind's SVG picture of a problem, or None when there is none. The picture of a
     fresh problem (no ``answer``, ``solution`` not True) never gives the answer away."""
-    return generator_of(spec["kind"]).picture(spec, answer, solution=solution)
+    drawer = generator_of(spec["kind"])
+    if solution is None:  # a kind's picture may take (spec, answer) only, as the contract has it
+        return drawer.picture(spec, answer)
+    return drawer.picture(spec, answer, solution=solution)
 
 
 __all__ = [

@@ -94,7 +94,7 @@ def _rendering_rows() -> list[dict]:
     rows = []
     for kind in GENERATORS:
         specs = [generate(kind, seed=s, level=1) for s in range(FIRST_SEED, FIRST_SEED + SEEDS)]
-        # a learner's wrong answer: the first catalogued mistake's value, of the kind's shape
+        # a wrong answer of the kind's own shape to draw beside the right one: its first mistake
         answers = [grading.mistaken_answers(spec)[0][1] for spec in specs]
         cases = [
             ("render_statement", lambda spec, _answer: render_statement(spec)),

@@ -8,7 +8,7 @@ from grading import Diagnosis, Status, grade, mistaken_answers
 from grading.kinds.base import REGISTRY as KIND_REGISTRY
 from grading.kinds.base import register
 from grading.shapes import Choice, IntegerSequence
-from practice.generators import GENERATORS, generate
+from practice.generators import GENERATORS, generate, render_statement, render_svg
 from practice.generators.base import REGISTRY, Draw, ProblemGenerator, exact_ambiguities
 from tests.grading.toy_kinds import ToyBytes
 
@@ -32,6 +32,10 @@ def toy_generator():
         def statement(self, spec: dict) -> str:
             return f"**Write** the UTF-8 bytes of *{spec['word']}*."
 
+        def picture(self, spec: dict, answer=None) -> str | None:  # no `solution`: allowed
+            shown = "" if answer is None else " ".join(map(str, answer))
+            return f'<svg xmlns="http://www.w3.org/2000/svg"><text>{shown}</text></svg>'
+
     yield REGISTRY["toy_bytes"]
     REGISTRY.pop("toy_bytes", None)
     KIND_REGISTRY.pop("toy_bytes", None)
@@ -40,7 +44,13 @@ def toy_generator():
 def test_defining_a_generator_registers_it(toy_generator):
     assert GENERATORS["toy_bytes"] is toy_generator
     assert toy_generator.mistakes == ("code_points", "dropped_byte")
-    assert toy_generator.picture({"kind": "toy_bytes", "word": "bank"}) is None
+
+
+def test_a_picture_taking_spec_and_answer_only_is_drawn(toy_generator):
+    spec = {"kind": "toy_bytes", "word": "bank"}
+    assert render_svg(spec) == '<svg xmlns="http://www.w3.org/2000/svg"><text></text></svg>'
+    assert "98 97" in render_svg(spec, answer=(98, 97))
+    assert render_statement(spec) == "**Write** the UTF-8 bytes of *bank*."
 
 
 def test_a_non_vector_kind_is_generated_diagnosable_and_reproducible(toy_generator):

@@ -6,7 +6,16 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from grading import SpecError, Status, apply_mistake, expected_answer, grade, mistaken_answers
+from grading import (
+    SpecError,
+    Status,
+    apply_mistake,
+    expected_answer,
+    grade,
+    mistaken_answers,
+    read,
+)
+from grading.errors import AnswerError
 from grading.verdict import Diagnosis
 
 BYTES = {"kind": "toy_bytes", "word": "héllo"}  # é is two bytes: 104 195 169 108 108 111
@@ -120,3 +129,12 @@ def test_a_malformed_toy_spec_names_its_field(toy_kinds):
 def test_non_text_answers_are_invalid(toy_kinds):
     assert grade(BYTES, None).status == Status.INVALID  # type: ignore[arg-type]
     assert grade(BYTES, Fraction(1)).status == Status.INVALID  # type: ignore[arg-type]
+
+
+def test_read_gives_the_value_and_what_was_read_without_marking(toy_kinds):
+    assert read(PIECES, "lo▁west") == (("lo west",), "\\text{lo▁west}")
+    assert read(BYTES, "[1, 2]")[0] == (1, 2)
+    with pytest.raises(AnswerError, match="is not one of the options"):
+        read(CHOICE, "maybe")
+    with pytest.raises(AnswerError, match="must be text"):
+        read(CHOICE, None)  # type: ignore[arg-type]
