@@ -111,8 +111,9 @@ def _beta_explain(p: PredictClean, d: Any) -> str:
         f"You seem to have used this step's $\\beta_{{{p.t}}} = {b}$ where "
         f"$\\bar\\alpha_{{{p.t}}}$ belongs, as if $x_{{{p.t}}}$ were one step away from "
         f"$x_0$: noise scaled by $\\sqrt{{{b}}}$ and a division by $\\sqrt{{1 - {b}}}$. "
-        f"$x_{{{p.t}}}$ holds the noise of all {p.t} steps, whose shares "
-        f"$\\bar\\alpha_{{{p.t}}} = {scalar_tex(p.alpha_bar)}$ sums up: {_formula(p)}."
+        f"$x_{{{p.t}}}$ holds the noise of all {p.t} steps, and "
+        f"$\\bar\\alpha_{{{p.t}}} = {scalar_tex(p.alpha_bar)}$ accounts for every one of "
+        f"them: {_formula(p)}."
     )
 
 
