@@ -5,6 +5,7 @@ without a database; the last test loads the real course through the loader.
 """
 
 import re
+import uuid
 from io import StringIO
 from pathlib import Path
 
@@ -17,6 +18,9 @@ from django.urls import reverse
 from courses.models import Course, Idea
 from courses.selectors import copy_for_user
 from grading.kinds import ProblemKind
+from grading.spec import load_problem
+from practice.models import ProblemInstance
+from practice.services import attempt_submit
 
 COURSE_DIR = (
     Path(__file__).resolve().parents[2] / "courses" / "content" / "how-text-becomes-numbers"
@@ -321,3 +325,30 @@ def test_why_gaussian_noise_practises_each_idea_with_its_kind():
     }
     assert "practice for this page is coming" not in body.lower()
     assert r"\hat x_0 = \frac{x_t - \sqrt{1 - \bar\alpha_t}\;\hat\epsilon}" in body
+
+
+def test_a_right_answer_to_a_gaussian_noise_kind_moves_that_pages_progress(
+    real_course, learner, learner_client
+):
+    copy = copy_for_user(user=learner, course_slug=real_course.course.slug)
+    dashboard = reverse("courses:dashboard")
+    progress = re.compile(r'aria-label="Why Gaussian Noise"[^>]*aria-valuenow="(\d+)"')
+    before = progress.search(learner_client.get(dashboard).content.decode())
+    opened = reverse(
+        "practice:problem_open",
+        kwargs={
+            "copy_id": copy.pk,
+            "page_slug": "why-gaussian-noise",
+            "idea_slug": "steps-keep-the-spread",
+            "kind": "noise_step",
+        },
+    )
+    assert learner_client.get(opened).status_code == 302
+    problem = ProblemInstance.objects.get(copy=copy, kind="noise_step")
+    loaded = load_problem(problem.spec)
+    right = loaded.shape.typed(loaded.kind.right(loaded.problem))
+    attempt_submit(copy=copy, problem=problem, text=right, token=uuid.uuid4())
+    after = progress.search(learner_client.get(dashboard).content.decode())
+
+    assert before is not None and before.group(1) == "0"
+    assert after is not None and int(after.group(1)) > 0
