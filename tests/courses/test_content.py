@@ -5,6 +5,7 @@ without a database; the last test loads the real course through the loader.
 """
 
 import re
+import shutil
 import uuid
 from io import StringIO
 from pathlib import Path
@@ -16,7 +17,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from courses.models import Course, Idea
-from courses.selectors import copy_for_user
+from courses.selectors import copy_for_user, copy_newer_version
+from courses.services import copy_upgrade, course_load
 from grading.kinds import ProblemKind
 from grading.spec import load_problem
 from practice.models import ProblemInstance
@@ -352,3 +354,34 @@ def test_a_right_answer_to_a_gaussian_noise_kind_moves_that_pages_progress(
 
     assert before is not None and before.group(1) == "0"
     assert after is not None and int(after.group(1)) > 0
+
+
+@pytest.mark.django_db
+def test_the_practice_for_the_last_ideas_is_offered_as_a_new_version(learner, tmp_path):
+    # the course as it was before: the five ideas without kinds, their pages saying so
+    before = tmp_path / COURSE_DIR.name
+    shutil.copytree(COURSE_DIR, before)
+    new_kinds = ("static_vs_contextual", "two_layers", "noise_step", "closed_form_noise")
+    for path in (before / "pages").glob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        for kind in (*new_kinds, "predict_clean"):
+            text = text.replace(f"problem_kinds: [{kind}]", "problem_kinds: []")
+        path.write_text(text, encoding="utf-8")
+    noise = before / "pages" / "why-gaussian-noise.md"
+    noise.write_text(
+        noise.read_text(encoding="utf-8") + "\nPractice for this page is coming.\n",
+        encoding="utf-8",
+    )
+    old = course_load(directory=before).version
+    copy = copy_for_user(user=learner, course_slug=old.course.slug)
+
+    new = course_load(directory=COURSE_DIR).version
+
+    assert (old.number, new.number) == (1, 2)
+    assert copy_newer_version(copy=copy) == new
+    upgraded = copy_upgrade(copy=copy)
+    kinds = dict(
+        Idea.objects.filter(page__version=upgraded.version).values_list("slug", "problem_kinds")
+    )
+    assert kinds["no-second-row"] == ["static_vs_contextual"]
+    assert kinds["reverse-step-is-learnable"] == ["predict_clean"]
