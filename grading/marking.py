@@ -15,6 +15,7 @@ import logging
 import math
 import time
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from .compare import Rounding, approx, close, decimal_places, equal, rounding
@@ -23,7 +24,14 @@ from .kinds import Status
 from .mistakes import expected_cached, mistake_index
 from .parse import TIME_BUDGET_SECONDS, AnswerError, Reading
 from .spec import Loaded, load_problem
-from .terms import TermReport, explain_terms, follows_weighting, match_terms, rounding_note
+from .terms import (
+    TermReport,
+    TermTable,
+    explain_terms,
+    follows_weighting,
+    match_terms,
+    rounding_note,
+)
 from .verdict import Diagnosis, Verdict
 
 logger = logging.getLogger(__name__)
@@ -41,6 +49,13 @@ def _check_clock(deadline: float) -> None:
 
 
 # ---------------------------------------------------------------- written-out sums
+
+
+@lru_cache(maxsize=512)
+def term_table(loaded: Loaded) -> TermTable | None:
+    """Return the terms of the problem's sum (None when its kind declares none); cached per
+    problem."""
+    return loaded.kind.terms(loaded.problem)
 
 
 def term_diagnosis(loaded: Loaded, report: TermReport) -> Diagnosis | None:
@@ -205,7 +220,7 @@ def _grade(loaded: Loaded, answer: str) -> Verdict:
     if shape.equal(value, expected):
         return Verdict(Status.CORRECT, 1.0, interpreted, explanation="Correct.")
     notes: list[str] = []
-    table = loaded.kind.terms(loaded.problem) if reading.written_out else None
+    table = term_table(loaded) if reading.written_out else None
     if table is not None:
         report = match_terms(table, reading.terms)
         if report.all_right:

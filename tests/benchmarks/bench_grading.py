@@ -161,6 +161,7 @@ def clear_grading_caches() -> None:
         grading.explain.explain,
         grading.tex._sympy_tex,
         grading.compare._approx_sympy,
+        grading.marking.term_table,
         *_kind_caches(),
     ):
         cached.cache_clear()
