@@ -135,14 +135,14 @@ def _final_verdict(
 
 def _decimal_items(reading: Reading, expected: Any) -> list[tuple[str | None, Any, Any]]:
     """Return (typed decimal or None, value read, value expected) per number of the answer;
-    an answer of several parts (a tuple shape) lists its parts' numbers in order; an answer
-    with no typed decimals lists none."""
+    an answer of several parts (a tuple shape) lists its parts' numbers in order, a part with
+    no decimals typed (a vector, pieces, a choice) as one item; an answer with no typed
+    decimals lists none."""
     if reading.parts:
-        return [
-            item
-            for part, wanted in zip(reading.parts, expected, strict=True)
-            for item in _decimal_items(part, wanted)
-        ]
+        items = []
+        for part, wanted in zip(reading.parts, expected, strict=True):
+            items += _decimal_items(part, wanted) or [(None, part.value, wanted)]
+        return items if any(text for text, _, _ in items) else []
     if not reading.coordinate_decimals:
         return []  # nothing typed in decimals (or an answer that is not numbers)
     value = reading.value if isinstance(reading.value, tuple) else (reading.value,)
@@ -150,6 +150,16 @@ def _decimal_items(reading: Reading, expected: Any) -> list[tuple[str | None, An
     if len(value) != len(wanted):
         return []
     return list(zip(reading.coordinate_decimals, value, wanted, strict=True))
+
+
+def _same(got: Any, want: Any) -> bool:
+    """Return whether a value read equals the expected one exactly: numbers and vectors by
+    value, anything else (pieces, a choice) as it is."""
+    if isinstance(got, tuple) and isinstance(want, tuple):
+        return len(got) == len(want) and all(_same(a, b) for a, b in zip(got, want, strict=True))
+    if isinstance(got, str) or isinstance(want, str):
+        return got == want
+    return equal(got, want)
 
 
 def _decimal_verdict(
@@ -162,7 +172,7 @@ def _decimal_verdict(
     verdicts = []
     for text, got, want in _decimal_items(reading, expected):
         if text is None:
-            verdicts.append(Rounding.EXACT if equal(got, want) else Rounding.WRONG)
+            verdicts.append(Rounding.EXACT if _same(got, want) else Rounding.WRONG)
         else:
             check = rounding(text, Fraction(text), want)
             verdicts.append(check)

@@ -157,3 +157,12 @@ def test_answered_picture_draws_the_right_band_and_the_learners_dashed():
     assert float(bands["band-after"].get("data-sd")) == pytest.approx(math.sqrt(73 / 25), rel=1e-5)
     assert float(bands["band-answer"].get("data-sd")) == pytest.approx(2.0)
     assert bands["band-answer"].get("stroke-dasharray")
+
+
+def test_a_decimal_part_does_not_excuse_a_wrong_exact_part():
+    spec = {**SPEC, "x_prev": ["2", "0"], "eps": ["-1", "1"]}
+    # right: [1, 3/5]; 73/25
+    assert grading.grade(spec, "[1, 0.6]; 73/25").status == Status.CORRECT
+    assert grading.grade(spec, "[1, 3/5]; 2.92").status == Status.CORRECT
+    wrong = grading.grade(spec, "[1, 1]; 2.92")
+    assert wrong.status == Status.INCORRECT
