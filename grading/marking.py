@@ -144,6 +144,35 @@ def _final_verdict(
     return None, no_mistake_explains(loaded, reading.value, expected_cached(loaded))
 
 
+def _decimal_items(reading: Reading, expected: Any) -> list[tuple[str | None, Any, Any]]:
+    """Return (typed decimal or None, value read, value expected) per number of the answer;
+    an answer of several parts (a tuple shape) lists its parts' numbers in order, a part with
+    no decimals typed (a vector, pieces, a choice) as one item; an answer with no typed
+    decimals lists none."""
+    if reading.parts:
+        items = []
+        for part, wanted in zip(reading.parts, expected, strict=True):
+            items += _decimal_items(part, wanted) or [(None, part.value, wanted)]
+        return items if any(text for text, _, _ in items) else []
+    if not reading.coordinate_decimals:
+        return []  # nothing typed in decimals (or an answer that is not numbers)
+    value = reading.value if isinstance(reading.value, tuple) else (reading.value,)
+    wanted = expected if isinstance(expected, tuple) else (expected,)
+    if len(value) != len(wanted):
+        return []
+    return list(zip(reading.coordinate_decimals, value, wanted, strict=True))
+
+
+def _same(got: Any, want: Any) -> bool:
+    """Return whether a value read equals the expected one exactly: numbers and vectors by
+    value, anything else (pieces, a choice) as it is."""
+    if isinstance(got, tuple) and isinstance(want, tuple):
+        return len(got) == len(want) and all(_same(a, b) for a, b in zip(got, want, strict=True))
+    if isinstance(got, str) or isinstance(want, str):
+        return got == want
+    return equal(got, want)
+
+
 def _decimal_verdict(
     reading: Reading, expected: Any, interpreted: str
 ) -> tuple[Verdict | None, list[str]]:
@@ -151,19 +180,14 @@ def _decimal_verdict(
     exact value at its digits (3 significant figures or more), "too coarse" when one rounds it
     with fewer; None when a decimal does not round it (then the catalog is searched)."""
     notes: list[str] = []
-    value = reading.value if isinstance(reading.value, tuple) else (reading.value,)
-    wanted = expected if isinstance(expected, tuple) else (expected,)
     verdicts = []
-    for d, text in enumerate(reading.coordinate_decimals):
+    for text, got, want in _decimal_items(reading, expected):
         if text is None:
-            # A part that is not a number (pieces, a choice) compares as it is.
-            numeric = not isinstance(value[d], tuple | str)
-            same = equal(value[d], wanted[d]) if numeric else value[d] == wanted[d]
-            verdicts.append(Rounding.EXACT if same else Rounding.WRONG)
+            verdicts.append(Rounding.EXACT if _same(got, want) else Rounding.WRONG)
         else:
-            check = rounding(text, Fraction(text), wanted[d])
+            check = rounding(text, Fraction(text), want)
             verdicts.append(check)
-            note = rounding_note(text, wanted[d], check)
+            note = rounding_note(text, want, check)
             if note:
                 notes.append(note)
     if all(v in (Rounding.EXACT, Rounding.ROUNDED) for v in verdicts):
@@ -238,49 +262,12 @@ def _grade(loaded: Loaded, answer: str) -> Verdict:
         if final is None:
             text = explain_terms(table, report)
         return Verdict(Status.INCORRECT, report.score, interpreted, final, text, notes=tuple(notes))
-    if any(reading.coordinate_decimals):
+    if any(text for text, _, _ in _decimal_items(reading, expected)):
         verdict, notes = _decimal_verdict(reading, expected, interpreted)
-        if verdict is not None:
-            return verdict
-    elif any(any(part.coordinate_decimals) for part in reading.parts):
-        verdict, notes = _decimal_parts_verdict(shape, reading, expected, interpreted)
         if verdict is not None:
             return verdict
     diagnosis, text = _final_verdict(loaded, reading, deadline)
     return Verdict(Status.INCORRECT, 0.0, interpreted, diagnosis, text, notes=tuple(notes))
-
-
-def _decimal_parts_verdict(
-    shape: Any, reading: Reading, expected: Any, interpreted: str
-) -> tuple[Verdict | None, list[str]]:
-    """Apply the decimal policy part by part to a tuple answer with decimals in some part:
-    correct when every part is right (a part with decimals by `_decimal_verdict`), "too
-    coarse" when no part is wrong but some rounds too coarsely; None when a part is wrong."""
-    notes: list[str] = []
-    states = []
-    for part, part_reading, want in zip(shape.parts, reading.parts, expected, strict=True):
-        if any(part_reading.coordinate_decimals):
-            verdict, part_notes = _decimal_verdict(part_reading, want, interpreted)
-            notes.extend(part_notes)
-            if verdict is None:
-                states.append("wrong")
-            else:
-                states.append("right" if verdict.status == Status.CORRECT else "coarse")
-        else:
-            states.append("right" if part.equal(part_reading.value, want) else "wrong")
-    if all(state == "right" for state in states):
-        return Verdict(
-            Status.CORRECT, 1.0, interpreted, explanation="Correct.", notes=tuple(notes)
-        ), notes
-    if "wrong" not in states:
-        return Verdict(
-            Status.INCORRECT,
-            0.0,
-            interpreted,
-            explanation="Your decimals round the answer, but too coarsely to be marked right.",
-            notes=tuple(notes),
-        ), notes
-    return None, notes
 
 
 def grade(spec: dict[str, Any], answer: str) -> Verdict:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import statistics
 import sys
 import time
@@ -264,26 +265,42 @@ def _near_miss_row() -> dict:
     )
 
 
-def _kind_rows(seeds: int = 5) -> list[dict]:
-    """Time grade+diagnose per registered kind on generated problems: the right answer and
-    every catalogued mistake's answer, on a problem seen before and on a new one."""
+KIND_SEEDS = int(os.environ.get("BENCH_KIND_SEEDS", "5"))
+
+
+def _kind_rows() -> list[dict]:
+    """Time grading on generated problems of every registered kind, every level: the right
+    answer and every catalogued mistake typed as a learner would (by the kind's shape), on a
+    new problem (caches cleared) and on one seen before. The note gives the slowest
+    confirmation of an answer holding a square root or exp (a right answer that is not
+    rational, confirmed symbolically), the most expensive single marking of the kind."""
+    from grading.spec import load_problem
     from practice.generators import GENERATORS, generate
-    from tests.generators.conftest import answer_text
 
     rows = []
     for kind, generator in GENERATORS.items():
-        pairs = []
+        cold: list[float] = []
+        warm: list[float] = []
+        symbolic: list[tuple[float, str]] = []
         for level in generator.levels:
-            for seed in range(20_000, 20_000 + seeds):
+            for seed in range(20_000, 20_000 + KIND_SEEDS):
                 spec = generate(kind, seed=seed, level=level)
-                values = [expected_answer(spec), *(v for _, v in mistaken_answers(spec))]
-                pairs += [(spec, answer_text(value, spec)) for value in values]
-        cold = [_cold_grade(spec, text) for spec, text in pairs]
-        warm = [ms for spec, text in pairs for ms in _time([lambda s=spec, t=text: grade(s, t)])]
-        rows.append(_row(f"{kind}: right and mistaken answers, problem seen before", warm))
-        rows.append(
-            _row(f"{kind}: right and mistaken answers, new problem", cold, note="caches cleared")
-        )
+                shape = load_problem(spec).shape
+                right = grading.expected_answer(spec)
+                texts = [shape.typed(right)]
+                texts += [shape.typed(v) for _, v in grading.mistaken_answers(spec)]
+                for n, text in enumerate(texts):
+                    ms = _cold_grade(spec, text)
+                    cold.append(ms)
+                    warm += _time([lambda s=spec, t=text: grade(s, t)])
+                    if n == 0 and shape.key(right) is None:
+                        symbolic.append((ms, f"level {level}: {text[:40]}"))
+        note = "all answers rational"
+        if symbolic:
+            slowest, text = max(symbolic)
+            note = f"slowest symbolic confirmation {slowest:.1f} ms ({text!r})"
+        rows.append(_row(f"{kind}: right + every mistake, new problem", cold, note=note))
+        rows.append(_row(f"{kind}: right + every mistake, problem seen before", warm))
     return rows
 
 

@@ -5,6 +5,8 @@ without a database; the last test loads the real course through the loader.
 """
 
 import re
+import shutil
+import uuid
 from io import StringIO
 from pathlib import Path
 
@@ -15,8 +17,12 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from courses.models import Course, Idea
-from courses.services import copy_get_or_create
+from courses.selectors import copy_newer_version
+from courses.services import copy_get_or_create, copy_upgrade, course_load
 from grading.kinds import ProblemKind
+from grading.spec import load_problem
+from practice.models import ProblemInstance
+from practice.services import attempt_submit
 
 COURSE_DIR = (
     Path(__file__).resolve().parents[2] / "courses" / "content" / "how-text-becomes-numbers"
@@ -41,6 +47,8 @@ PRACTISED_KINDS = {
     "layer-is-a-weighted-sum": [ProblemKind.WEIGHTED_SUM],
     "different-neighbours-different-sums": [ProblemKind.CONTRAST],
     "weights-from-content": [ProblemKind.CONTENT_WEIGHTS],
+    "no-second-row": [ProblemKind.STATIC_VS_CONTEXTUAL],
+    "where-it-stops-being-true": [ProblemKind.TWO_LAYERS],
 }
 
 
@@ -207,7 +215,7 @@ def test_the_same_word_twice_practises_each_kind_under_its_idea():
 
     for slug, kinds in PRACTISED_KINDS.items():
         assert kinds_by_idea[slug] == [kind.value for kind in kinds], slug
-    assert any(not kinds for kinds in kinds_by_idea.values()), "no idea is left for later"
+    assert all(kinds_by_idea.values()), "every idea of the page has practice"
     assert "::: idea one-id-one-row" in body
 
 
@@ -306,3 +314,74 @@ def test_every_page_renders_for_a_learner_with_mathml_and_its_idea_boxes(
         assert ":::" not in html, path.name
         for idea in meta["ideas"]:
             assert html.count(f'id="idea-{idea["slug"]}"') == 1, f"{path.name}: {idea['slug']}"
+
+
+def test_why_gaussian_noise_practises_each_idea_with_its_kind():
+    meta, body = read_page(PAGES_DIR / "why-gaussian-noise.md")
+    kinds_by_idea = {idea["slug"]: idea["problem_kinds"] for idea in meta["ideas"]}
+
+    assert kinds_by_idea == {
+        "steps-keep-the-spread": [ProblemKind.NOISE_STEP.value],
+        "noise-composes-in-closed-form": [ProblemKind.CLOSED_FORM_NOISE.value],
+        "reverse-step-is-learnable": [ProblemKind.PREDICT_CLEAN.value],
+    }
+    assert "practice for this page is coming" not in body.lower()
+    assert r"\hat x_0 = \frac{x_t - \sqrt{1 - \bar\alpha_t}\;\hat\epsilon}" in body
+
+
+def test_a_right_answer_to_a_gaussian_noise_kind_moves_that_pages_progress(
+    real_course, learner, learner_client
+):
+    copy = copy_get_or_create(user=learner, course_slug=real_course.course.slug)
+    dashboard = reverse("courses:dashboard")
+    progress = re.compile(r'aria-label="Why Gaussian Noise"[^>]*aria-valuenow="(\d+)"')
+    before = progress.search(learner_client.get(dashboard).content.decode())
+    opened = reverse(
+        "practice:problem_open",
+        kwargs={
+            "copy_id": copy.pk,
+            "page_slug": "why-gaussian-noise",
+            "idea_slug": "steps-keep-the-spread",
+            "kind": "noise_step",
+        },
+    )
+    assert learner_client.get(opened).status_code == 302
+    problem = ProblemInstance.objects.get(copy=copy, kind="noise_step")
+    loaded = load_problem(problem.spec)
+    right = loaded.shape.typed(loaded.kind.right(loaded.problem))
+    attempt_submit(copy=copy, problem=problem, text=right, token=uuid.uuid4())
+    after = progress.search(learner_client.get(dashboard).content.decode())
+
+    assert before is not None and before.group(1) == "0"
+    assert after is not None and int(after.group(1)) > 0
+
+
+@pytest.mark.django_db
+def test_the_practice_for_the_last_ideas_is_offered_as_a_new_version(learner, tmp_path):
+    # the course as it was before: the five ideas without kinds, their pages saying so
+    before = tmp_path / COURSE_DIR.name
+    shutil.copytree(COURSE_DIR, before)
+    new_kinds = ("static_vs_contextual", "two_layers", "noise_step", "closed_form_noise")
+    for path in (before / "pages").glob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        for kind in (*new_kinds, "predict_clean"):
+            text = text.replace(f"problem_kinds: [{kind}]", "problem_kinds: []")
+        path.write_text(text, encoding="utf-8")
+    noise = before / "pages" / "why-gaussian-noise.md"
+    noise.write_text(
+        noise.read_text(encoding="utf-8") + "\nPractice for this page is coming.\n",
+        encoding="utf-8",
+    )
+    old = course_load(directory=before).version
+    copy = copy_get_or_create(user=learner, course_slug=old.course.slug)
+
+    new = course_load(directory=COURSE_DIR).version
+
+    assert (old.number, new.number) == (1, 2)
+    assert copy_newer_version(copy=copy) == new
+    upgraded = copy_upgrade(copy=copy)
+    kinds = dict(
+        Idea.objects.filter(page__version=upgraded.version).values_list("slug", "problem_kinds")
+    )
+    assert kinds["no-second-row"] == ["static_vs_contextual"]
+    assert kinds["reverse-step-is-learnable"] == ["predict_clean"]

@@ -39,7 +39,7 @@ def test_says_when_there_is_no_picture(capsys):
         ["weighted_sum", "--level", "9"],
         ["weighted_sum", "--seed", "-1"],
         ["weighted_sum", "--target", "forgot_weight"],
-        ["two_layers"],
+        ["no_such_kind"],
     ],
 )
 def test_bad_arguments_exit_with_status_2(argv, capsys):

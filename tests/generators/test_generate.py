@@ -85,6 +85,21 @@ PINNED: dict[tuple[str, int, int, str | None], str] = {
     ("repetition_penalty", 1, 1, None): "d23c0e583a635719",
     ("repetition_penalty", 42, 4, None): "d4e9121734f3befe",
     ("repetition_penalty", 7, 2, "divided_negative"): "c2cb6f3f635b19f8",
+    ("static_vs_contextual", 1, 1, None): "e5a95bfa156b0323",
+    ("static_vs_contextual", 42, 4, None): "d2cdd2a3948e4141",
+    ("static_vs_contextual", 7, 2, "neighbour_row"): "0fc2c65642507476",
+    ("two_layers", 1, 1, None): "bdac4eb58210004b",
+    ("two_layers", 42, 4, None): "f2aaa45244626352",
+    ("two_layers", 7, 3, "left_out_in_layer_one"): "df02661d9fa35ed2",
+    ("noise_step", 1, 1, None): "bf65a08763c88602",
+    ("noise_step", 42, 4, None): "06d46929c881f1f1",
+    ("noise_step", 7, 2, "swapped_beta"): "4cd663a2469974fb",
+    ("closed_form_noise", 1, 1, None): "3a8462e6c73ea06b",
+    ("closed_form_noise", 42, 4, None): "c100ed0a8b0cf748",
+    ("closed_form_noise", 7, 2, "forgot_step"): "5eb308bcda80f319",
+    ("predict_clean", 1, 1, None): "37b9a50e5c92d9c3",
+    ("predict_clean", 42, 4, None): "88dcfe2340be832b",
+    ("predict_clean", 7, 2, "beta_for_alpha_bar"): "6bfda5ff23879907",
 }
 
 
@@ -219,7 +234,7 @@ def test_bad_arguments_are_refused(arguments, error):
 
 def test_unknown_kind_is_refused():
     with pytest.raises(ValueError):
-        generate("two_layers", seed=1, level=1)
+        generate("no_such_kind", seed=1, level=1)
 
 
 def test_a_generator_that_cannot_satisfy_the_catalog_says_so():

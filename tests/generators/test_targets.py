@@ -37,7 +37,8 @@ def test_targeted_problem_shows_its_mistake_clearly_and_grades_it(kind, target):
             right = grading.expected_answer(spec)
             variants = [(d, v) for d, v in grading.mistaken_answers(spec) if d.mistake == target]
             gaps = [biggest_gap(v, right) for _, v in variants]
-            assert max(gaps) >= CLEAR_GAP.get(kind, 0.5), (seed, level)
+            clear = CLEAR_GAP.get(kind, getattr(GENERATORS[kind], "clear_gap", 0.5))
+            assert max(gaps) >= clear, (seed, level)
             # The clearest variant, typed as a final vector, is diagnosed as the target.
             clearest = variants[gaps.index(max(gaps))][0]
             verdict = grading.grade(spec, answer_text(grading.apply_mistake(spec, clearest), spec))

@@ -38,7 +38,7 @@ def test_validate_returns_a_fresh_dict_each_time():
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        ({"kind": "two_layers"}, "kind"),
+        ({"kind": "no_such_kind"}, "kind"),
         ({"kind": None}, "kind"),
         ({"rows": None}, "rows"),
         ({"rows": []}, "rows"),

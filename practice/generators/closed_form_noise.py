@@ -1,0 +1,213 @@
+"""``closed_form_noise``: ``abar_t = prod (1 - beta_s)`` over a short schedule, then
+``x_t = sqrt(abar_t) x_0 + sqrt(1 - abar_t) eps``.
+
+Level 1 draws three steps whose ``1 - beta_s`` are squares of simple ratios (``beta = 19/100``
+keeps ``(9/10)^2``), so ``sqrt(abar_t)`` is the product of those ratios, found on paper;
+level 2 uses small ``beta`` such as ``1/10`` with a genuine square root in the answer. Levels 3
+and 4 do the same over three or four steps with a two-coordinate ``x_0``. There are always at
+least three steps, so that leaving one step out is never the same as using the last alone.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from grading.kinds.closed_form_noise import ClosedFormNoiseKind, alpha_bar
+
+from . import svg_plot as svg
+from .base import Draw, ProblemGenerator, frac_str
+from .noise_step import _entry, _tex_value, stands_out
+from .statement import tex_number
+
+# 1 - beta = (k / (k + 1))^2: beta = (2k + 1) / (k + 1)^2
+SQUARE_BETAS = ("9/25", "11/36", "13/49", "15/64", "17/81", "19/100")
+SMALL_BETAS = ("1/10", "1/5", "1/4", "1/9", "1/6", "1/8", "1/16")
+STEPS = {1: (3,), 2: (3,), 3: (3, 4), 4: (4,)}
+
+
+class ClosedFormNoiseGenerator(ProblemGenerator):
+    kind: ClassVar[str] = "closed_form_noise"
+    name: ClassVar[str] = "closed_form_noise"
+    version: ClassVar[int] = 1
+    number: ClassVar[int] = 24
+    levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
+    # A mistake in a small beta moves a number by about beta: a targeted problem shows it when
+    # some number moves by at least this much (tests read it too).
+    clear_gap: ClassVar[float] = 0.1
+
+    def draw_fields(self, draw: Draw, level: int, target: Any) -> dict:
+        pool = SQUARE_BETAS if level in (1, 3) else SMALL_BETAS
+        t = draw.choice(STEPS[level])
+        betas = draw.sample(pool, t)
+        fields: dict[str, Any] = {"betas": betas}
+        if level <= 2:
+            fields["x0"] = frac_str(_entry(draw, 1, 3))
+            fields["eps"] = frac_str(_entry(draw, 1, 2))
+        else:
+            fields["x0"] = [frac_str(draw.integer(-3, 3)) for _ in range(2)]
+            fields["eps"] = [frac_str(_entry(draw, 1, 2)) for _ in range(2)]
+        return fields
+
+    def plausible(self, spec: dict, target: Any) -> bool:
+        betas = [Fraction(b) for b in spec["betas"]]
+        # small enough to add up below 1 (so "summed the betas" has a square root), and the noise
+        # draw unlike x_0 (there the two noise-coefficient mistakes give the same x_t)
+        return sum(betas) < 1 and spec["x0"] != spec["eps"]
+
+    def shows_clearly(self, spec: dict, target: Any, right: Any, answers: list) -> bool:
+        return stands_out(right, answers, self.clear_gap)
+
+    def statement(self, spec: dict) -> str:
+        betas = spec["betas"]
+        t = len(betas)
+        vector = isinstance(spec["x0"], list)
+        schedule = ", ".join(f"$\\beta_{{{s + 1}}} = {tex_number(b)}$" for s, b in enumerate(betas))
+        example = "`64/125; [1/2, sqrt(3)]`" if vector else "`64/125; 3/5 - sqrt(61)/125`"
+        lines = [
+            f"A noising schedule has {t} steps: {schedule}. Step $s$ keeps the fraction "
+            "$1 - \\beta_s$ of the signal's variance, so after all of them",
+            "",
+            f"$$\\bar\\alpha_{{{t}}} = \\prod_{{s=1}}^{{{t}}} (1 - \\beta_s), \\qquad "
+            f"x_{{{t}}} = \\sqrt{{\\bar\\alpha_{{{t}}}}}\\; x_0 + "
+            f"\\sqrt{{1 - \\bar\\alpha_{{{t}}}}}\\; \\epsilon$$",
+            "",
+            f"with one standard Gaussian draw $\\epsilon$ standing in for all {t} steps' noise.",
+            "",
+            f"**Compute** $\\bar\\alpha_{{{t}}}$ and $x_{{{t}}}$ for $x_0 = "
+            f"{_tex_value(spec['x0'])}$ and $\\epsilon = {_tex_value(spec['eps'])}$.",
+            "",
+            "Answer with both, separated by `;`: $\\bar\\alpha_t$ first, then $x_t$, for example "
+            f"{example}. Write square roots as `sqrt(61)`; a decimal counts when it rounds the "
+            "exact value at the digits typed, with at least three significant figures.",
+        ]
+        return "\n".join(lines)
+
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+        return shrinking_picture(spec, answer, solution=solution)
+
+
+def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+    """Return bars of each step's factor ``1 - beta_s`` and, once answered, the running product
+    ``abar_s`` shrinking over the steps (the learner's ``abar_t`` dashed beside the last)."""
+    problem = ClosedFormNoiseKind().load(spec)
+    t = problem.t
+    solved = answer is not None if solution is None else solution
+    left, top, height, step_width = 60, 20, 200, 90
+    width = left + step_width * (t + 1) + 20
+    y = svg.Axis(0, 1, top + height, top)
+    body = [
+        svg.line(left, y(0), width - 10, y(0), stroke="#9ca3af"),
+        svg.line(left, y(1), width - 10, y(1), stroke="#e5e7eb", stroke_dasharray="3 3"),
+        svg.text(left - 8, y(1) + 4, "1", text_anchor="end"),
+        svg.text(left - 8, y(0) + 4, "0", text_anchor="end"),
+    ]
+    running = Fraction(1)
+    points = [(left + step_width * 0.5, y(1))]
+    for s, beta in enumerate(problem.betas):
+        x = left + step_width * (s + 1)
+        keep = 1 - beta
+        running *= keep
+        body.append(
+            svg.rect(
+                x - 28,
+                y(float(keep)),
+                22,
+                y(0) - y(float(keep)),
+                fill=svg.COLOURS["given"],
+                fill_opacity="0.5",
+                data_role="factor",
+                data_step=s + 1,
+                data_value=str(keep),
+            )
+        )
+        body.append(
+            svg.text(x - 17, y(0) + 16, f"1−β{str(s + 1).translate(_SUB)}", text_anchor="middle")
+        )
+        body.append(svg.text(x - 17, y(float(keep)) - 4, svg.fmt(keep), text_anchor="middle"))
+        if solved:
+            body.append(
+                svg.rect(
+                    x + 2,
+                    y(float(running)),
+                    22,
+                    y(0) - y(float(running)),
+                    fill=svg.COLOURS["right"],
+                    fill_opacity="0.6",
+                    data_role="alpha-bar",
+                    data_step=s + 1,
+                    data_value=str(running),
+                )
+            )
+            points.append((x + 13, y(float(running))))
+    if solved:
+        body.append(
+            "<polyline "
+            + svg.attrs(
+                points=" ".join(f"{svg.px(a)},{svg.px(b)}" for a, b in points),
+                fill="none",
+                stroke=svg.COLOURS["right"],
+                data_role="alpha-bar-path",
+            )
+            + "/>"
+        )
+        body.append(
+            svg.text(
+                points[-1][0], points[-1][1] - 6, f"ᾱ = {svg.fmt(running)}", text_anchor="middle"
+            )
+        )
+        given = answer[0] if isinstance(answer, tuple) and answer else None
+        value = svg.finite(given)
+        if value is not None and 0 <= value <= 1.5:
+            x = left + step_width * t + 30
+            body.append(
+                svg.rect(
+                    x,
+                    y(min(value, 1)),
+                    22,
+                    y(0) - y(min(value, 1)),
+                    fill="none",
+                    stroke=svg.COLOURS["answer"],
+                    stroke_dasharray="6 4",
+                    data_role="answer-alpha-bar",
+                    data_value=f"{value:.6g}",
+                )
+            )
+            body.append(svg.text(x + 11, y(0) + 16, "yours", text_anchor="middle"))
+    else:
+        x = left + step_width * t
+        body.append(
+            svg.rect(
+                x + 2,
+                y(1),
+                22,
+                y(0) - y(1),
+                fill="none",
+                stroke=svg.COLOURS["unknown"],
+                stroke_dasharray="4 4",
+                data_role="alpha-bar-unknown",
+            )
+        )
+        body.append(
+            svg.text(x + 13, y(1) - 4, f"ᾱ{str(t).translate(_SUB)} = ?", text_anchor="middle")
+        )
+    total_height = top + height + 30
+    title = "What each noising step keeps, and what is left after all of them"
+    if solved:
+        desc = (
+            "Grey bars: the factor 1 − β of each step. Green bars: the running product ᾱ after "
+            f"each step, shrinking to ᾱ = {svg.fmt(running)} after step {t}."
+        )
+        if svg.finite(answer[0] if isinstance(answer, tuple) and answer else None) is not None:
+            desc += " Your ᾱ is the dashed bar."
+    else:
+        desc = (
+            "Grey bars: the factor 1 − β each step keeps; the product after the last step is "
+            "left for you to work out."
+        )
+    return svg.document(width, total_height, title, desc, body, [spec, str(answer)])
+
+
+_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+__all__ = ["ClosedFormNoiseGenerator", "alpha_bar", "shrinking_picture"]

@@ -1,0 +1,272 @@
+"""``noise_step``: one noising step ``x_t = sqrt(1 - beta) x_{t-1} + sqrt(beta) eps`` and the
+variance after it, ``(1 - beta) v + beta``.
+
+Level 1 uses a ``beta`` whose ``1 - beta`` and ``beta`` are both squares of rationals
+(``9/25``: the coefficients are ``4/5`` and ``3/5``), so the whole answer is rational; level 2
+has a genuine square root (``beta = 1/4``: ``sqrt(3)/2`` and ``1/2``). Levels 3 and 4 do the
+same with a vector of two or three coordinates. The variance before the step is never 1
+(there swapping ``beta`` and ``1 - beta`` gives the right variance) and ``x_{t-1}`` never
+equals ``eps`` (there it gives the right value).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from grading.kinds._noise_math import value_float, value_tex
+from grading.kinds.noise_step import right_value, right_variance
+
+from . import svg_plot as svg
+from .base import Draw, ProblemGenerator, frac_str
+from .statement import tex_number
+
+# beta with both sqrt(beta) and sqrt(1 - beta) rational: squares of Pythagorean ratios.
+SQUARE_BETAS = ("9/25", "25/169", "64/289", "49/625")
+ROOT_BETAS = ("1/4", "1/9", "1/16", "1/10", "1/5")
+VARIANCES = ("4", "9", "1/4", "9/4", "2", "1/2")
+
+
+def flat(value: Any) -> list[float]:
+    """Return every number of a value (a number, a vector or a tuple of parts) as floats."""
+    if isinstance(value, tuple | list):
+        return [x for part in value for x in flat(part)]
+    return [float(value)]
+
+
+def stands_out(right: Any, answers: list[tuple[Any, Any]], gap: float = 0.5) -> bool:
+    """Return whether some answer differs from ``right`` by at least ``gap`` in some number."""
+    want = flat(right)
+    return any(
+        max(abs(a - b) for a, b in zip(flat(value), want, strict=True)) >= gap
+        for _, value in answers
+    )
+
+
+def _entry(draw: Draw, low: int, high: int) -> int:
+    """Return a nonzero integer with absolute value in [low, high]."""
+    return draw.integer(low, high) * draw.choice((-1, 1))
+
+
+class NoiseStepGenerator(ProblemGenerator):
+    kind: ClassVar[str] = "noise_step"
+    name: ClassVar[str] = "noise_step"
+    version: ClassVar[int] = 1
+    number: ClassVar[int] = 23
+    levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
+    # A mistake in a small beta moves a number by about beta: a targeted problem shows it when
+    # some number moves by at least this much (tests read it too).
+    clear_gap: ClassVar[float] = 0.1
+
+    def draw_fields(self, draw: Draw, level: int, target: Any) -> dict:
+        betas = SQUARE_BETAS[:2] if level == 1 else ROOT_BETAS if level in (2, 4) else SQUARE_BETAS
+        fields: dict[str, Any] = {"beta": draw.choice(betas)}
+        dim = {1: 0, 2: 0, 3: 2, 4: 3}[level]
+        if dim == 0:
+            fields["x_prev"] = frac_str(_entry(draw, 1, 5))
+            fields["eps"] = frac_str(_entry(draw, 1, 2))
+        else:
+            fields["x_prev"] = [frac_str(draw.integer(-4, 4)) for _ in range(dim)]
+            fields["eps"] = [frac_str(_entry(draw, 1, 2)) for _ in range(dim)]
+        fields["variance"] = draw.choice(VARIANCES)
+        return fields
+
+    def plausible(self, spec: dict, target: Any) -> bool:
+        x, e = spec["x_prev"], spec["eps"]
+        xs = x if isinstance(x, list) else [x]
+        es = e if isinstance(e, list) else [e]
+        # every coordinate must move under every value mistake: x != eps and x != 0 somewhere
+        return any(a != "0" for a in xs) and xs != es
+
+    def shows_clearly(self, spec: dict, target: Any, right: Any, answers: list) -> bool:
+        return stands_out(right, answers, self.clear_gap)
+
+    def statement(self, spec: dict) -> str:
+        beta, v = tex_number(spec["beta"]), tex_number(spec["variance"])
+        vector = isinstance(spec["x_prev"], list)
+        x, e = _tex_value(spec["x_prev"]), _tex_value(spec["eps"])
+        example = "`[4/5, -1]; 73/25`" if vector else "`11/5; 73/25`"
+        lines = [
+            "One noising step shrinks the current value and adds fresh Gaussian noise:",
+            "",
+            "$$x_t = \\sqrt{1 - \\beta}\\; x_{t-1} + \\sqrt{\\beta}\\; \\epsilon$$",
+            "",
+            f"Here $\\beta = {beta}$, "
+            f"$x_{{t-1}} = {x}$ and the noise drawn for this step is $\\epsilon = {e}$. "
+            "The noise comes from the standard Gaussian (mean 0, variance 1), independently of "
+            f"$x_{{t-1}}$, and the values at step $t-1$ have variance $v = {v}$"
+            + (" in every coordinate." if vector else "."),
+            "",
+            "**Compute** the value $x_t$ and the variance of $x_t$"
+            + (" (one coordinate's; they are all the same)." if vector else "."),
+            "",
+            "Answer with both, separated by `;`: the value first, then the variance, for "
+            f"example {example}. Write square roots as `sqrt(3)`; a decimal counts when it "
+            "rounds the exact value at the digits typed, with at least three significant "
+            "figures.",
+        ]
+        return "\n".join(lines)
+
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+        return step_picture(spec, answer, solution=solution)
+
+
+def _tex_value(value: Any) -> str:
+    if isinstance(value, list):
+        return "\\begin{bmatrix}" + "\\\\".join(tex_number(v) for v in value) + "\\end{bmatrix}"
+    return tex_number(value)
+
+
+def _floats(value: Any) -> list[float] | None:
+    if value is None:
+        return None
+    items = value if isinstance(value, list | tuple) else [value]
+    out = [svg.finite(v) for v in items]
+    return None if any(v is None for v in out) else out  # type: ignore[return-value]
+
+
+def step_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+    """Return the spread before and after the step as bands of plus or minus one standard
+    deviation around 0, with the values as dots; the band after the step and ``x_t`` only once
+    an answer is given (the learner's dashed beside the right one)."""
+    from grading.kinds import noise_step as kind_module
+
+    problem = kind_module.NoiseStepKind().load(spec)
+    v = float(problem.variance)
+    xs = _floats(spec["x_prev"]) or []
+    es = _floats(spec["eps"]) or []
+    rows: list[tuple[str, str, float, list[float], str]] = [
+        ("before", f"step t−1: variance {svg.fmt(problem.variance)}", v, xs, "given"),
+        ("noise", "the noise ε: variance 1", 1.0, es, "noise"),
+    ]
+    solved = answer is not None if solution is None else solution
+    learner: tuple[list[float] | None, float | None] = (None, None)
+    if solved:
+        right_x = value_float(right_value(problem))
+        right_v = float(right_variance(problem))
+        rows.append(
+            (
+                "after",
+                f"step t: variance {svg.fmt(right_variance(problem))}",
+                right_v,
+                list(right_x) if isinstance(right_x, tuple) else [right_x],
+                "right",
+            )
+        )
+        parts = answer if isinstance(answer, tuple) and len(answer) == 2 else (None, None)
+        learner = (_floats(parts[0]), svg.finite(parts[1]))
+        if learner[1] is not None and learner[1] <= 0:
+            learner = (learner[0], None)
+    extent = max(
+        [2 * r[2] ** 0.5 for r in rows]
+        + [abs(x) for r in rows for x in r[3]]
+        + [abs(x) for x in (learner[0] or [])]
+        + [2 * learner[1] ** 0.5 if learner[1] else 0]
+    )
+    extent = min(max(extent, 1.0), 40.0)
+    width, left, right = 560, 190, 540
+    axis = svg.Axis(-extent * 1.1, extent * 1.1, left, right)
+    body: list[str] = [svg.line(axis(0), 10, axis(0), 40 + 60 * (len(rows) + 1), stroke="#d1d5db")]
+    for n, (role, caption, var, dots, colour) in enumerate(rows):
+        y = 30 + 60 * n
+        sd = var**0.5
+        body.append(svg.text(10, y + 18, caption))
+        body.append(
+            svg.rect(
+                axis(-sd),
+                y,
+                axis(sd) - axis(-sd),
+                28,
+                fill=svg.COLOURS[colour],
+                fill_opacity="0.18",
+                stroke=svg.COLOURS[colour],
+                data_role=f"band-{role}",
+                data_sd=f"{sd:.6g}",
+            )
+        )
+        for k, value in enumerate(dots):
+            body.append(
+                svg.circle(
+                    axis(max(min(value, extent), -extent)),
+                    y + 14,
+                    4,
+                    fill=svg.COLOURS[colour],
+                    data_role=f"value-{role}",
+                    data_index=k,
+                    data_value=f"{value:.6g}",
+                )
+            )
+    if not solved:
+        y = 30 + 60 * len(rows)
+        body.append(svg.text(10, y + 18, "step t: ?"))
+        body.append(
+            svg.rect(
+                left,
+                y,
+                right - left,
+                28,
+                fill="none",
+                stroke=svg.COLOURS["unknown"],
+                stroke_dasharray="4 4",
+                data_role="band-unknown",
+            )
+        )
+    else:
+        y = 30 + 60 * len(rows)
+        values, variance = learner
+        if variance is not None or values:
+            body.append(svg.text(10, y + 18, "your answer"))
+        if variance is not None:
+            sd = min(variance**0.5, extent)
+            body.append(
+                svg.rect(
+                    axis(-sd),
+                    y,
+                    axis(sd) - axis(-sd),
+                    28,
+                    fill="none",
+                    stroke=svg.COLOURS["answer"],
+                    stroke_dasharray="6 4",
+                    data_role="band-answer",
+                    data_sd=f"{variance**0.5:.6g}",
+                )
+            )
+        for k, value in enumerate(values or []):
+            body.append(
+                svg.circle(
+                    axis(max(min(value, extent), -extent)),
+                    y + 14,
+                    4,
+                    fill="none",
+                    stroke=svg.COLOURS["answer"],
+                    data_role="value-answer",
+                    data_index=k,
+                    data_value=f"{value:.6g}",
+                )
+            )
+    height = 30 + 60 * (len(rows) + 1) + 10
+    title = "The spread before and after one noising step"
+    if solved:
+        desc = (
+            f"Bands of one standard deviation around 0: before the step (variance "
+            f"{svg.fmt(problem.variance)}), the noise (variance 1), and after the step (variance "
+            f"{svg.fmt(right_variance(problem))}, value {_plain(right_value(problem))})."
+        )
+        if learner[1] is not None:
+            desc += f" Your variance, {svg.fmt(learner[1])}, is the dashed band."
+    else:
+        desc = (
+            f"Bands of one standard deviation around 0: before the step (variance "
+            f"{svg.fmt(problem.variance)}) with x_(t-1) as dots, and the noise (variance 1) with "
+            "ε; the band after the step is left for you to work out."
+        )
+    return svg.document(width, height, title, desc, body, [spec, str(answer)])
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(svg.fmt(x) for x in value) + ")"
+    return svg.fmt(value)
+
+
+__all__ = ["Fraction", "NoiseStepGenerator", "value_tex"]

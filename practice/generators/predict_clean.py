@@ -1,0 +1,205 @@
+"""``predict_clean``: ``xhat_0 = (x_t - sqrt(1 - abar_t) epshat) / sqrt(abar_t)``.
+
+The problem is built backwards from a clean value: level 1 draws ``abar_t`` with both
+``abar_t`` and ``1 - abar_t`` squares (``16/25``), a whole-number ``x_0`` and noise, and gives
+``x_t`` exactly, so the answer is a whole number found on paper; level 2 draws ``abar_t`` such
+as ``3/4`` and a simple ``x_t``, so the answer holds a square root. Levels 3 and 4 do the same
+with two or three coordinates. This step's ``beta_t`` is given too (small, and at most
+``1 - abar_t``), because mistaking it for ``abar_t`` is the mistake to catch.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from grading.kinds._noise_math import combine, root
+from grading.kinds.predict_clean import PredictCleanKind, right_estimate
+
+from . import svg_plot as svg
+from .base import Draw, ProblemGenerator, frac_str
+from .noise_step import _entry, _tex_value
+from .statement import tex_number
+
+SQUARE_ALPHA_BARS = ("16/25", "9/25", "144/169", "25/169", "64/289", "225/289")
+SQUARE_BETAS = ("49/625", "25/169", "9/25", "64/289")
+ROOT_ALPHA_BARS = ("1/2", "3/4", "2/3", "4/5", "3/5", "1/3")
+SMALL_BETAS = ("1/10", "1/5", "1/4", "1/9", "1/6", "1/8", "1/16")
+
+
+class PredictCleanGenerator(ProblemGenerator):
+    kind: ClassVar[str] = "predict_clean"
+    name: ClassVar[str] = "predict_clean"
+    version: ClassVar[int] = 1
+    number: ClassVar[int] = 25
+    levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
+
+    def draw_fields(self, draw: Draw, level: int, target: Any) -> dict:
+        dim = {1: 0, 2: 0, 3: 2, 4: draw.choice((2, 3))}[level]
+        square = level in (1, 3)
+        alpha_bar = Fraction(draw.choice(SQUARE_ALPHA_BARS if square else ROOT_ALPHA_BARS))
+        betas = [
+            b for b in (SQUARE_BETAS if square else SMALL_BETAS) if Fraction(b) < 1 - alpha_bar
+        ]
+        beta = draw.choice(betas) if betas else frac_str((1 - alpha_bar) / 2)
+        count = max(dim, 1)
+        eps = [_entry(draw, 1, 2) for _ in range(count)]
+        if square:
+            x0 = [_entry(draw, 1, 3) if dim == 0 else draw.integer(-3, 3) for _ in range(count)]
+            x_t = [
+                combine(((root(alpha_bar), Fraction(a)), (root(1 - alpha_bar), Fraction(e))))
+                for a, e in zip(x0, eps, strict=True)
+            ]
+        else:
+            x_t = [Fraction(draw.integer(-6, 6), 2) for _ in range(count)]
+        fields: dict[str, Any] = {
+            "t": draw.integer(3, 40),
+            "alpha_bar": frac_str(alpha_bar),
+            "beta": beta,
+        }
+        if dim == 0:
+            fields.update(x_t=frac_str(x_t[0]), eps_hat=frac_str(eps[0]))
+        else:
+            fields.update(x_t=[frac_str(x) for x in x_t], eps_hat=[frac_str(e) for e in eps])
+        return fields
+
+    def statement(self, spec: dict) -> str:
+        t = spec["t"]
+        vector = isinstance(spec["x_t"], list)
+        example = "`[2, -1/2]`" if vector else "`(3 - sqrt(2)/2)*2/sqrt(3)`"
+        lines = [
+            f"After {t} noising steps, $x_{{{t}}} = \\sqrt{{\\bar\\alpha_{{{t}}}}}\\, x_0 + "
+            f"\\sqrt{{1 - \\bar\\alpha_{{{t}}}}}\\, \\epsilon$, with "
+            f"$\\bar\\alpha_{{{t}}} = {tex_number(spec['alpha_bar'])}$ (this step on its own has "
+            f"$\\beta_{{{t}}} = {tex_number(spec['beta'])}$).",
+            "",
+            f"A network looks at $x_{{{t}}} = {_tex_value(spec['x_t'])}$ and predicts the noise "
+            f"that was mixed in: $\\hat\\epsilon = {_tex_value(spec['eps_hat'])}$.",
+            "",
+            "**Compute** the clean value this prediction implies, $\\hat x_0$: solve the line "
+            "above for $x_0$ with $\\hat\\epsilon$ in place of $\\epsilon$.",
+            "",
+            f"Answer with {'the vector' if vector else 'the number'}, for example {example}. "
+            "Write square roots as `sqrt(3)`; a decimal counts when it rounds the exact value at "
+            "the digits typed, with at least three significant figures.",
+        ]
+        return "\n".join(lines)
+
+    def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+        return reverse_picture(spec, answer, solution=solution)
+
+
+def _listed(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, tuple | list) else [value]
+
+
+def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+    """Return one number line per coordinate: ``x_t``, the noise removed from it, and (once
+    answered) the rescaled ``xhat_0``, with the learner's value dashed beside the right one."""
+    problem = PredictCleanKind().load(spec)
+    solved = answer is not None if solution is None else solution
+    xs = _listed(problem.x_t)
+    noise = _listed(combine(((root(1 - problem.alpha_bar), problem.eps_hat),)))
+    removed = [
+        x - n if isinstance(x, Fraction) and isinstance(n, Fraction) else float(x) - float(n)
+        for x, n in zip(xs, noise, strict=True)
+    ]
+    right = _listed(right_estimate(problem))
+    mine = [svg.finite(v) for v in _listed(answer)] if solved else []
+    if solved and len(mine) != len(xs):
+        mine = []
+    values = [float(v) for v in xs + removed + (right if solved else [])] + [
+        v for v in mine if v is not None
+    ]
+    extent = min(max([1.0, *(abs(v) for v in values)]), 40.0) * 1.15
+    left, right_edge, width = 80, 560, 600
+    axis = svg.Axis(-extent, extent, left, right_edge)
+    body: list[str] = []
+    for d, x in enumerate(xs):
+        y = 40 + 70 * d
+        body.append(svg.line(left, y, right_edge, y, stroke="#d1d5db"))
+        body.append(svg.line(axis(0), y - 6, axis(0), y + 6, stroke="#9ca3af"))
+        body.append(svg.text(10, y + 4, f"coordinate {d + 1}" if len(xs) > 1 else "value"))
+        body.append(
+            svg.circle(
+                axis(float(x)),
+                y,
+                5,
+                fill=svg.COLOURS["given"],
+                data_role="x-t",
+                data_index=d,
+                data_value=svg.fmt(x),
+            )
+        )
+        body.append(svg.text(axis(float(x)), y - 10, "xₜ", text_anchor="middle"))
+        if solved:
+            body.append(
+                svg.line(
+                    axis(float(x)),
+                    y + 12,
+                    axis(float(removed[d])),
+                    y + 12,
+                    stroke=svg.COLOURS["noise"],
+                    stroke_width="3",
+                    data_role="removed-noise",
+                    data_index=d,
+                    data_value=svg.fmt(noise[d]),
+                )
+            )
+            body.append(
+                svg.circle(
+                    axis(float(right[d])),
+                    y,
+                    6,
+                    fill=svg.COLOURS["right"],
+                    data_role="x0-hat",
+                    data_index=d,
+                    data_value=svg.fmt(right[d]),
+                )
+            )
+            body.append(svg.text(axis(float(right[d])), y + 28, "x̂₀", text_anchor="middle"))
+            if mine and mine[d] is not None:
+                body.append(
+                    svg.circle(
+                        axis(max(min(mine[d], extent), -extent)),
+                        y,
+                        8,
+                        fill="none",
+                        stroke=svg.COLOURS["answer"],
+                        stroke_dasharray="3 2",
+                        data_role="answer",
+                        data_index=d,
+                        data_value=f"{mine[d]:.6g}",
+                    )
+                )
+        else:
+            eps = _listed(problem.eps_hat)[d]
+            body.append(
+                svg.text(
+                    right_edge,
+                    y - 10,
+                    f"ε̂ = {svg.fmt(eps)}",
+                    text_anchor="end",
+                    fill=svg.COLOURS["noise"],
+                    data_role="eps-hat",
+                )
+            )
+    height = 40 + 70 * len(xs)
+    title = "From the noisy value back to the clean one"
+    if solved:
+        desc = (
+            "Grey: x_t. Purple: the noise removed, √(1 − ᾱ) ε̂. Green: x̂₀ = "
+            + ", ".join(svg.fmt(v) for v in right)
+            + ", the rest divided by √ᾱ."
+        )
+        if any(v is not None for v in mine):
+            desc += " Your answer is the dashed circle."
+    else:
+        desc = (
+            "Grey: x_t on a number line, with the predicted noise ε̂; the clean value is left "
+            "for you to work out."
+        )
+    return svg.document(width, height, title, desc, body, [spec, str(answer)])
+
+
+__all__ = ["PredictCleanGenerator", "reverse_picture"]

@@ -1,0 +1,111 @@
+"""predict_clean: NumPy inverts the forward formula independently; with many seeded draws, the
+spread of the estimate's error is the prediction error's spread times (1 - abar) / abar."""
+
+import math
+
+import numpy as np
+import pytest
+
+import grading
+from grading import SpecError, Status
+from practice.generators import GENERATORS, generate
+
+from .noise_helpers import by_role, field, floats, number, roles
+
+KIND = "predict_clean"
+LEVELS = GENERATORS[KIND].levels
+SPEC = {"kind": KIND, "t": 10, "alpha_bar": "16/25", "beta": "49/625", "x_t": "1", "eps_hat": "-1"}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_estimate_agrees_with_numpy(level):
+    for seed in range(40):
+        spec = generate(KIND, seed=seed, level=level)
+        abar = number(spec["alpha_bar"])
+        expected = (field(spec["x_t"]) - np.sqrt(1 - abar) * field(spec["eps_hat"])) / np.sqrt(abar)
+
+        np.testing.assert_allclose(
+            floats(grading.expected_answer(spec)), expected, rtol=1e-12, atol=1e-12
+        )
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_perfect_prediction_recovers_x0_and_an_imperfect_one_spreads_as_predicted(level):
+    draws = 200_000
+    sigma = 0.3
+    for seed in range(4):
+        spec = generate(KIND, seed=seed, level=level)
+        abar = number(spec["alpha_bar"])
+        rng = np.random.default_rng(seed)
+        x0 = rng.normal(size=draws)
+        eps = rng.normal(size=draws)
+        x_t = math.sqrt(abar) * x0 + math.sqrt(1 - abar) * eps
+        error = sigma * rng.normal(size=draws)
+        estimate = (x_t - math.sqrt(1 - abar) * (eps + error)) / math.sqrt(abar)
+        promised = (1 - abar) / abar * sigma**2
+
+        np.testing.assert_allclose(
+            (x_t - math.sqrt(1 - abar) * eps) / math.sqrt(abar), x0, rtol=1e-9, atol=1e-9
+        )
+        spread = float(np.var(estimate - x0, ddof=1))
+        assert abs(spread - promised) < 5 * promised * math.sqrt(2 / (draws - 1))
+        # without the rescale the spread would be (1 - abar) sigma^2: rejected
+        assert abs(spread - (1 - abar) * sigma**2) > 5 * promised * math.sqrt(2 / (draws - 1))
+
+
+def test_right_answer_in_its_forms():
+    assert grading.grade(SPEC, "2").status == Status.CORRECT
+    assert grading.grade(SPEC, "(1 - 3/5*(-1))/(4/5)").status == Status.CORRECT
+    spec = {**SPEC, "alpha_bar": "3/4", "beta": "1/10"}
+    assert grading.grade(spec, "(1 + 1/2)*2/sqrt(3)").status == Status.CORRECT
+    assert grading.grade(spec, "sqrt(3)").status == Status.CORRECT
+    assert grading.grade(spec, "1.732").status == Status.CORRECT
+
+
+@pytest.mark.parametrize(
+    ("answer", "code", "words"),
+    [
+        ("8/5", "no_rescale", "divide by"),
+        ("1/2", "added_noise", "instead of taking it away"),
+        ("4/3", "beta_for_alpha_bar", "this step's"),
+        ("17/8", "no_square_roots", "without square roots"),
+        ("32/25", "multiplied_by_root", "instead of dividing"),
+    ],
+)
+def test_each_mistake_is_named(answer, code, words):
+    verdict = grading.grade(SPEC, answer)
+
+    assert verdict.status == Status.INCORRECT
+    assert verdict.diagnosis is not None and verdict.diagnosis.mistake == code
+    assert words in verdict.explanation
+
+
+@pytest.mark.parametrize(
+    ("change", "name"),
+    [
+        ({"t": 0}, "t"),
+        ({"t": "3"}, "t"),
+        ({"alpha_bar": "1"}, "alpha_bar"),
+        ({"beta": "1/2"}, "beta"),
+        ({"eps_hat": ["1"]}, "eps_hat"),
+    ],
+)
+def test_a_malformed_spec_names_its_field(change, name):
+    with pytest.raises(SpecError) as error:
+        grading.validate_spec({**SPEC, **change})
+    assert error.value.field == name
+
+
+def test_fresh_picture_shows_x_t_and_the_prediction_only():
+    svg = GENERATORS[KIND].picture(SPEC)
+
+    assert {"x-t", "eps-hat"} <= roles(svg)
+    assert not {"x0-hat", "removed-noise"} & roles(svg)
+
+
+def test_answered_picture_shows_the_removed_noise_and_both_estimates():
+    svg = GENERATORS[KIND].picture(SPEC, 8 / 5)
+
+    assert [e.get("data-value") for e in by_role(svg, "removed-noise")] == ["-3/5"]
+    assert [e.get("data-value") for e in by_role(svg, "x0-hat")] == ["2"]
+    assert [float(e.get("data-value")) for e in by_role(svg, "answer")] == [1.6]
