@@ -180,13 +180,20 @@ def stack(tmp_path_factory) -> Iterator[Stack]:
         GUNICORN_WORKERS="2",
         PYTHONUNBUFFERED="1",
     )
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        timeout=300,
-    )
+    # As a deployment does: the schema, the course (the home page reads it), the static files.
+    for command in (
+        ["migrate", "--noinput", "-v0"],
+        ["load_course", "courses/content/how-text-becomes-numbers"],
+        ["collectstatic", "--noinput", "-v0"],
+    ):
+        subprocess.run(
+            [sys.executable, "manage.py", *command],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
     gunicorn_port = free_port()
     gunicorn_log = work / "gunicorn.log"
     gunicorn = subprocess.Popen(
