@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.closed_form_noise import ClosedFormNoiseKind, alpha_bar
 
+from . import labels
 from . import svg_plot as svg
 from .base import Draw, ProblemGenerator, frac_str
 from .noise_step import _entry, _tex_value, stands_out
@@ -93,16 +94,47 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
     problem = ClosedFormNoiseKind().load(spec)
     t = problem.t
     solved = answer is not None if solution is None else solution
-    left, top, height, step_width = 60, 20, 200, 90
+    # Above the line at 1, a lane where a value label goes when there is no room by its bar.
+    left, top, height, step_width = 60, 36, 200, 90
     width = left + step_width * (t + 1) + 20
     y = svg.Axis(0, 1, top + height, top)
     body = [
         svg.line(left, y(0), width - 10, y(0), stroke="#9ca3af"),
-        svg.line(left, y(1), width - 10, y(1), stroke="#e5e7eb", stroke_dasharray="3 3"),
-        svg.text(left - 8, y(1) + 4, "1", text_anchor="end"),
-        svg.text(left - 8, y(0) + 4, "0", text_anchor="end"),
+        # The faint dashed line at 1 is a guide a label may cross.
+        svg.line(
+            left,
+            y(1),
+            width - 10,
+            y(1),
+            stroke="#e5e7eb",
+            stroke_dasharray="3 3",
+            **{"class": "guide"},
+        ),
     ]
+    segments: list[labels.Segment] = [((left, y(0)), (width - 10, y(0)))]
+    obstacles: list[labels.Box] = []
+    marks: list[labels.Label] = []
+
+    def fixed(x: float, y_: float, content: str, anchor: str = "middle") -> None:
+        """Write a text whose place is fixed, and keep the placed labels off it."""
+        body.append(svg.text(x, y_, content, text_anchor=anchor))
+        obstacles.append(labels.text_box(x, y_, content, size=12, anchor=anchor))
+
+    def bar(x: float, top_: float) -> None:
+        obstacles.append(labels.Box(x, top_, x + 22, y(0)))
+
+    def mark_value(content: str, at: tuple[float, float], bounds: labels.Box) -> None:
+        """Add a value label to place above ``at`` (a bar's top), within ``bounds``."""
+        candidates = [
+            *labels.around_point(at, content, 12, toward=(0, -1)),
+            *(labels.Candidate(at[0], top - 10, a) for a in ("middle", "end", "start")),
+        ]
+        marks.append(labels.Label(content, 12, tuple(candidates), bounds=bounds))
+
+    fixed(left - 8, y(1) + 4, "1", "end")
+    fixed(left - 8, y(0) + 4, "0", "end")
     running = Fraction(1)
+    factors: list[tuple[str, tuple[float, float], labels.Box]] = []
     points = [(left + step_width * 0.5, y(1))]
     for s, beta in enumerate(problem.betas):
         x = left + step_width * (s + 1)
@@ -121,10 +153,11 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
                 data_value=str(keep),
             )
         )
-        body.append(
-            svg.text(x - 17, y(0) + 16, f"1−β{str(s + 1).translate(_SUB)}", text_anchor="middle")
-        )
-        body.append(svg.text(x - 17, y(float(keep)) - 4, svg.fmt(keep), text_anchor="middle"))
+        bar(x - 28, y(float(keep)))
+        fixed(x - 17, y(0) + 16, f"1−β{str(s + 1).translate(_SUB)}")
+        # Its column, reaching a little into the previous one when its own bar crowds it.
+        column = labels.Box(x - step_width * 0.8, 0, x + step_width / 2, y(0))
+        factors.append((svg.fmt(keep), (x - 17, y(float(keep))), column))
         if solved:
             body.append(
                 svg.rect(
@@ -139,6 +172,7 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
                     data_value=str(running),
                 )
             )
+            bar(x + 2, y(float(running)))
             points.append((x + 13, y(float(running))))
     if solved:
         body.append(
@@ -151,11 +185,8 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
             )
             + "/>"
         )
-        body.append(
-            svg.text(
-                points[-1][0], points[-1][1] - 6, f"ᾱ = {svg.fmt(running)}", text_anchor="middle"
-            )
-        )
+        segments.extend(labels.polyline_segments(points))
+        mark_value(f"ᾱ = {svg.fmt(running)}", points[-1], labels.Box(0, 0, width, y(0)))
         given = answer[0] if isinstance(answer, tuple) and answer else None
         value = svg.finite(given)
         if value is not None and 0 <= value <= 1.5:
@@ -173,7 +204,8 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
                     data_value=f"{value:.6g}",
                 )
             )
-            body.append(svg.text(x + 11, y(0) + 16, "yours", text_anchor="middle"))
+            bar(x, y(min(value, 1)))
+            fixed(x + 11, y(0) + 16, "yours")
     else:
         x = left + step_width * t
         body.append(
@@ -188,9 +220,12 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
                 data_role="alpha-bar-unknown",
             )
         )
-        body.append(
-            svg.text(x + 13, y(1) - 4, f"ᾱ{str(t).translate(_SUB)} = ?", text_anchor="middle")
-        )
+        bar(x + 2, y(1))
+        mark_value(f"ᾱ{str(t).translate(_SUB)} = ?", (x + 13, y(1)), labels.Box(0, 0, width, y(0)))
+    for content, at, column in factors:
+        mark_value(content, at, column)
+    spots = labels.place(marks, segments=segments, obstacles=obstacles)
+    body += [labels.svg_text(spot, data_role="value") for spot in spots]
     total_height = top + height + 30
     title = "What each noising step keeps, and what is left after all of them"
     if solved:

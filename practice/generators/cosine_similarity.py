@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.cosine_similarity import cosine
 
+from . import labels
 from . import svg_parts as svg
 from .base import Draw, ProblemGenerator
 from .statement import md_word, tex_vector
@@ -124,52 +125,89 @@ def _scale_for(points: list[tuple[float, float]]) -> tuple[float, float, float]:
 
 
 def _axes(ox: float, oy: float) -> list[str]:
+    """Return the two faint axes: guides a label may cross (class ``guide``)."""
     return [
-        svg.line(4, oy, PANEL - 4, oy, class_="axis", stroke=svg.COLOURS["muted"]),
-        svg.line(ox, 4, ox, PANEL - 4, class_="axis", stroke=svg.COLOURS["muted"]),
+        svg.line(4, oy, PANEL - 4, oy, class_="axis guide", stroke=svg.COLOURS["muted"]),
+        svg.line(ox, 4, ox, PANEL - 4, class_="axis guide", stroke=svg.COLOURS["muted"]),
     ]
 
 
-def _angle_arc(ox: float, oy: float, a: float, b: float, label: str) -> list[str]:
-    """Return the arc from direction a to direction b (radians) and its label."""
+class _Drawing:
+    """Collect a panel's lines, what a label must keep off, and the labels to place."""
+
+    def __init__(self) -> None:
+        self.body: list[str] = []
+        self.segments: list[labels.Segment] = []
+        self.labels: list[labels.Label] = []
+        self.attributes: list[dict[str, str]] = []
+
+    def label(self, text: str, candidates: list[labels.Candidate], **attributes: str) -> None:
+        self.labels.append(labels.Label(text, 12, tuple(candidates), bounds=_BOUNDS))
+        self.attributes.append(attributes)
+
+    def placed(self) -> list[str]:
+        """Return the body with every label placed off every line and earlier label."""
+        spots = labels.place(self.labels, segments=self.segments)
+        texts = [labels.svg_text(s, **a) for s, a in zip(spots, self.attributes, strict=True)]
+        return [*self.body, *texts]
+
+
+_BOUNDS = labels.Box(0, 0, PANEL, PANEL)
+
+
+def _angle_arc(drawing: _Drawing, ox: float, oy: float, a: float, b: float, label: str) -> None:
+    """Draw the arc from direction a to direction b (radians) and label it."""
     start, end = (a, b) if (b - a) % (2 * math.pi) <= math.pi else (b, a)
     sweep = (end - start) % (2 * math.pi)
     middle = start + sweep / 2
-    return [
-        svg.arc((ox, oy), 30, start, end, stroke=svg.COLOURS["angle"], class_="angle"),
-        svg.text(
-            ox + 44 * math.cos(middle),
-            oy - 44 * math.sin(middle) + 4,
-            label,
-            fill=svg.COLOURS["angle"],
-            text_anchor="middle",
-            class_="angle-label",
-        ),
+    drawing.body.append(
+        svg.arc((ox, oy), 30, start, end, stroke=svg.COLOURS["angle"], class_="angle")
+    )
+    drawing.segments += labels.polyline_segments(svg.arc_points((ox, oy), 30, start, end))
+    anchor = (ox + 30 * math.cos(middle), oy - 30 * math.sin(middle))
+    drawing.label(
+        label,
+        labels.around_point(anchor, label, 12, toward=(math.cos(middle), -math.sin(middle))),
+        fill=svg.COLOURS["angle"],
+        **{"class": "angle-label"},
+    )
+
+
+def _arrow(
+    drawing: _Drawing,
+    prefix: str,
+    role: str,
+    text: str,
+    tip: tuple[float, float],
+    origin: tuple[float, float],
+    data: dict[str, object],
+    *,
+    dashed: bool = False,
+) -> None:
+    """Draw an arrow from the origin to ``tip`` (pixels) and label it near its tip."""
+    drawing.body.append(svg.arrow(prefix, role, origin, tip, data=data, dashed=dashed))
+    drawing.segments += labels.arrow_segments(origin, tip)
+    outward = (tip[0] - origin[0], tip[1] - origin[1])
+    candidates = [
+        *labels.around_point(tip, text, 12, toward=outward),
+        *labels.along_segment((origin, tip), text, 12),
     ]
+    drawing.label(text, candidates, fill=svg.COLOURS[role])
 
 
 def _row_arrow(
-    prefix: str, k: int, word: str, tip: tuple[float, float], scale: float, ox: float, oy: float
-) -> list[str]:
+    drawing: _Drawing,
+    prefix: str,
+    k: int,
+    word: str,
+    tip: tuple[float, float],
+    scale: float,
+    ox: float,
+    oy: float,
+) -> None:
     x, y = ox + tip[0] * scale, oy - tip[1] * scale
-    length = math.hypot(x - ox, y - oy) or 1.0
-    lx, ly = x + 10 * (x - ox) / length, y + 10 * (y - oy) / length + 4
-    return [
-        svg.arrow(
-            prefix,
-            "row",
-            (ox, oy),
-            (x, y),
-            data={"index": k, "x": _fmt(tip[0]), "y": _fmt(tip[1])},
-        ),
-        svg.text(
-            lx,
-            ly,
-            f"{'uv'[k]}: {word}",
-            text_anchor="start" if x >= ox else "end",
-            fill=svg.COLOURS["row"],
-        ),
-    ]
+    data = {"index": k, "x": _fmt(tip[0]), "y": _fmt(tip[1])}
+    _arrow(drawing, prefix, "row", f"{'uv'[k]}: {word}", (x, y), (ox, oy), data)
 
 
 def _fmt(value: float) -> str:
@@ -180,9 +218,11 @@ def _fresh_arrows(prefix: str, words: list[str], u: tuple, v: tuple) -> str:
     scale, ox, oy = _scale_for([(float(u[0]), float(u[1])), (float(v[0]), float(v[1]))])
     body = [f'<g class="panel" data-origin="{svg.px(ox)},{svg.px(oy)}" data-scale="{scale:g}">']
     body += _axes(ox, oy)
-    body += _row_arrow(prefix, 0, words[0], (u[0], u[1]), scale, ox, oy)
-    body += _row_arrow(prefix, 1, words[1], (v[0], v[1]), scale, ox, oy)
-    body += _angle_arc(ox, oy, math.atan2(u[1], u[0]), math.atan2(v[1], v[0]), "θ")
+    drawing = _Drawing()
+    _row_arrow(drawing, prefix, 0, words[0], (u[0], u[1]), scale, ox, oy)
+    _row_arrow(drawing, prefix, 1, words[1], (v[0], v[1]), scale, ox, oy)
+    _angle_arc(drawing, ox, oy, math.atan2(u[1], u[0]), math.atan2(v[1], v[0]), "θ")
+    body += drawing.placed()
     body.append("</g>")
     return svg.document(
         prefix,
@@ -202,7 +242,7 @@ def _fresh_bars(prefix: str, words: list[str], u: tuple, v: tuple) -> str:
     height = 220
     middle = height / 2
     unit = (middle - 30) / top
-    group = 70
+    group = 86  # wider than the estimated width of a "coordinate d" caption
     width = 60 + group * dim
     body = [svg.line(40, middle, width - 10, middle, stroke=svg.COLOURS["muted"], class_="axis")]
     for d in range(dim):
@@ -267,19 +307,19 @@ def _angle_picture(prefix: str, words: list[str], u: tuple, v: tuple, answer: An
     scale, ox, oy = _scale_for(points)
     body = [f'<g class="panel" data-origin="{svg.px(ox)},{svg.px(oy)}" data-scale="{scale:g}">']
     body += _axes(ox, oy)
-    body += _row_arrow(prefix, 0, words[0], tip_u, scale, ox, oy)
-    body += _row_arrow(prefix, 1, words[1], tip_v, scale, ox, oy)
-    body += _angle_arc(ox, oy, base, math.atan2(tip_v[1], tip_v[0]), f"cos θ ≈ {cos_right:.3f}")
+    drawing = _Drawing()
+    _row_arrow(drawing, prefix, 0, words[0], tip_u, scale, ox, oy)
+    _row_arrow(drawing, prefix, 1, words[1], tip_v, scale, ox, oy)
+    _angle_arc(drawing, ox, oy, base, math.atan2(tip_v[1], tip_v[0]), f"cos θ ≈ {cos_right:.3f}")
     roles = ["row"]
     if learner_tip is not None:
         x, y = ox + learner_tip[0] * scale, oy - learner_tip[1] * scale
-        body.append(
-            svg.arrow(
-                prefix, "answer", (ox, oy), (x, y), data={"cos": f"{learner:.6g}"}, dashed=True
-            )
+        data: dict[str, object] = {"cos": f"{learner:.6g}"}
+        _arrow(
+            drawing, prefix, "answer", "your answer's angle", (x, y), (ox, oy), data, dashed=True
         )
-        body.append(svg.text(x, y - 8, "your answer's angle", fill=svg.COLOURS["answer"]))
         roles.append("answer")
+    body += drawing.placed()
     body.append("</g>")
     desc = f"The right cosine is about {cos_right:.4f}."
     if learner is None:

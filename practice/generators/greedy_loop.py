@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from grading.kinds.greedy_loop import LoopProblem, first_repeated_piece, run
 from grading.spec import number
 
+from . import labels
 from . import svg_parts as svg
 from .base import Draw, ProblemGenerator
 from .greedy_steps import draw_pieces, draw_scores, grid_picture, score_table_markdown
@@ -171,6 +172,11 @@ def state_graph(spec: dict, answer: Any) -> str:
     prefix = svg.prefix_for(("loop-graph", spec.get("contexts"), spec.get("scores"), str(answer)))
     body: list[str] = []
     roles = ["path", "loop"]
+    bounds = labels.Box(0, 0, width, height)
+    segments: list[labels.Segment] = []
+    edge_labels: list[labels.Label] = []
+    edge_colours: list[str] = []
+    obstacles: list[labels.Box] = []
     for t in range(len(r.written)):
         source = positions[t]
         target_index = t + 1 if t + 1 < r.repeat_step else j
@@ -191,15 +197,12 @@ def state_graph(spec: dict, answer: Any) -> str:
                 width=3 if in_loop else 2,
             )
         )
-        mx, my = (
-            (start[0] + end[0]) / 2 + 12 * dy / length,
-            (start[1] + end[1]) / 2 - 12 * dx / length,
-        )
-        body.append(
-            svg.text(
-                mx, my, f"{t + 1}: {r.written[t]}", fill=svg.COLOURS[role], text_anchor="middle"
-            )
-        )
+        segments += labels.arrow_segments(start, end)
+        text = f"{t + 1}: {r.written[t]}"
+        # On the shaft's left first (outside the loop, which turns clockwise on screen).
+        candidates = labels.along_segment((start, end), text, 12, side=1)
+        edge_labels.append(labels.Label(text, 12, tuple(candidates), bounds=bounds))
+        edge_colours.append(svg.COLOURS[role])
     for t, state in enumerate(states[: r.repeat_step]):
         x, y = positions[t]
         pair = f"{state[0]} {state[1]}"
@@ -207,11 +210,13 @@ def state_graph(spec: dict, answer: Any) -> str:
         body.append(
             svg.rect(x - 38, y - 14, 76, 28, rx=8, fill="#ffffff", stroke=svg.COLOURS["query"])
         )
-        body.append(svg.text(x, y + 4, f"{state[0]} {state[1]}", text_anchor="middle"))
+        body.append(svg.text(x, y + 4, pair, text_anchor="middle"))
         body.append("</g>")
-    body.append(
-        svg.text(10, 20, "states: the last two pieces; edges: the piece written at each step")
-    )
+        inside = labels.text_box(x, y + 4, pair, size=12, anchor="middle")
+        obstacles += [labels.Box(x - 38, y - 14, x + 38, y + 14), inside]
+    legend = "states: the last two pieces; edges: the piece written at each step"
+    body.append(svg.text(10, 20, legend))
+    obstacles.append(labels.text_box(10, 20, legend, size=12))
     desc = (
         f"The text enters a loop of {len(r.loop)} pieces, {' '.join(r.loop)}, at step "
         f"{r.start}; the pair ({states[j][0]}, {states[j][1]}) comes back after step "
@@ -221,14 +226,11 @@ def state_graph(spec: dict, answer: Any) -> str:
         loop, start = answer
         if (tuple(loop), start) != (r.loop, r.start):
             desc += f" Your answer: the loop {' '.join(loop)} from step {start}."
-            body.append(
-                svg.text(
-                    10,
-                    height - 12,
-                    f"your answer: {' '.join(loop)} from step {start}",
-                    fill=svg.COLOURS["answer"],
-                )
-            )
+            mine = f"your answer: {' '.join(loop)} from step {start}"
+            body.append(svg.text(10, height - 12, mine, fill=svg.COLOURS["answer"]))
+            obstacles.append(labels.text_box(10, height - 12, mine, size=12))
+    spots = labels.place(edge_labels, segments=segments, obstacles=obstacles)
+    body += [labels.svg_text(s, fill=c) for s, c in zip(spots, edge_colours, strict=True)]
     return svg.document(
         prefix,
         width,

@@ -12,8 +12,10 @@ layer-1 output and the answer, the learner's beside the right one.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from . import labels
 from . import svg_plot as svg
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -161,18 +163,41 @@ def layers_picture(spec: dict, answer: Any = None, *, solution: bool | None = No
     p = kind.load(spec)
     i = p.position
     n = len(p.tokens)
-    step, left = 96, 60
-    width = max(left + n * step, 560)
-    x_of = {j: left + j * step + step / 2 - 30 for j in range(n)}
-    y2, y1, y0 = 50, 150, 250
     solved = answer is not None if solution is None else solution
     reach = set(p.reach)
     middle = p.neighbourhood(i)
-    body: list[str] = [
-        svg.text(4, y2 + 4, "layer 2"),
-        svg.text(4, y1 + 4, "layer 1"),
-        svg.text(4, y0 + 4, "lookup"),
-    ]
+    step, left = 96, 60
+    if solved:
+        # Room for each layer-1 value beside its dot, between it and the next dot.
+        widest = max(labels.text_width(_vec(layer_one(p, j)), 12) for j in middle)
+        step = max(step, math.ceil(widest) + 44)
+    width = max(left + n * step, 560)
+    x_of = {j: left + j * step + step / 2 - 30 for j in range(n)}
+    y2, y1, y0 = 50, 150, 250
+    body: list[str] = []
+    segments: list[labels.Segment] = []
+    obstacles: list[labels.Box] = []
+    # Labels placed by the pass after everything else is drawn: (label, its attributes).
+    placed: list[tuple[labels.Label, dict[str, str]]] = []
+    bounds = labels.Box(0, 0, width, y0 + 84)
+
+    def fixed(x: float, y: float, content: str, anchor: str = "start", **extra: Any) -> None:
+        """Write a text whose place is fixed, and keep the placed labels off it."""
+        body.append(svg.text(x, y, content, text_anchor=anchor, **extra))
+        obstacles.append(labels.text_box(x, y, content, size=12, anchor=anchor))
+
+    def dot(x: float, y: float, r: float, **extra: Any) -> None:
+        body.append(svg.circle(x, y, r, **extra))
+        obstacles.append(labels.Box(x - r, y - r, x + r, y + r))
+
+    def near(content: str, candidates: list[labels.Candidate], attributes: dict[str, str]) -> None:
+        label = labels.Label(content, 12, tuple(candidates), bounds=bounds)
+        placed.append((label, attributes))
+
+    fixed(4, y2 + 4, "layer 2")
+    fixed(4, y1 + 4, "layer 1")
+    fixed(4, y0 + 4, "lookup")
+    weight_labels: list[tuple[labels.Label, dict[str, str]]] = []
     u_of = dict(zip(p.offsets, p.weights_1, strict=True))
     w_of = dict(zip(p.offsets, p.weights_2, strict=True))
     for j in middle:
@@ -191,6 +216,7 @@ def layers_picture(spec: dict, answer: Any = None, *, solution: bool | None = No
                     data_weight=svg.fmt(u_of[m - j]),
                 )
             )
+            segments.append(((x_of[m], y0 - 10), (x_of[j], y1 + 10)))
         body.append(
             svg.line(
                 x_of[j],
@@ -205,114 +231,87 @@ def layers_picture(spec: dict, answer: Any = None, *, solution: bool | None = No
                 data_weight=svg.fmt(w_of[j - i]),
             )
         )
-        # near the layer-1 end of the edge, where the edges are furthest apart
-        mx, my = x_of[j] + 0.3 * (x_of[i] - x_of[j]), y1 - 0.3 * (y1 - y2)
-        body.append(
-            svg.text(
-                mx + (6 if j >= i else -6),
-                my,
-                f"w={svg.fmt(w_of[j - i])}",
-                text_anchor="start" if j >= i else "end",
-                fill=svg.COLOURS["right"],
-            )
+        edge = ((x_of[j], y1 - 10), (x_of[i], y2 + 10))
+        segments.append(edge)
+        # Near the layer-1 end of the edge first, where the edges are furthest apart.
+        text = f"w={svg.fmt(w_of[j - i])}"
+        candidates = labels.along_segment(
+            edge, text, 12, side=1 if j >= i else -1, fractions=(0.3, 0.2, 0.4, 0.5, 0.6, 0.1)
         )
+        label = labels.Label(text, 12, tuple(candidates), bounds=bounds)
+        weight_labels.append((label, {"fill": svg.COLOURS["right"]}))
     weights_note = "u = (" + ", ".join(svg.fmt(u) for u in p.weights_1) + ")"
-    body.append(
-        svg.text(
-            left,
-            y0 + 70,
-            f"layer 1 mixes with {weights_note}; layer 2 with w = ("
-            + ", ".join(svg.fmt(w) for w in p.weights_2)
-            + ")",
-            fill="#374151",
-        )
+    fixed(
+        left,
+        y0 + 70,
+        f"layer 1 mixes with {weights_note}; layer 2 with w = ("
+        + ", ".join(svg.fmt(w) for w in p.weights_2)
+        + ")",
+        fill="#374151",
     )
+    value_labels: list[tuple[labels.Label, dict[str, str]]] = []
     for j in range(n):
         inside = j in reach
         colour = svg.COLOURS["given"] if inside else "#d1d5db"
-        body.append(
-            svg.circle(
+        dot(x_of[j], y0, 10, fill=colour, data_role="lookup" if inside else "outside", data_index=j)
+        fixed(x_of[j], y0 + 28, p.tokens[j], "middle", fill="#111827" if inside else "#9ca3af")
+        if p.tokens_b and p.tokens_b[j] != p.tokens[j]:
+            fixed(
                 x_of[j],
-                y0,
-                10,
-                fill=colour,
-                data_role="lookup" if inside else "outside",
+                y0 + 46,
+                f"B: {p.tokens_b[j]}",
+                "middle",
+                fill=svg.COLOURS["noise"],
+                data_role="token-b-changed",
                 data_index=j,
             )
-        )
-        body.append(
-            svg.text(
-                x_of[j],
-                y0 + 28,
-                p.tokens[j],
-                text_anchor="middle",
-                fill="#111827" if inside else "#9ca3af",
-            )
-        )
-        if p.tokens_b and p.tokens_b[j] != p.tokens[j]:
-            body.append(
-                svg.text(
-                    x_of[j],
-                    y0 + 46,
-                    f"B: {p.tokens_b[j]}",
-                    text_anchor="middle",
-                    fill=svg.COLOURS["noise"],
-                    data_role="token-b-changed",
-                    data_index=j,
-                )
-            )
         if j in middle:
-            body.append(
-                svg.circle(
-                    x_of[j], y1, 10, fill=svg.COLOURS["signal"], data_role="layer-1", data_index=j
-                )
-            )
+            dot(x_of[j], y1, 10, fill=svg.COLOURS["signal"], data_role="layer-1", data_index=j)
             if solved:
-                value = layer_one(p, j)
-                body.append(
-                    svg.text(
-                        x_of[j] + 14,
-                        y1 + 4,
-                        _vec(value),
-                        fill=svg.COLOURS["signal"],
-                        data_role="value-1",
-                        data_index=j,
-                        data_value=_vec(value),
+                value = _vec(layer_one(p, j))
+                candidates = labels.around_point(
+                    (x_of[j], y1), value, 12, toward=(1, 0), gaps=(13, 18, 24, 32, 44)
+                )
+                label = labels.Label(value, 12, tuple(candidates), bounds=bounds)
+                value_labels.append(
+                    (
+                        label,
+                        {
+                            "fill": svg.COLOURS["signal"],
+                            "data-role": "value-1",
+                            "data-index": str(j),
+                            "data-value": value,
+                        },
                     )
                 )
-    body.append(
-        svg.circle(x_of[i], y2, 12, fill=svg.COLOURS["right"], data_role="layer-2", data_index=i)
-    )
+    dot(x_of[i], y2, 12, fill=svg.COLOURS["right"], data_role="layer-2", data_index=i)
+    top_gaps = (15, 20, 26, 34, 44)
     height = y0 + 84
     if solved:
         right = kind.right(p)
-        body.append(
-            svg.text(
-                x_of[i] + 18,
-                y2 - 8,
-                f"h{str(i).translate(_SUB)}⁽²⁾ = {_vec(right)}",
-                fill=svg.COLOURS["right"],
-                data_role="right",
-                data_value=_vec(right),
-            )
+        text = f"h{str(i).translate(_SUB)}⁽²⁾ = {_vec(right)}"
+        near(
+            text,
+            labels.around_point((x_of[i], y2), text, 12, toward=(1, -0.4), gaps=top_gaps),
+            {"fill": svg.COLOURS["right"], "data-role": "right", "data-value": _vec(right)},
         )
         if isinstance(answer, tuple) and len(answer) == len(right):
-            body.append(
-                svg.text(
-                    x_of[i] + 18,
-                    y2 + 12,
-                    f"yours: {_vec(answer)}",
-                    fill=svg.COLOURS["answer"],
-                    data_role="answer",
-                    data_value=_vec(answer),
-                )
+            text = f"yours: {_vec(answer)}"
+            near(
+                text,
+                labels.around_point((x_of[i], y2), text, 12, toward=(1, 0.4), gaps=top_gaps),
+                {"fill": svg.COLOURS["answer"], "data-role": "answer", "data-value": _vec(answer)},
             )
     else:
-        body.append(
-            svg.text(
-                x_of[i] + 18, y2 + 4, f"h{str(i).translate(_SUB)}⁽²⁾ = ?", fill=svg.COLOURS["right"]
-            )
+        text = f"h{str(i).translate(_SUB)}⁽²⁾ = ?"
+        near(
+            text,
+            labels.around_point((x_of[i], y2), text, 12, toward=(1, 0), gaps=top_gaps),
+            {"fill": svg.COLOURS["right"]},
         )
+    everything = [*placed, *weight_labels, *value_labels]
+    spots = labels.place([lab for lab, _ in everything], segments=segments, obstacles=obstacles)
+    body += [labels.svg_text(spot, **a) for spot, (_, a) in zip(spots, everything, strict=True)]
     title = "Who mixes whom in two neighbour-only layers"
     far = sorted(m for m in reach if m not in middle)
     desc = (

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.cosine_similarity import cosine
 
+from . import labels
 from . import svg_parts as svg
 from .base import Draw, ProblemGenerator
 from .statement import md_word, tex_vector
@@ -230,10 +231,25 @@ def _arrows(
     oy = PAD + (PANEL - 2 * PAD - (max(ys) - min(ys)) * scale) / 2 + max(ys) * scale
     body = [
         f'<g class="panel" data-origin="{svg.px(ox)},{svg.px(oy)}" data-scale="{scale:g}">',
-        svg.line(4, oy, PANEL - 4, oy, class_="axis", stroke=svg.COLOURS["muted"]),
-        svg.line(ox, 4, ox, PANEL - 4, class_="axis", stroke=svg.COLOURS["muted"]),
+        # Faint axes: guides a label may cross.
+        svg.line(4, oy, PANEL - 4, oy, class_="axis guide", stroke=svg.COLOURS["muted"]),
+        svg.line(ox, 4, ox, PANEL - 4, class_="axis guide", stroke=svg.COLOURS["muted"]),
     ]
     roles_used = ["query", "candidate"]
+    bounds = labels.Box(0, 0, PANEL + LABEL_ROOM, PANEL)
+    segments: list[labels.Segment] = []
+    tip_labels: list[labels.Label] = []
+    colours: list[str] = []
+
+    def label_tip(text: str, end: tuple[float, float], role: str) -> None:
+        """Add a label to place near an arrow's tip, else beside its shaft."""
+        outward = (end[0] - ox, end[1] - oy)
+        candidates = [
+            *labels.around_point(end, text, 12, toward=outward),
+            *labels.along_segment(((ox, oy), end), text, 12),
+        ]
+        tip_labels.append(labels.Label(text, 12, tuple(candidates), bounds=bounds))
+        colours.append(svg.COLOURS[role])
 
     def tip(p: tuple[int, ...]) -> tuple[float, float]:
         return ox + p[0] * scale, oy - p[1] * scale
@@ -260,16 +276,8 @@ def _arrows(
         label = word
         if solved:
             label += f" (cos {_cos(query, row):.2f})"
-        length = math.hypot(x - ox, y - oy) or 1.0
-        body.append(
-            svg.text(
-                x + 8 * (x - ox) / length,
-                y + 8 * (y - oy) / length + 4,
-                label,
-                text_anchor="start" if x >= ox else "end",
-                fill=svg.COLOURS[role],
-            )
-        )
+        segments.extend(labels.arrow_segments((ox, oy), (x, y)))
+        label_tip(label, (x, y), role)
     x, y = tip(query)
     body.append(
         svg.arrow(
@@ -281,8 +289,20 @@ def _arrows(
             width=3,
         )
     )
-    body.append(svg.text(x + 6, y - 8, f"{spec['query']} (query)", fill=svg.COLOURS["query"]))
+    segments.extend(labels.arrow_segments((ox, oy), (x, y)))
+    label_tip(f"{spec['query']} (query)", (x, y), "query")
+    spots = labels.place(tip_labels, segments=segments)
+    left = 0.0
+    if not all(spot.free for spot in spots):
+        # An arrow near the left edge with another close by: give its label room on the left.
+        left = LABEL_ROOM
+        roomier = labels.Box(-left, 0, PANEL + LABEL_ROOM, PANEL)
+        tip_labels = [labels.Label(t.text, t.size, t.candidates, roomier) for t in tip_labels]
+        spots = labels.place(tip_labels, segments=segments)
+    body += [labels.svg_text(s, fill=c) for s, c in zip(spots, colours, strict=True)]
     body.append("</g>")
+    if left:
+        body = [f'<g transform="translate({svg.px(left)},0)">', *body, "</g>"]
     if solved:
         assert right is not None
         title = "The query and the candidates; the nearest by cosine highlighted"
@@ -294,7 +314,7 @@ def _arrows(
         desc = "Each row is an arrow from the origin, labelled with its word; no winner is marked."
     # Labels run to the right of the arrows' tips: room for them beyond the panel.
     return svg.document(
-        prefix, PANEL + LABEL_ROOM, PANEL, title, desc, body, marker_roles=roles_used
+        prefix, left + PANEL + LABEL_ROOM, PANEL, title, desc, body, marker_roles=roles_used
     )
 
 

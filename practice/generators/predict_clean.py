@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from grading.kinds._noise_math import combine, root
 from grading.kinds.predict_clean import PredictCleanKind, right_estimate
 
+from . import labels
 from . import svg_plot as svg
 from .base import Draw, ProblemGenerator, frac_str
 from .noise_step import _entry, _tex_value
@@ -112,13 +113,29 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
         v for v in mine if v is not None
     ]
     extent = min(max([1.0, *(abs(v) for v in values)]), 40.0) * 1.15
-    left, right_edge, width = 80, 560, 600
+    # The number lines start past the widest row caption ("coordinate 9" is about 80 px).
+    left, right_edge, width = 100, 560, 600
     axis = svg.Axis(-extent, extent, left, right_edge)
     body: list[str] = []
+    segments: list[labels.Segment] = []
+    obstacles: list[labels.Box] = []
+    marks: list[labels.Label] = []
+
+    def mark(text: str, at: tuple[float, float], below: bool, radius: float) -> None:
+        """Add a label for the dot at ``at``, above it (or below), off the dot itself."""
+        band = labels.Box(0, at[1] - 35, width, min(at[1] + 35, 40 + 70 * len(xs)))
+        gaps = [radius + g for g in (3, 8, 14, 22, 32)]
+        candidates = labels.around_point(at, text, 12, toward=(0, 1 if below else -1), gaps=gaps)
+        marks.append(labels.Label(text, 12, tuple(candidates), bounds=band))
+
+    def dot(x: float, y: float, radius: float) -> None:
+        obstacles.append(labels.Box(x - radius, y - radius, x + radius, y + radius))
+
     for d, x in enumerate(xs):
         y = 40 + 70 * d
         body.append(svg.line(left, y, right_edge, y, stroke="#d1d5db"))
         body.append(svg.line(axis(0), y - 6, axis(0), y + 6, stroke="#9ca3af"))
+        segments += [((left, y), (right_edge, y)), ((axis(0), y - 6), (axis(0), y + 6))]
         body.append(svg.text(10, y + 4, f"coordinate {d + 1}" if len(xs) > 1 else "value"))
         body.append(
             svg.circle(
@@ -131,7 +148,8 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
                 data_value=svg.fmt(x),
             )
         )
-        body.append(svg.text(axis(float(x)), y - 10, "xₜ", text_anchor="middle"))
+        dot(axis(float(x)), y, 5)
+        mark("xₜ", (axis(float(x)), y), False, 5)
         if solved:
             body.append(
                 svg.line(
@@ -146,6 +164,7 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
                     data_value=svg.fmt(noise[d]),
                 )
             )
+            segments.append(((axis(float(x)), y + 12), (axis(float(removed[d])), y + 12)))
             body.append(
                 svg.circle(
                     axis(float(right[d])),
@@ -157,8 +176,10 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
                     data_value=svg.fmt(right[d]),
                 )
             )
-            body.append(svg.text(axis(float(right[d])), y + 28, "x̂₀", text_anchor="middle"))
+            dot(axis(float(right[d])), y, 6)
+            mark("x̂₀", (axis(float(right[d])), y), True, 6)
             if mine and mine[d] is not None:
+                dot(axis(max(min(mine[d], extent), -extent)), y, 8)
                 body.append(
                     svg.circle(
                         axis(max(min(mine[d], extent), -extent)),
@@ -174,6 +195,9 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
                 )
         else:
             eps = _listed(problem.eps_hat)[d]
+            obstacles.append(
+                labels.text_box(right_edge, y - 10, f"ε̂ = {svg.fmt(eps)}", size=12, anchor="end")
+            )
             body.append(
                 svg.text(
                     right_edge,
@@ -184,6 +208,8 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
                     data_role="eps-hat",
                 )
             )
+    spots = labels.place(marks, segments=segments, obstacles=obstacles)
+    body += [labels.svg_text(spot, data_role="label") for spot in spots]
     height = 40 + 70 * len(xs)
     title = "From the noisy value back to the clean one"
     if solved:

@@ -100,17 +100,31 @@ def arrow(
     return line(*start, *end, **{k.replace("-", "_") + "_": v for k, v in fields.items()})
 
 
+def arc_points(
+    centre: tuple[float, float], radius: float, start: float, end: float, *, steps: int = 24
+) -> list[tuple[float, float]]:
+    """Return points along an arc (angles in radians, counter-clockwise with y pointing up),
+    ``steps`` pieces from ``start`` to ``end``."""
+    cx, cy = centre
+    sweep = (end - start) % (2 * math.pi)
+    return [
+        (
+            cx + radius * math.cos(start + sweep * k / steps),
+            cy - radius * math.sin(start + sweep * k / steps),
+        )
+        for k in range(steps + 1)
+    ]
+
+
 def arc(
     centre: tuple[float, float], radius: float, start: float, end: float, **extra: object
 ) -> str:
-    """Return an arc path (angles in radians, counter-clockwise with y pointing up)."""
-    cx, cy = centre
-    x1, y1 = cx + radius * math.cos(start), cy - radius * math.sin(start)
-    x2, y2 = cx + radius * math.cos(end), cy - radius * math.sin(end)
-    sweep = (end - start) % (2 * math.pi)
-    large = 1 if sweep > math.pi else 0
+    """Return an arc as a path of short straight pieces (angles in radians, counter-clockwise
+    with y pointing up); drawn from ``arc_points``, so a label placed off those points' segments
+    stays off the drawn arc."""
+    points = arc_points(centre, radius, start, end)
     fields: dict[str, object] = {
-        "d": f"M{px(x1)},{px(y1)} A{px(radius)},{px(radius)} 0 {large} 0 {px(x2)},{px(y2)}",
+        "d": "M" + " L".join(f"{px(x)},{px(y)}" for x, y in points),
         "fill": "none",
     }
     fields.update({_name(k): v for k, v in extra.items()})
