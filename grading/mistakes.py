@@ -199,6 +199,32 @@ def _scaled_index(loaded: Loaded) -> MistakeIndex | None:
 
 
 @lru_cache(maxsize=512)
+def _solvable(loaded: Loaded) -> bool:
+    """Return True when every mistake of the kind solves for its variants (`MistakeDef.solve`)
+    on a vector problem whose right answer is rational."""
+    if not isinstance(loaded.shape, Vector) or not loaded.kind.mistakes:
+        return False
+    if any(m.solve is None or m.form is None for m in loaded.kind.mistakes):
+        return False
+    return is_rational(expected_cached(loaded))
+
+
+def solved_matches(loaded: Loaded, value: Any) -> tuple[Diagnosis, ...] | None:
+    """Return the mistakes whose answer is exactly the rational vector `value`, in catalog
+    order, solved from each mistake's form (no index built); None when the kind cannot."""
+    if not _solvable(loaded):
+        return None
+    expected = expected_cached(loaded)
+    if len(value) != len(expected):
+        return ()
+    difference = tuple(x - y for x, y in zip(value, expected, strict=True))
+    if not any(difference):
+        return ()
+    problem = loaded.problem
+    return tuple(v.diagnosis() for m in loaded.kind.mistakes for v in m.solve(problem, difference))
+
+
+@lru_cache(maxsize=512)
 def mistake_index(loaded: Loaded) -> MistakeIndex:
     """Return the cached MistakeIndex of a problem."""
     index = _scaled_index(loaded)

@@ -31,6 +31,11 @@ Optional, for kinds that need them:
 - `MistakeDef.form(problem, variant)`: for a vector kind whose mistaken answers are rational,
   `(a, ((c, row), ...))` meaning `a * right + sum of c * row`; then `apply` may be left out and
   the engine indexes every variant in integer arithmetic;
+- `MistakeDef.solve(problem, difference)`: with `form`, the variants (in `variants` order) whose
+  form gives `right + difference` (a tuple of Fractions, never all 0), found from the form
+  directly instead of building every variant's vector; when every mistake of a kind has one,
+  an exact rational answer to a new problem is diagnosed without building its index (the
+  tests check it finds what the index finds);
 - `Kind.terms(problem) -> TermTable`: a vector kind whose answer is a weighted sum declares its
   terms (weights, rows, names), and the engine then compares a written-out sum term by term;
   with it, `MistakeDef.weights(problem)` (the weight each term gets under a whole-sum mistake,
@@ -118,6 +123,7 @@ class MistakeDef:
     variants: Callable[[Problem], Iterable[Variant]] | None = None
     apply: Callable[[Problem, Any], Any] | None = None
     form: Callable[[Problem, Any], Form] | None = None
+    solve: Callable[[Problem, tuple[Fraction, ...]], Iterable[Variant]] | None = None
     describe: Callable[[Problem, Diagnosis], str] | None = None
     weights: Callable[[Problem], tuple[Any, ...] | None] | None = None
     from_terms: Callable[[Problem, TermReport], Diagnosis | None] | None = None

@@ -7,12 +7,13 @@ matched against the problem's terms and the wrong one is named).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from ..compare import as_fraction, equal, vectors_equal
-from ..exact import combine
+from ..exact import combine, rational_sum
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -41,6 +42,8 @@ class WeightedSumProblem:
 
 
 P = WeightedSumProblem
+Row = tuple[Fraction, ...]
+Diff = tuple[Fraction, ...]
 
 
 def _term(p: P, k: int) -> str:
@@ -65,6 +68,17 @@ def _unique(values: list[Fraction]) -> list[Fraction]:
     return seen
 
 
+def _multiple(difference: Diff, row: Row) -> Fraction | None:
+    """Return the λ with difference = λ·row, or None when there is none (row all 0)."""
+    for x, d in zip(row, difference, strict=True):
+        if x:
+            factor = d / x
+            if all(d == factor * y for y, d in zip(row, difference, strict=True)):
+                return factor
+            return None
+    return None
+
+
 # omitted_term
 
 
@@ -75,6 +89,15 @@ def _omitted_variants(p: P) -> list[Variant]:
 def _omitted_form(p: P, d: Any) -> Form:
     (k,) = d.terms
     return (1, ((-p.weights[k], p.rows[k]),))
+
+
+def _omitted_solve(p: P, diff: Diff) -> list[Variant]:
+    # -w_k x_k = diff
+    return [
+        variant("omitted_term", (k,))
+        for k, row in enumerate(p.rows)
+        if _multiple(diff, row) == -p.weights[k]
+    ]
 
 
 def _omitted_explain(p: P, d: Diagnosis) -> str:
@@ -110,6 +133,19 @@ def _wrong_weight_variants(p: P) -> list[Variant]:
 def _wrong_weight_form(p: P, d: Any) -> Form:
     (k,) = d.terms
     return (1, ((_weight_text(d.detail["weight"]) - p.weights[k], p.rows[k]),))
+
+
+def _wrong_weight_solve(p: P, diff: Diff) -> list[Variant]:
+    # (w' - w_k) x_k = diff, w' another term's weight or 1
+    out = []
+    for k, own in enumerate(p.weights):
+        change = _multiple(diff, p.rows[k])
+        if not change:
+            continue
+        weight = own + change
+        if weight == 1 or any(w == weight for j, w in enumerate(p.weights) if j != k):
+            out.append(variant("wrong_weight", (k,), {"weight": str(weight)}))
+    return out
 
 
 def _wrong_weight_explain(p: P, d: Diagnosis) -> str:
@@ -149,6 +185,21 @@ def _wrong_row_form(p: P, d: Any) -> Form:
     (k,) = d.terms
     row = p.rows[int(d.detail["row"])]
     return (1, ((p.weights[k], row), (-p.weights[k], p.rows[k])))
+
+
+def _wrong_row_solve(p: P, diff: Diff) -> list[Variant]:
+    # w_k (x_r - x_k) = diff, so x_r = x_k + diff / w_k
+    out = []
+    for k, weight in enumerate(p.weights):
+        if not weight:
+            continue
+        used = tuple(x + d / weight for x, d in zip(p.rows[k], diff, strict=True))
+        out += [
+            variant("wrong_row", (k,), {"row": r})
+            for r, row in enumerate(p.rows)
+            if r != k and row == used
+        ]
+    return out
 
 
 def _wrong_row_explain(p: P, d: Diagnosis) -> str:
@@ -201,6 +252,32 @@ def _swapped_form(p: P, d: Any) -> Form:
     return (1, ((change, p.rows[a]), (-change, p.rows[b])))
 
 
+def _swapped_solve(p: P, diff: Diff) -> list[Variant]:
+    # (w_b - w_a)(x_a - x_b) = diff
+    n = len(p.weights)
+    out = []
+    for a in range(n):
+        for b in range(a + 1, n):
+            change = p.weights[b] - p.weights[a]
+            if change and all(
+                d == change * (x - y) for d, x, y in zip(diff, p.rows[a], p.rows[b], strict=True)
+            ):
+                out.append(variant("swapped_weights", (a, b)))
+    return out
+
+
+def _whole_sum_solve(code: str, weight: Callable[[P], Fraction]) -> Callable[[P, Diff], list]:
+    """Return the solver of a whole-sum mistake, every row with one weight w:
+    sum_j (w - w_j) x_j = diff."""
+
+    def solve(p: P, diff: Diff) -> list[Variant]:
+        w = weight(p)
+        made = rational_sum([w - own for own in p.weights], p.rows)
+        return [variant(code)] if made == diff else []
+
+    return solve
+
+
 def _swapped_explain(p: P, d: Diagnosis) -> str:
     a, b = d.terms
     return (
@@ -250,6 +327,7 @@ class WeightedSum(Kind):
             parts="[k]: the term left out (k = i is the self term, which the sum includes)",
             variants=_omitted_variants,
             form=_omitted_form,
+            solve=_omitted_solve,
             explain=_omitted_explain,
             describe=lambda p, d: f"leaving out {_term(p, d.terms[0])}",
             from_terms=_omitted_from_terms,
@@ -261,6 +339,7 @@ class WeightedSum(Kind):
             parts="[k]: the term whose row got another term's weight, or 1",
             variants=_wrong_weight_variants,
             form=_wrong_weight_form,
+            solve=_wrong_weight_solve,
             explain=_wrong_weight_explain,
             describe=lambda p, d: (
                 f"using the weight ${scalar_tex(Fraction(d.detail['weight']))}$ in "
@@ -275,6 +354,7 @@ class WeightedSum(Kind):
             parts="[k]: the term that used a row other than x_k",
             variants=_wrong_row_variants,
             form=_wrong_row_form,
+            solve=_wrong_row_solve,
             explain=_wrong_row_explain,
             describe=_wrong_row_describe,
             from_terms=_wrong_row_from_terms,
@@ -286,6 +366,7 @@ class WeightedSum(Kind):
             parts="[a, b]: the two terms whose weights were exchanged (a < b)",
             variants=_swapped_variants,
             form=_swapped_form,
+            solve=_swapped_solve,
             explain=_swapped_explain,
             describe=lambda p, d: (
                 f"exchanging the weights of {_term(p, d.terms[0])}, and {_term(p, d.terms[1])}"
@@ -297,6 +378,7 @@ class WeightedSum(Kind):
             number=5,
             label=gettext_noop("added the rows without weights"),
             form=lambda p, d: (0, tuple((Fraction(1), row) for row in p.rows)),
+            solve=_whole_sum_solve("unweighted_sum", lambda p: Fraction(1)),
             explain=_unweighted_explain,
             weights=lambda p: (Fraction(1),) * len(p.rows),
         ),
@@ -305,6 +387,7 @@ class WeightedSum(Kind):
             number=6,
             label=gettext_noop("averaged the rows with equal weights"),
             form=lambda p, d: (0, tuple((Fraction(1, len(p.rows)), row) for row in p.rows)),
+            solve=_whole_sum_solve("plain_average", lambda p: Fraction(1, len(p.rows))),
             explain=_average_explain,
             weights=lambda p: (Fraction(1, len(p.rows)),) * len(p.rows),
         ),

@@ -164,6 +164,7 @@ def clear_grading_caches() -> None:
         grading.mistakes._mistaken_cached,
         grading.mistakes.expected_cached,
         grading.mistakes.mistake_index,
+        grading.mistakes._solvable,
         grading.explain.explain,
         grading.tex._sympy_tex,
         grading.compare._approx_sympy,

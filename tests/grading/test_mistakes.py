@@ -1,3 +1,4 @@
+import random
 from fractions import Fraction
 
 import pytest
@@ -13,7 +14,7 @@ from grading import (
     expected_answer,
     mistaken_answers,
 )
-from grading.mistakes import expected_cached, mistake_index, mistaken
+from grading.mistakes import expected_cached, mistake_index, mistaken, solved_matches
 from grading.spec import load_problem
 
 from .conftest import content_spec, contrast_spec, lookup_spec, seed_weighted_sum, three_terms
@@ -156,3 +157,46 @@ def test_mistake_index_finds_exactly_the_mistakes_listed_for_a_vector(spec):
         assert list(index.exact_matches(vector)) == diagnoses
     assert index.exact_matches(right) == ()
     assert index.exact_matches(tuple(x + Fraction(1, 7) for x in right)) == ()
+
+
+def _random_weighted_sum(rng: random.Random) -> dict:
+    n, dim = rng.randint(1, 6), rng.randint(1, 4)
+    pool = ["0", "1", "1/2", "1/3", "2/3", "1/4", "3/4", "-1/2", "2"]
+    return {
+        "kind": "weighted_sum",
+        "tokens": [f"w{j}" for j in range(n)],
+        "position": rng.randrange(n),
+        # repeated weights, a weight of 1 or 0, repeated and zero rows all occur
+        "weights": [rng.choice(pool) for _ in range(n)],
+        "rows": [[str(rng.randint(-2, 2)) for _ in range(dim)] for _ in range(n)],
+    }
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_solving_the_forms_finds_what_the_index_finds(seed):
+    # given a random weighted_sum problem (ties, zero weights and rows included)
+    rng = random.Random(seed)
+    problem = load_problem(_random_weighted_sum(rng))
+    index = mistake_index(problem)
+    right = expected_cached(problem)
+    rows = problem.problem.rows
+    answers = {vector for _, vector in mistaken(problem)}
+    answers |= {tuple(x + y for x, y in zip(right, row, strict=True)) for row in rows}
+    answers |= {
+        tuple(x - Fraction(1, 2) * y for x, y in zip(right, row, strict=True)) for row in rows
+    }
+    answers |= {right, tuple(x + Fraction(1, 7) for x in right)}
+    # then every answer gets the same diagnoses, in the same order, from the forms solved
+    found = 0
+    for vector in answers:
+        solved = solved_matches(problem, vector)
+        assert solved is not None
+        assert list(solved) == list(index.exact_matches(vector))
+        found += bool(solved)
+    assert solved_matches(problem, right) == ()
+    assert found or not index.by_key
+
+
+def test_only_kinds_whose_every_mistake_solves_are_solved():
+    assert solved_matches(load_problem(seed_weighted_sum()), (Fraction(0), Fraction(0))) == ()
+    assert solved_matches(load_problem(content_spec()), (Fraction(0), Fraction(0))) is None
