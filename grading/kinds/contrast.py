@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..exact import combine, difference, scale
+from ..exact import combine, difference, rational_sum, scale
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -77,6 +77,36 @@ def _forgot_weight_form(p: P, d: Any) -> Form:
     return (1, ((change, p.rows_b[k]), (-change, p.rows_a[k])))
 
 
+def _forgot_weight_solve(p: P, diff: Row) -> list[Variant]:
+    # (1 - w_k)(x_k^B - x_k^A) = diff
+    out = []
+    for k, weight in enumerate(p.weights):
+        change = 1 - weight
+        if change and all(
+            d == change * (b - a) for d, b, a in zip(diff, p.rows_b[k], p.rows_a[k], strict=True)
+        ):
+            out.append(variant("forgot_weight", (k,)))
+    return out
+
+
+def _reversed_solve(p: P, diff: Row) -> list[Variant]:
+    # -right = right + diff
+    return (
+        [variant("reversed_difference")]
+        if all(d == -2 * r for d, r in zip(diff, _right(p), strict=True))
+        else []
+    )
+
+
+def _one_side_solve(p: P, diff: Row) -> list[Variant]:
+    given = tuple(r + d for r, d in zip(_right(p), diff, strict=True))
+    return [
+        variant("answered_one_side", (), {"side": side})
+        for side, values in (("b", p.rows_b), ("a", p.rows_a))
+        if rational_sum(p.weights, values) == given
+    ]
+
+
 def _forgot_weight_explain(p: P, d: Diagnosis) -> str:
     (k,) = d.terms
     diff = difference(p.rows_b[k], p.rows_a[k])
@@ -123,6 +153,7 @@ class Contrast(Kind):
             parts="[k]: the position whose difference x_k^B - x_k^A lost its weight",
             variants=_forgot_weight_variants,
             form=_forgot_weight_form,
+            solve=_forgot_weight_solve,
             explain=_forgot_weight_explain,
             describe=lambda p, d: f"leaving the weight out of {term_name(p, d.terms[0])}",
         ),
@@ -131,6 +162,7 @@ class Contrast(Kind):
             number=11,
             label=gettext_noop("subtracted the wrong way round"),
             form=lambda p, d: (-1, ()),
+            solve=_reversed_solve,
             explain=_reversed_explain,
         ),
         MistakeDef(
@@ -139,6 +171,7 @@ class Contrast(Kind):
             label=gettext_noop("gave one sentence's vector instead of the difference"),
             variants=lambda p: [variant("answered_one_side", (), {"side": s}) for s in "ba"],
             form=_one_side_form,
+            solve=_one_side_solve,
             explain=_one_side_explain,
             describe=lambda p, d: (
                 f"giving $\\mathbf{{h}}_i^{d.detail.get('side', 'b').upper()}$ alone"

@@ -99,6 +99,18 @@ def _other_token_variants(p: LookupProblem) -> list[Variant]:
     return out
 
 
+def _table_row_solve(variants: Any) -> Any:
+    """Return the solver of a mistake whose form is one row of the table: its variants whose
+    row is the answer (right + difference)."""
+
+    def solve(p: LookupProblem, diff: tuple[Fraction, ...]) -> list[Variant]:
+        right = p.table[p.token_id(p.position)]
+        given = tuple(x + d for x, d in zip(right, diff, strict=True))
+        return [v for v in variants(p) if p.table[int(v.detail["row"])] == given]
+
+    return solve
+
+
 @register
 class Lookup(Kind):
     name = "lookup"
@@ -111,6 +123,7 @@ class Lookup(Kind):
             parts="[]",
             variants=_row_by_position_variants,
             form=_table_row_form,
+            solve=_table_row_solve(_row_by_position_variants),
             explain=_explain(
                 "You seem to have taken row {used} of the table, the row numbered by the position."
             ),
@@ -125,6 +138,7 @@ class Lookup(Kind):
             parts="[]",
             variants=_off_by_one_variants,
             form=_table_row_form,
+            solve=_table_row_solve(_off_by_one_variants),
             explain=_explain(
                 "You seem to have taken row {used} of the table, next to the right one."
             ),
@@ -139,6 +153,7 @@ class Lookup(Kind):
             parts="[]",
             variants=_other_token_variants,
             form=_table_row_form,
+            solve=_table_row_solve(_other_token_variants),
             explain=_explain(
                 "You seem to have taken the row of *{token}* (id {used}), another token of the "
                 "sentence."

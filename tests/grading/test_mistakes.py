@@ -159,27 +159,59 @@ def test_mistake_index_finds_exactly_the_mistakes_listed_for_a_vector(spec):
     assert index.exact_matches(tuple(x + Fraction(1, 7) for x in right)) == ()
 
 
-def _random_weighted_sum(rng: random.Random) -> dict:
+_WEIGHTS = ["0", "1", "1/2", "1/3", "2/3", "1/4", "3/4", "-1/2", "2"]
+
+
+def _random_rows(rng: random.Random, n: int, dim: int) -> list[list[str]]:
+    return [[str(rng.randint(-2, 2)) for _ in range(dim)] for _ in range(n)]
+
+
+def _random_spec(rng: random.Random) -> dict:
+    """Return a small random problem of a kind whose mistakes solve (`MistakeDef.solve`):
+    repeated weights, a weight of 1 or 0, repeated and zero rows all occur."""
     n, dim = rng.randint(1, 6), rng.randint(1, 4)
-    pool = ["0", "1", "1/2", "1/3", "2/3", "1/4", "3/4", "-1/2", "2"]
+    weights = [rng.choice(_WEIGHTS) for _ in range(n)]
+    kind = rng.choice(["weighted_sum", "contrast", "lookup"])
+    if kind == "weighted_sum":
+        return {
+            "kind": kind,
+            "tokens": [f"w{j}" for j in range(n)],
+            "position": rng.randrange(n),
+            "weights": weights,
+            "rows": _random_rows(rng, n, dim),
+        }
+    if kind == "contrast":
+        rows_a = _random_rows(rng, n, dim)
+        rows_b = [
+            row if rng.random() < 0.4 else rng.choice(rows_a) for row in _random_rows(rng, n, dim)
+        ]
+        return {
+            "kind": kind,
+            "position": rng.randrange(n),
+            "weights": weights,
+            "rows_a": rows_a,
+            "rows_b": rows_b,
+        }
+    vocab = [f"w{j}" for j in range(n + 1)]
+    tokens = [rng.choice(vocab) for _ in range(rng.randint(1, 5))]
     return {
-        "kind": "weighted_sum",
-        "tokens": [f"w{j}" for j in range(n)],
-        "position": rng.randrange(n),
-        # repeated weights, a weight of 1 or 0, repeated and zero rows all occur
-        "weights": [rng.choice(pool) for _ in range(n)],
-        "rows": [[str(rng.randint(-2, 2)) for _ in range(dim)] for _ in range(n)],
+        "kind": kind,
+        "vocab": vocab,
+        "table": _random_rows(rng, n + 1, dim),
+        "tokens": tokens,
+        "position": rng.randrange(len(tokens)),
     }
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(120))
 def test_solving_the_forms_finds_what_the_index_finds(seed):
-    # given a random weighted_sum problem (ties, zero weights and rows included)
+    # given a random problem (ties, zero weights and rows included)
     rng = random.Random(seed)
-    problem = load_problem(_random_weighted_sum(rng))
+    problem = load_problem(_random_spec(rng))
     index = mistake_index(problem)
     right = expected_cached(problem)
-    rows = problem.problem.rows
+    p = problem.problem
+    rows = p.rows if hasattr(p, "rows") else getattr(p, "table", ()) + getattr(p, "rows_a", ())
     answers = {vector for _, vector in mistaken(problem)}
     answers |= {tuple(x + y for x, y in zip(right, row, strict=True)) for row in rows}
     answers |= {
