@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..exact import combine, difference, rational_sum, scale
+from ..exact import combine, difference, offset_equal, rational_sum, scale
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -29,7 +29,7 @@ from ..spec import (
 from ..terms import TermTable
 from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
-from .base import Form, Kind, MistakeDef, Variant, gettext_noop, register, variant
+from .base import Form, Gap, Kind, MistakeDef, Variant, gettext_noop, near, register, variant
 from .lookup import SAME_ROW_POINT
 
 Row = tuple[Fraction, ...]
@@ -77,33 +77,51 @@ def _forgot_weight_form(p: P, d: Any) -> Form:
     return (1, ((change, p.rows_b[k]), (-change, p.rows_a[k])))
 
 
-def _forgot_weight_solve(p: P, diff: Row) -> list[Variant]:
+@lru_cache(maxsize=512)
+def _floats(p: P) -> tuple[tuple[float, ...], ...]:
+    """Return, as floats for the quick filter of `solve`: the right answer, each position's
+    x_k^B - x_k^A, and h^B and h^A."""
+    steps = [
+        tuple(float(b - a) for b, a in zip(rb, ra, strict=True))
+        for rb, ra in zip(p.rows_b, p.rows_a, strict=True)
+    ]
+    sides = [tuple(map(float, rational_sum(p.weights, rows))) for rows in (p.rows_b, p.rows_a)]
+    return (tuple(map(float, _right(p))), *steps, *sides)
+
+
+def _forgot_weight_solve(p: P, gap: Gap) -> list[Variant]:
     # (1 - w_k)(x_k^B - x_k^A) = diff
+    floats = _floats(p)
     out = []
     for k, weight in enumerate(p.weights):
         change = 1 - weight
-        if change and all(
-            d == change * (b - a) for d, b, a in zip(diff, p.rows_b[k], p.rows_a[k], strict=True)
+        if (
+            change
+            and all(
+                near(d, float(change) * s) for d, s in zip(gap.approx, floats[1 + k], strict=True)
+            )
+            and offset_equal(gap.answer, gap.right, change, p.rows_b[k], p.rows_a[k])
         ):
             out.append(variant("forgot_weight", (k,)))
     return out
 
 
-def _reversed_solve(p: P, diff: Row) -> list[Variant]:
+def _reversed_solve(p: P, gap: Gap) -> list[Variant]:
     # -right = right + diff
-    return (
-        [variant("reversed_difference")]
-        if all(d == -2 * r for d, r in zip(diff, _right(p), strict=True))
-        else []
-    )
+    if not all(near(d, -2 * r) for d, r in zip(gap.approx, _floats(p)[0], strict=True)):
+        return []
+    exact = offset_equal(gap.answer, gap.right, Fraction(-2), gap.right)
+    return [variant("reversed_difference")] if exact else []
 
 
-def _one_side_solve(p: P, diff: Row) -> list[Variant]:
-    given = tuple(r + d for r, d in zip(_right(p), diff, strict=True))
+def _one_side_solve(p: P, gap: Gap) -> list[Variant]:
+    floats = _floats(p)
+    answer = gap.answer_approx
     return [
         variant("answered_one_side", (), {"side": side})
-        for side, values in (("b", p.rows_b), ("a", p.rows_a))
-        if rational_sum(p.weights, values) == given
+        for side, values, made in (("b", p.rows_b, floats[-2]), ("a", p.rows_a, floats[-1]))
+        if all(near(a, m) for a, m in zip(answer, made, strict=True))
+        and rational_sum(p.weights, values) == gap.answer
     ]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ..shapes import Shape, Vector
@@ -23,7 +24,7 @@ from ..spec import (
 )
 from ..tex import vector_tex
 from ..verdict import Diagnosis
-from .base import Form, Kind, MistakeDef, Variant, gettext_noop, register, variant
+from .base import Form, Gap, Kind, MistakeDef, Variant, gettext_noop, register, variant
 
 SAME_ROW_POINT = (
     "The lookup consults the id alone: the same id gives the same row in either sentence."
@@ -99,14 +100,26 @@ def _other_token_variants(p: LookupProblem) -> list[Variant]:
     return out
 
 
+@lru_cache(maxsize=512)
+def _rows_by_floats(p: LookupProblem) -> dict[tuple[float, ...], tuple[int, ...]]:
+    """Return the table's rows by their floats (equal Fractions give equal floats)."""
+    found: dict[tuple[float, ...], tuple[int, ...]] = {}
+    for r, row in enumerate(p.table):
+        key = tuple(map(float, row))
+        found[key] = (*found.get(key, ()), r)
+    return found
+
+
 def _table_row_solve(variants: Any) -> Any:
     """Return the solver of a mistake whose form is one row of the table: its variants whose
-    row is the answer (right + difference)."""
+    row is the learner's answer."""
 
-    def solve(p: LookupProblem, diff: tuple[Fraction, ...]) -> list[Variant]:
-        right = p.table[p.token_id(p.position)]
-        given = tuple(x + d for x, d in zip(right, diff, strict=True))
-        return [v for v in variants(p) if p.table[int(v.detail["row"])] == given]
+    def solve(p: LookupProblem, gap: Gap) -> list[Variant]:
+        rows = _rows_by_floats(p).get(gap.answer_approx)
+        if not rows:
+            return []
+        exact = {r for r in rows if p.table[r] == gap.answer}
+        return [v for v in variants(p) if int(v.detail["row"]) in exact]
 
     return solve
 

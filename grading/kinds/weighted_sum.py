@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ..compare import as_fraction, equal, vectors_equal
-from ..exact import combine, rational_sum
+from ..exact import combine, offset_equal, rational_sum
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -30,7 +31,7 @@ from ..terms import TermReport, TermTable
 from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
 from ._sums import SELF_POINT, right_term, row_name, sum_tex, term_name
-from .base import Form, Kind, MistakeDef, Variant, gettext_noop, register, variant
+from .base import Form, Gap, Kind, MistakeDef, Variant, gettext_noop, near, register, variant
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,17 +69,6 @@ def _unique(values: list[Fraction]) -> list[Fraction]:
     return seen
 
 
-def _multiple(difference: Diff, row: Row) -> Fraction | None:
-    """Return the λ with difference = λ·row, or None when there is none (row all 0)."""
-    for x, d in zip(row, difference, strict=True):
-        if x:
-            factor = d / x
-            if all(d == factor * y for y, d in zip(row, difference, strict=True)):
-                return factor
-            return None
-    return None
-
-
 # omitted_term
 
 
@@ -89,15 +79,6 @@ def _omitted_variants(p: P) -> list[Variant]:
 def _omitted_form(p: P, d: Any) -> Form:
     (k,) = d.terms
     return (1, ((-p.weights[k], p.rows[k]),))
-
-
-def _omitted_solve(p: P, diff: Diff) -> list[Variant]:
-    # -w_k x_k = diff
-    return [
-        variant("omitted_term", (k,))
-        for k, row in enumerate(p.rows)
-        if _multiple(diff, row) == -p.weights[k]
-    ]
 
 
 def _omitted_explain(p: P, d: Diagnosis) -> str:
@@ -133,19 +114,6 @@ def _wrong_weight_variants(p: P) -> list[Variant]:
 def _wrong_weight_form(p: P, d: Any) -> Form:
     (k,) = d.terms
     return (1, ((_weight_text(d.detail["weight"]) - p.weights[k], p.rows[k]),))
-
-
-def _wrong_weight_solve(p: P, diff: Diff) -> list[Variant]:
-    # (w' - w_k) x_k = diff, w' another term's weight or 1
-    out = []
-    for k, own in enumerate(p.weights):
-        change = _multiple(diff, p.rows[k])
-        if not change:
-            continue
-        weight = own + change
-        if weight == 1 or any(w == weight for j, w in enumerate(p.weights) if j != k):
-            out.append(variant("wrong_weight", (k,), {"weight": str(weight)}))
-    return out
 
 
 def _wrong_weight_explain(p: P, d: Diagnosis) -> str:
@@ -185,21 +153,6 @@ def _wrong_row_form(p: P, d: Any) -> Form:
     (k,) = d.terms
     row = p.rows[int(d.detail["row"])]
     return (1, ((p.weights[k], row), (-p.weights[k], p.rows[k])))
-
-
-def _wrong_row_solve(p: P, diff: Diff) -> list[Variant]:
-    # w_k (x_r - x_k) = diff, so x_r = x_k + diff / w_k
-    out = []
-    for k, weight in enumerate(p.weights):
-        if not weight:
-            continue
-        used = tuple(x + d / weight for x, d in zip(p.rows[k], diff, strict=True))
-        out += [
-            variant("wrong_row", (k,), {"row": r})
-            for r, row in enumerate(p.rows)
-            if r != k and row == used
-        ]
-    return out
 
 
 def _wrong_row_explain(p: P, d: Diagnosis) -> str:
@@ -252,32 +205,6 @@ def _swapped_form(p: P, d: Any) -> Form:
     return (1, ((change, p.rows[a]), (-change, p.rows[b])))
 
 
-def _swapped_solve(p: P, diff: Diff) -> list[Variant]:
-    # (w_b - w_a)(x_a - x_b) = diff
-    n = len(p.weights)
-    out = []
-    for a in range(n):
-        for b in range(a + 1, n):
-            change = p.weights[b] - p.weights[a]
-            if change and all(
-                d == change * (x - y) for d, x, y in zip(diff, p.rows[a], p.rows[b], strict=True)
-            ):
-                out.append(variant("swapped_weights", (a, b)))
-    return out
-
-
-def _whole_sum_solve(code: str, weight: Callable[[P], Fraction]) -> Callable[[P, Diff], list]:
-    """Return the solver of a whole-sum mistake, every row with one weight w:
-    sum_j (w - w_j) x_j = diff."""
-
-    def solve(p: P, diff: Diff) -> list[Variant]:
-        w = weight(p)
-        made = rational_sum([w - own for own in p.weights], p.rows)
-        return [variant(code)] if made == diff else []
-
-    return solve
-
-
 def _swapped_explain(p: P, d: Diagnosis) -> str:
     a, b = d.terms
     return (
@@ -313,6 +240,143 @@ def _average_explain(p: P, d: Diagnosis) -> str:
         f"weights are the problem's own, not equal: "
         f"$\\mathbf{{h}}_i = {sum_tex(p.weights, p.rows)}$."
     )
+
+
+# ---------------------------------------------------------------- solving the forms
+# Each mistake's form says how it changes the right answer; `solve` finds the variants that
+# give the learner's vector from the difference, with a float filter first and an exact test
+# for what passes it (floats of small exact rationals: a true equality always passes `near`).
+
+
+@lru_cache(maxsize=512)
+def _floats(p: P) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
+    """Return the weights and rows as floats."""
+    return tuple(map(float, p.weights)), tuple(tuple(map(float, row)) for row in p.rows)
+
+
+def _multiples(p: P, gap: Gap) -> list[float | None]:
+    """Return, per term k, the λ with difference ≈ λ·x_k in floats (None: there is none);
+    computed once per answer for the mistakes that change one term's weight."""
+    found = gap.memo.get("multiples")
+    if found is None:
+        _, rows = _floats(p)
+        approx = gap.approx
+        found = []
+        for row in rows:
+            factor = None
+            for x, d in zip(row, approx, strict=True):
+                if x:
+                    factor = d / x
+                    for y, e in zip(row, approx, strict=True):
+                        if abs(e - factor * y) > 1e-9 * (1.0 + abs(e)):
+                            factor = None
+                            break
+                    break
+            found.append(factor)
+        gap.memo["multiples"] = found
+    return found
+
+
+def _omitted_solve(p: P, gap: Gap) -> list[Variant]:
+    # -w_k x_k = diff
+    weights, _ = _floats(p)
+    return [
+        variant("omitted_term", (k,))
+        for k, factor in enumerate(_multiples(p, gap))
+        if factor is not None
+        and near(factor, -weights[k])
+        and offset_equal(gap.answer, gap.right, -p.weights[k], p.rows[k])
+    ]
+
+
+def _wrong_weight_solve(p: P, gap: Gap) -> list[Variant]:
+    # (w' - w_k) x_k = diff, w' another term's weight or 1
+    weights, _ = _floats(p)
+    out = []
+    for k, change in enumerate(_multiples(p, gap)):
+        if change is None or near(change, 0.0):
+            continue
+        weight = weights[k] + change
+        if not near(weight, 1.0) and not any(
+            near(w, weight) for j, w in enumerate(weights) if j != k
+        ):
+            continue
+        own = p.weights[k]
+        listed = [w for j, w in enumerate(p.weights) if j != k and near(weights[j], weight)]
+        for exact in [*listed, Fraction(1)] if near(weight, 1.0) else listed:
+            if exact != own and offset_equal(gap.answer, gap.right, exact - own, p.rows[k]):
+                out.append(variant("wrong_weight", (k,), {"weight": str(exact)}))
+                break
+    return out
+
+
+def _wrong_row_solve(p: P, gap: Gap) -> list[Variant]:
+    # w_k (x_r - x_k) = diff
+    weights, rows = _floats(p)
+    d0 = gap.approx[0]
+    out = []
+    for k, weight in enumerate(weights):
+        if not p.weights[k]:
+            continue
+        start = rows[k][0] + d0 / weight
+        for r, row in enumerate(rows):
+            if (
+                r != k
+                and abs(row[0] - start) <= 1e-9 * (1.0 + abs(start))
+                and all(
+                    near(weight * (y - x), d)
+                    for y, x, d in zip(row, rows[k], gap.approx, strict=True)
+                )
+                and offset_equal(gap.answer, gap.right, p.weights[k], p.rows[r], p.rows[k])
+            ):
+                out.append(variant("wrong_row", (k,), {"row": r}))
+    return out
+
+
+def _swapped_solve(p: P, gap: Gap) -> list[Variant]:
+    # (w_b - w_a)(x_a - x_b) = diff
+    weights, rows = _floats(p)
+    d0 = gap.approx[0]
+    bound = 1e-9 * (1.0 + abs(d0))
+    n = len(weights)
+    out = []
+    for a in range(n):
+        for b in range(a + 1, n):
+            change = weights[b] - weights[a]
+            if (
+                abs(d0 - change * (rows[a][0] - rows[b][0])) <= bound
+                and p.weights[a] != p.weights[b]
+                and all(
+                    near(d, change * (x - y))
+                    for d, x, y in zip(gap.approx, rows[a], rows[b], strict=True)
+                )
+                and offset_equal(
+                    gap.answer, gap.right, p.weights[b] - p.weights[a], p.rows[a], p.rows[b]
+                )
+            ):
+                out.append(variant("swapped_weights", (a, b)))
+    return out
+
+
+@lru_cache(maxsize=512)
+def _column_sums(p: P) -> tuple[float, ...]:
+    return tuple(sum(column) for column in zip(*_floats(p)[1], strict=True))
+
+
+def _whole_sum_solve(code: str, weight: Callable[[P], Fraction]) -> Callable[[P, Gap], list]:
+    """Return the solver of a whole-sum mistake, every row with one weight w."""
+
+    def solve(p: P, gap: Gap) -> list[Variant]:
+        w = weight(p)
+        scale = float(w)
+        if not all(
+            near(scale * total, a)
+            for total, a in zip(_column_sums(p), gap.answer_approx, strict=True)
+        ):
+            return []
+        return [variant(code)] if rational_sum([w] * len(p.rows), p.rows) == gap.answer else []
+
+    return solve
 
 
 @register

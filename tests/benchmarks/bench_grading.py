@@ -165,6 +165,7 @@ def clear_grading_caches() -> None:
         grading.mistakes.expected_cached,
         grading.mistakes.mistake_index,
         grading.mistakes._solvable,
+        grading.mistakes._answers_solved,
         grading.explain.explain,
         grading.tex._sympy_tex,
         grading.compare._approx_sympy,

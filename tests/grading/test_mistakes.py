@@ -14,7 +14,7 @@ from grading import (
     expected_answer,
     mistaken_answers,
 )
-from grading.mistakes import expected_cached, mistake_index, mistaken, solved_matches
+from grading.mistakes import expected_cached, mistake_index, mistaken, solve_matches, solved_matches
 from grading.spec import load_problem
 
 from .conftest import content_spec, contrast_spec, lookup_spec, seed_weighted_sum, three_terms
@@ -221,14 +221,25 @@ def test_solving_the_forms_finds_what_the_index_finds(seed):
     # then every answer gets the same diagnoses, in the same order, from the forms solved
     found = 0
     for vector in answers:
-        solved = solved_matches(problem, vector)
+        solved = solve_matches(problem, vector)
         assert solved is not None
         assert list(solved) == list(index.exact_matches(vector))
         found += bool(solved)
-    assert solved_matches(problem, right) == ()
+    assert solve_matches(problem, right) == ()
     assert found or not index.by_key
 
 
 def test_only_kinds_whose_every_mistake_solves_are_solved():
-    assert solved_matches(load_problem(seed_weighted_sum()), (Fraction(0), Fraction(0))) == ()
-    assert solved_matches(load_problem(content_spec()), (Fraction(0), Fraction(0))) is None
+    assert solve_matches(load_problem(seed_weighted_sum()), (Fraction(0), Fraction(0))) == ()
+    assert solve_matches(load_problem(content_spec()), (Fraction(0), Fraction(0))) is None
+
+
+def test_a_problems_first_answers_are_solved_and_later_ones_use_its_index():
+    # given a problem new to the process and a mistaken answer to it
+    problem = load_problem({**three_terms(), "note": "solved, then indexed"})
+    diagnosis, vector = mistaken(problem)[0]
+    # then the first answers are solved, and from the third on the index is asked
+    assert solved_matches(problem, vector) == (diagnosis,)
+    assert solved_matches(problem, vector) == (diagnosis,)
+    assert solved_matches(problem, vector) is None
+    assert mistake_index(problem).exact_matches(vector) == (diagnosis,)
