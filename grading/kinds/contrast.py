@@ -79,14 +79,23 @@ def _forgot_weight_form(p: P, d: Any) -> Form:
 
 @lru_cache(maxsize=512)
 def _floats(p: P) -> tuple[tuple[float, ...], ...]:
-    """Return, as floats for the quick filter of `solve`: the right answer, each position's
-    x_k^B - x_k^A, and h^B and h^A."""
+    """Return, in floats (for the quick filter of `solve`): each position's x_k^B - x_k^A,
+    then h^B and h^A."""
+    weights = [float(w) for w in p.weights]
+    rows_a = [tuple(map(float, row)) for row in p.rows_a]
+    rows_b = [tuple(map(float, row)) for row in p.rows_b]
     steps = [
-        tuple(float(b - a) for b, a in zip(rb, ra, strict=True))
-        for rb, ra in zip(p.rows_b, p.rows_a, strict=True)
+        tuple(b - a for b, a in zip(rb, ra, strict=True))
+        for rb, ra in zip(rows_b, rows_a, strict=True)
     ]
-    sides = [tuple(map(float, rational_sum(p.weights, rows))) for rows in (p.rows_b, p.rows_a)]
-    return (tuple(map(float, _right(p))), *steps, *sides)
+    sides = [
+        tuple(
+            sum(w * row[d] for w, row in zip(weights, rows, strict=True))
+            for d in range(len(rows[0]))
+        )
+        for rows in (rows_b, rows_a)
+    ]
+    return (*steps, *sides)
 
 
 def _forgot_weight_solve(p: P, gap: Gap) -> list[Variant]:
@@ -97,9 +106,7 @@ def _forgot_weight_solve(p: P, gap: Gap) -> list[Variant]:
         change = 1 - weight
         if (
             change
-            and all(
-                near(d, float(change) * s) for d, s in zip(gap.approx, floats[1 + k], strict=True)
-            )
+            and all(near(d, float(change) * s) for d, s in zip(gap.approx, floats[k], strict=True))
             and offset_equal(gap.answer, gap.right, change, p.rows_b[k], p.rows_a[k])
         ):
             out.append(variant("forgot_weight", (k,)))
@@ -107,8 +114,8 @@ def _forgot_weight_solve(p: P, gap: Gap) -> list[Variant]:
 
 
 def _reversed_solve(p: P, gap: Gap) -> list[Variant]:
-    # -right = right + diff
-    if not all(near(d, -2 * r) for d, r in zip(gap.approx, _floats(p)[0], strict=True)):
+    # -right = right + diff: diff = 2 * answer
+    if not all(near(d, 2 * a) for d, a in zip(gap.approx, gap.answer_approx, strict=True)):
         return []
     exact = offset_equal(gap.answer, gap.right, Fraction(-2), gap.right)
     return [variant("reversed_difference")] if exact else []

@@ -2,7 +2,10 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from grading import parse
 from grading.parse import AnswerError, read_answer
 
 F = Fraction
@@ -139,3 +142,49 @@ def test_e_alone_and_pi_count_once_each():
     read_answer("[" + "+".join(["e"] * 32 + ["pi"] * 32) + ", 1]")
     with pytest.raises(AnswerError):
         read_answer("[" + "+".join(["e"] * 33 + ["pi"] * 32) + ", 1]")
+
+
+_NUMBERS = st.one_of(
+    st.from_regex(r"-?[0-9]{1,31}", fullmatch=True),
+    st.from_regex(r"-?[0-9]{1,31}/[0-9]{1,31}", fullmatch=True),
+    st.sampled_from(["0", "-0", "1/0", "-3/0", "007", "0/5", "- 1", "1 /2", "0.5", "1e3"]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    items=st.lists(_NUMBERS, min_size=0, max_size=18),
+    brackets=st.sampled_from(["[]", "()", "[)", "{}", ""]),
+    comma=st.sampled_from([",", ", ", " , ", " ,", ";", " "]),
+    pad=st.sampled_from(["", " ", "  ", "\t"]),
+)
+def test_the_plain_vector_shortcut_reads_as_the_grammar_does(items, brackets, comma, pad):
+    # given a bracketed list of integers and ratios, or something close to one
+    text = pad + brackets[:1] + pad + comma.join(items) + pad + brackets[1:] + pad
+    # then the shortcut, when it takes the text, gives exactly the grammar's Reading
+    shortcut = parse._plain_vector(text)
+    try:
+        grammar = parse.read_tree(text)
+    except AnswerError as error:
+        assert shortcut is None, error.message  # what the grammar refuses, it never reads
+        return
+    if shortcut is not None:
+        assert shortcut == grammar
+        assert [type(x) for x in shortcut.value] == [type(x) for x in grammar.value]
+    assert read_answer(text) == grammar
+
+
+def test_the_plain_vector_shortcut_takes_the_common_answers():
+    for text in ["[1/2, 1]", "[-3/4,2, -1]", " [ 1 , 2 ] ", "[007, 1/10]"]:
+        assert parse._plain_vector(text) == parse.read_tree(text)
+    for text in [
+        "[5]",
+        "[1/0, 2]",
+        "[0.5, 1]",
+        "[1 2]",
+        "[1, 2,]",
+        "[1]*2",
+        "[-1/2, +1]",
+        "(1, -2)",
+    ]:
+        assert parse._plain_vector(text) is None
