@@ -100,8 +100,28 @@ def _plain_vector(text: str) -> Reading | None:
     """Return the Reading of a plain bracketed list of integers and ratios, else None."""
     if len(text) > 400 or _PLAIN_VECTOR.fullmatch(text) is None:
         return None
-    items = _PLAIN_ITEM.findall(text)
-    if not 2 <= len(items) <= MAX_COORDINATES:
+    read = _plain_items(text)
+    if read is None or len(read[0]) < 2:
+        return None
+    values, tex = read
+    return Reading(value=values, tex=tex, coordinate_decimals=(None,) * len(values))
+
+
+# A sum written out as plain terms, `1/4*[2, -2] + 3/4*[3, 0] - [1, 1]`: a coefficient (an
+# integer or ratio, then `*`) or none, times a plain vector. At most 200 characters, so at most
+# 200 symbols (the bound is 400).
+_PLAIN_TERM = r"(?:[0-9]{1,30}(?:/[0-9]{1,30})? *\* *)?\[ *{n}(?: *, *{n})* *\]".replace(
+    "{n}", _PLAIN_NUMBER
+)
+_PLAIN_SUM = re.compile(rf" *{_PLAIN_TERM}(?: *[-+] *{_PLAIN_TERM})* *")
+_SUM_TERM = re.compile(r"([-+]?) *(?:([0-9]+)(?:/([0-9]+))? *\* *)?\[([^\]]*)\]")
+
+
+def _plain_items(inner: str) -> tuple[tuple[Fraction, ...], str] | None:
+    """Return the values and TeX of a plain vector's items (None: one divides by zero, or
+    there are too many)."""
+    items = _PLAIN_ITEM.findall(inner)
+    if len(items) > MAX_COORDINATES:
         return None
     values = []
     shown = []
@@ -117,17 +137,48 @@ def _plain_vector(text: str) -> Reading | None:
             tex = top
         values.append(-value if sign else value)
         shown.append("-" + tex if sign else tex)
+    return tuple(values), "\\begin{bmatrix}" + "\\\\".join(shown) + "\\end{bmatrix}"
+
+
+def _plain_sum(text: str) -> Reading | None:
+    """Return the Reading of a sum of plain terms, else None."""
+    if len(text) > 200 or _PLAIN_SUM.fullmatch(text) is None:
+        return None
+    terms: list[Term] = []
+    shown: list[str] = []
+    for sign, top, bottom, inner in _SUM_TERM.findall(text):
+        read = _plain_items(inner)
+        if read is None or (terms and len(read[0]) != len(terms[0].vector)):
+            return None
+        vector, tex = read
+        if top:
+            if bottom:
+                below = int(bottom)
+                if not below:
+                    return None
+                coefficient = Fraction(int(top), below)
+                tex = f"\\frac{{{top}}}{{{bottom}}}\\,{tex}"
+            else:
+                coefficient = Fraction(int(top))
+                tex = f"{top}\\,{tex}"
+        else:
+            coefficient = Fraction(1)
+        terms.append(Term(-coefficient if sign == "-" else coefficient, vector, None, bool(top)))
+        shown.append({"": "", "+": " + ", "-": " - "}[sign] + tex)
+    if len(terms) == 1 and not terms[0].explicit:
+        return None  # a plain vector
     return Reading(
-        value=tuple(values),
-        tex="\\begin{bmatrix}" + "\\\\".join(shown) + "\\end{bmatrix}",
-        coordinate_decimals=(None,) * len(values),
+        value=sum_terms(terms),
+        tex="".join(shown),
+        terms=tuple(terms),
+        written_out=True,
     )
 
 
 def read_answer(text: str, *, budget: float = TIME_BUDGET_SECONDS) -> Reading:
     """Read learner text into a Reading, or raise AnswerError saying what and where."""
     deadline = time.perf_counter() + budget
-    plain = _plain_vector(text) if type(text) is str else None
+    plain = (_plain_vector(text) or _plain_sum(text)) if type(text) is str else None
     if plain is not None and time.perf_counter() <= deadline:
         return plain
     return read_tree(text, budget=deadline - time.perf_counter())  # past it: the same error

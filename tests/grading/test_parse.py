@@ -188,3 +188,43 @@ def test_the_plain_vector_shortcut_takes_the_common_answers():
         "(1, -2)",
     ]:
         assert parse._plain_vector(text) is None
+
+
+_VECTORS = st.lists(_NUMBERS, min_size=1, max_size=4).map(lambda xs: "[" + ", ".join(xs) + "]")
+_COEFFICIENTS = st.sampled_from(
+    ["", "1*", "2*", "1/4*", "3/4 * ", "0*", "1/0*", "007*", "0.5*", "1/2 "]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    terms=st.lists(st.tuples(_COEFFICIENTS, _VECTORS), min_size=1, max_size=6),
+    signs=st.lists(st.sampled_from([" + ", " - ", "+", "-", " * ", ""]), min_size=6, max_size=6),
+    lead=st.sampled_from(["", "-", " ", "+"]),
+)
+def test_the_plain_sum_shortcut_reads_as_the_grammar_does(terms, signs, lead):
+    # given a sum of terms written out, or something close to one
+    text = lead + "".join(
+        (signs[k] if k else "") + coefficient + vector
+        for k, (coefficient, vector) in enumerate(terms)
+    )
+    # then the shortcut, when it takes the text, gives exactly the grammar's Reading
+    shortcut = parse._plain_sum(text)
+    try:
+        grammar = parse.read_tree(text)
+    except AnswerError as error:
+        assert shortcut is None, error.message
+        return
+    if shortcut is not None:
+        assert shortcut == grammar
+        assert [type(t.coefficient) for t in shortcut.terms] == [
+            type(t.coefficient) for t in grammar.terms
+        ]
+    assert read_answer(text) == grammar
+
+
+def test_the_plain_sum_shortcut_takes_the_common_sums():
+    for text in ["1/4*[2, -2, -1] + 3/4*[3, 0, 1]", "5/6*[-3, 2]", "2*[1,2]+[0,1]", "[1,2]-[3,4]"]:
+        assert parse._plain_sum(text) == parse.read_tree(text)
+    for text in ["[1, 2]", "1/2 [1, 0]", "0.5*[1, 0]", "1/0*[1, 2]", "[1, 2] + [1]", "-[1, 2]"]:
+        assert parse._plain_sum(text) is None
