@@ -88,6 +88,12 @@ def rational_sum(
     return tuple(out)
 
 
+def floats(values: Sequence[Fraction]) -> tuple[float, ...]:
+    """Return Fractions as floats, each the correctly rounded quotient, as float(x) gives
+    (without the abstract base class's float(), which converts through int() twice)."""
+    return tuple(x.numerator / x.denominator for x in values)
+
+
 def is_rational(values: Sequence[Scalar]) -> bool:
     """Return True when every value is a Fraction."""
     return all(type(x) is Fraction for x in values)

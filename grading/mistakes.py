@@ -20,7 +20,7 @@ import mpmath
 import sympy
 
 from .compare import to_sympy
-from .exact import is_rational, rational_combine, scaled_key
+from .exact import floats, is_rational, rational_combine, scaled_key
 from .kinds.base import Form, Gap, MistakeDef, Variant
 from .shapes import ScalarShape, Vector
 from .spec import Loaded, load_problem
@@ -208,7 +208,7 @@ def _solvable(loaded: Loaded) -> tuple[float, ...] | None:
     if any(m.solve is None or m.form is None for m in loaded.kind.mistakes):
         return None
     expected = expected_cached(loaded)
-    return tuple(map(float, expected)) if is_rational(expected) else None
+    return floats(expected) if is_rational(expected) else None
 
 
 SOLVED_ANSWERS = 2  # a problem's first answers are solved; the next builds its index

@@ -59,6 +59,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from ..exact import floats
 from ..shapes import Shape
 from ..verdict import Diagnosis
 
@@ -112,7 +113,7 @@ class Gap:
     ) -> None:
         self.answer = answer
         self.right = right
-        self.answer_approx = tuple(map(float, answer))
+        self.answer_approx = floats(answer)
         self.approx = tuple(a - r for a, r in zip(self.answer_approx, right_approx, strict=True))
         self._difference: tuple[Fraction, ...] | None = None
         self.memo: dict[str, Any] = {}  # what a kind's mistakes share while solving

@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..exact import combine, difference, offset_equal, rational_sum, scale
+from ..exact import difference, floats, offset_equal, rational_sum, scale
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -60,7 +60,8 @@ def term_name(p: P, k: int) -> str:
 @lru_cache(maxsize=512)
 def _right(p: P) -> tuple[Fraction, ...]:
     # h^B - h^A as one sum: +w_k x_k^B and -w_k x_k^A
-    return combine((*p.weights, *(-w for w in p.weights)), (*p.rows_b, *p.rows_a))  # type: ignore[return-value]
+    # (the least common denominator kept as the terms come: 2n terms share denominators)
+    return rational_sum((*p.weights, *(-w for w in p.weights)), (*p.rows_b, *p.rows_a))
 
 
 def _answer(p: P) -> str:
@@ -81,9 +82,9 @@ def _forgot_weight_form(p: P, d: Any) -> Form:
 def _floats(p: P) -> tuple[tuple[float, ...], ...]:
     """Return, in floats (for the quick filter of `solve`): each position's x_k^B - x_k^A,
     then h^B and h^A."""
-    weights = [float(w) for w in p.weights]
-    rows_a = [tuple(map(float, row)) for row in p.rows_a]
-    rows_b = [tuple(map(float, row)) for row in p.rows_b]
+    weights = floats(p.weights)
+    rows_a = [floats(row) for row in p.rows_a]
+    rows_b = [floats(row) for row in p.rows_b]
     steps = [
         tuple(b - a for b, a in zip(rb, ra, strict=True))
         for rb, ra in zip(rows_b, rows_a, strict=True)

@@ -11,6 +11,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from ..exact import floats
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -105,7 +106,7 @@ def _rows_by_floats(p: LookupProblem) -> dict[tuple[float, ...], tuple[int, ...]
     """Return the table's rows by their floats (equal Fractions give equal floats)."""
     found: dict[tuple[float, ...], tuple[int, ...]] = {}
     for r, row in enumerate(p.table):
-        key = tuple(map(float, row))
+        key = floats(row)
         found[key] = (*found.get(key, ()), r)
     return found
 

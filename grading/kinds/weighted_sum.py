@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..compare import as_fraction, equal, vectors_equal
-from ..exact import combine, offset_equal, rational_sum
+from ..exact import combine, floats, offset_equal, rational_sum
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -251,7 +251,7 @@ def _average_explain(p: P, d: Diagnosis) -> str:
 @lru_cache(maxsize=512)
 def _floats(p: P) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
     """Return the weights and rows as floats."""
-    return tuple(map(float, p.weights)), tuple(tuple(map(float, row)) for row in p.rows)
+    return floats(p.weights), tuple(floats(row) for row in p.rows)
 
 
 def _multiples(p: P, gap: Gap) -> list[float | None]:
