@@ -88,6 +88,12 @@ def rational_sum(
     return tuple(out)
 
 
+def floats(values: Sequence[Fraction]) -> tuple[float, ...]:
+    """Return Fractions as floats, each the correctly rounded quotient, as float(x) gives
+    (without the abstract base class's float(), which converts through int() twice)."""
+    return tuple(x.numerator / x.denominator for x in values)
+
+
 def is_rational(values: Sequence[Scalar]) -> bool:
     """Return True when every value is a Fraction."""
     return all(type(x) is Fraction for x in values)
@@ -118,6 +124,28 @@ def difference(a: Sequence[Scalar], b: Sequence[Scalar]) -> Vector:
 def dot(a: Sequence[Fraction], b: Sequence[Fraction]) -> Fraction:
     """Return the dot product of two rational vectors."""
     return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))
+
+
+def offset_equal(
+    answer: Sequence[Fraction],
+    right: Sequence[Fraction],
+    factor: Fraction,
+    row: Sequence[Fraction],
+    minus: Sequence[Fraction] | None = None,
+) -> bool:
+    """Return True when answer - right == factor * (row - minus) exactly (minus: 0 when None),
+    cross-multiplied in integers (no Fraction built: a mistake's form checked in a few µs)."""
+    fn, fd = factor.numerator, factor.denominator
+    for k, (a, r, x) in enumerate(zip(answer, right, row, strict=True)):
+        an, ad, rn, rd = a.numerator, a.denominator, r.numerator, r.denominator
+        xn, xd = x.numerator, x.denominator
+        if minus is not None:
+            y = minus[k]
+            yn, yd = y.numerator, y.denominator
+            xn, xd = xn * yd - yn * xd, xd * yd
+        if (an * rd - rn * ad) * fd * xd != fn * xn * ad * rd:
+            return False
+    return True
 
 
 def scaled_key(vector: Sequence[Fraction], scale: int) -> tuple[int, ...] | None:

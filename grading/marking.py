@@ -31,7 +31,7 @@ from .compare import (
 )
 from .explain import ambiguous, explain, no_mistake_explains
 from .kinds import Status
-from .mistakes import expected_cached, mistake_index
+from .mistakes import expected_cached, mistake_index, solved_matches
 from .parse import TIME_BUDGET_SECONDS, AnswerError, Reading
 from .spec import Loaded, load_problem
 from .terms import (
@@ -99,9 +99,15 @@ def _candidates(loaded: Loaded, reading: Reading, deadline: float) -> list[Diagn
     """Return every mistake variant whose answer is the learner's (decimals may round it)."""
     value = reading.value
     decimals = reading.coordinate_decimals
+    exact = not any(decimals) and not reading.symbolic
+    if exact and isinstance(value, tuple) and all(type(x) is Fraction for x in value):
+        solved = solved_matches(loaded, value)  # from the forms, without building the index
+        if solved is not None:
+            _check_clock(deadline)
+            return list(solved)
     index = mistake_index(loaded)
     _check_clock(deadline)
-    if index.all_rational and not any(decimals) and not reading.symbolic:
+    if index.all_rational and exact:
         return list(index.exact_matches(value))
     shape = loaded.shape
     learner = shape.approximate(value)

@@ -20,8 +20,8 @@ import mpmath
 import sympy
 
 from .compare import to_sympy
-from .exact import is_rational, rational_combine, scaled_key
-from .kinds.base import Form, MistakeDef, Variant
+from .exact import floats, is_rational, rational_combine, scaled_key
+from .kinds.base import Form, Gap, MistakeDef, Variant
 from .shapes import ScalarShape, Vector
 from .spec import Loaded, load_problem
 from .verdict import Diagnosis
@@ -196,6 +196,58 @@ def _scaled_index(loaded: Loaded) -> MistakeIndex | None:
         if key != right:
             by_key.setdefault(key, []).append(v)
     return MistakeIndex(loaded, {k: tuple(v) for k, v in by_key.items()}, scale)
+
+
+@lru_cache(maxsize=512)
+def _solvable(loaded: Loaded) -> tuple[float, ...] | None:
+    """Return the right answer as floats when every mistake of the kind solves for its
+    variants (`MistakeDef.solve`) on a vector problem whose right answer is rational; else
+    None."""
+    if not isinstance(loaded.shape, Vector) or not loaded.kind.mistakes:
+        return None
+    if any(m.solve is None or m.form is None for m in loaded.kind.mistakes):
+        return None
+    expected = expected_cached(loaded)
+    return floats(expected) if is_rational(expected) else None
+
+
+SOLVED_ANSWERS = 2  # a problem's first answers are solved; the next builds its index
+
+
+@lru_cache(maxsize=512)
+def _answers_solved(loaded: Loaded) -> list[int]:
+    return [0]
+
+
+def solved_matches(loaded: Loaded, value: Any) -> tuple[Diagnosis, ...] | None:
+    """Return the mistakes whose answer is exactly the rational vector `value`, in catalog
+    order, solved from each mistake's form (no index built); None when the kind cannot, or
+    when the problem has had SOLVED_ANSWERS answers already (then its index, built once and
+    looked up in a µs, pays for itself: solving costs tens of µs an answer)."""
+    right_approx = _solvable(loaded)
+    if right_approx is None:
+        return None
+    solved = _answers_solved(loaded)
+    if solved[0] >= SOLVED_ANSWERS:
+        return None
+    solved[0] += 1
+    return _solve(loaded, value, right_approx)
+
+
+def solve_matches(loaded: Loaded, value: Any) -> tuple[Diagnosis, ...] | None:
+    """Return what `solved_matches` returns, solving every time (None when the kind cannot):
+    for tests that compare solving with the index."""
+    right_approx = _solvable(loaded)
+    return None if right_approx is None else _solve(loaded, value, right_approx)
+
+
+def _solve(loaded: Loaded, value: Any, right_approx: tuple[float, ...]) -> tuple[Diagnosis, ...]:
+    expected = expected_cached(loaded)
+    if len(value) != len(expected) or value == expected:
+        return ()
+    gap = Gap(tuple(value), expected, right_approx)
+    problem = loaded.problem
+    return tuple(v.diagnosis() for m in loaded.kind.mistakes for v in m.solve(problem, gap))
 
 
 @lru_cache(maxsize=512)

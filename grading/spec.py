@@ -12,7 +12,7 @@ import json
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .exact import ratio_literal
@@ -127,8 +127,8 @@ def same_length(field: str, items: tuple[Any, ...], other: str, size: int) -> No
 
 @dataclass(frozen=True, eq=False)
 class Loaded:
-    """Hold one validated spec: its kind, the kind's exact problem object, the normalised spec
-    and the answer's shape.
+    """Hold one validated spec: its kind, the kind's exact problem object, the spec as given
+    (its JSON) and the answer's shape; `spec` is the normalised spec, written when asked for.
 
     Compared and hashed by identity: `load_problem` returns one object per distinct spec while
     it is cached, so per-problem caches key on it cheaply.
@@ -136,7 +136,7 @@ class Loaded:
 
     kind: Kind
     problem: Any
-    spec: dict[str, Any]
+    source: str
     shape: Shape
 
     @property
@@ -144,8 +144,18 @@ class Loaded:
         """Return the kind's name."""
         return self.kind.name
 
+    @cached_property
+    def spec(self) -> dict[str, Any]:
+        """Return the normalised spec: the kind's fields in canonical form, the other keys as
+        given (only `validate_spec` needs it, so grading does not write it)."""
+        normal: dict[str, Any] = {"kind": self.kind.name, **self.kind.normal(self.problem)}
+        for key, value in json.loads(self.source).items():
+            if key not in normal:
+                normal[key] = value
+        return normal
 
-def _build(data: dict[str, Any]) -> Loaded:
+
+def _build(data: dict[str, Any], source: str) -> Loaded:
     from .kinds import KINDS  # the registry imports the kinds, which import this module
 
     if not isinstance(data, dict):
@@ -156,16 +166,12 @@ def _build(data: dict[str, Any]) -> Loaded:
         known = ", ".join(KINDS)
         raise SpecError("kind", f"{str(raw_kind)[:40]!r} is not one of {known}")
     problem = kind.load(data)
-    normal: dict[str, Any] = {"kind": kind.name, **kind.normal(problem)}
-    for key, value in data.items():
-        if key not in normal:
-            normal[key] = value
-    return Loaded(kind, problem, normal, kind.shape(problem))
+    return Loaded(kind, problem, source, kind.shape(problem))
 
 
 @lru_cache(maxsize=512)
 def _load_cached(key: str) -> Loaded:
-    return _build(json.loads(key))
+    return _build(json.loads(key), key)
 
 
 def load_problem(data: dict[str, Any]) -> Loaded:

@@ -31,6 +31,12 @@ Optional, for kinds that need them:
 - `MistakeDef.form(problem, variant)`: for a vector kind whose mistaken answers are rational,
   `(a, ((c, row), ...))` meaning `a * right + sum of c * row`; then `apply` may be left out and
   the engine indexes every variant in integer arithmetic;
+- `MistakeDef.solve(problem, gap)`: with `form`, the variants (in `variants` order) whose form
+  gives the learner's rational vector `gap.answer` (`gap.difference` = answer − right, never
+  all 0; `gap.approx` its floats, for a quick filter before an exact test), found from the
+  form directly instead of building every variant's vector; when every mistake of a kind has
+  one, an exact rational answer is diagnosed without building an index (the tests check it
+  finds what the index finds, in the same order);
 - `Kind.terms(problem) -> TermTable`: a vector kind whose answer is a weighted sum declares its
   terms (weights, rows, names), and the engine then compares a written-out sum term by term;
   with it, `MistakeDef.weights(problem)` (the weight each term gets under a whole-sum mistake,
@@ -53,6 +59,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from ..exact import floats
 from ..shapes import Shape
 from ..verdict import Diagnosis
 
@@ -93,6 +100,38 @@ class Variant(NamedTuple):
         return Diagnosis(self.code, self.terms, detail=dict(self.detail))
 
 
+class Gap:
+    """A learner's rational vector answer as `MistakeDef.solve` reads it: `answer` and `right`
+    (Fractions), `approx` (answer − right as floats: a filter, never a verdict) and
+    `difference` (answer − right exactly, computed when first asked for; never all 0), and
+    `memo`, where a kind's mistakes may share work on one answer."""
+
+    __slots__ = ("_difference", "answer", "answer_approx", "approx", "memo", "right")
+
+    def __init__(
+        self, answer: tuple[Fraction, ...], right: tuple[Fraction, ...], right_approx: Any
+    ) -> None:
+        self.answer = answer
+        self.right = right
+        self.answer_approx = floats(answer)
+        self.approx = tuple(a - r for a, r in zip(self.answer_approx, right_approx, strict=True))
+        self._difference: tuple[Fraction, ...] | None = None
+        self.memo: dict[str, Any] = {}  # what a kind's mistakes share while solving
+
+    @property
+    def difference(self) -> tuple[Fraction, ...]:
+        """Return answer − right, exactly."""
+        if self._difference is None:
+            self._difference = tuple(a - r for a, r in zip(self.answer, self.right, strict=True))
+        return self._difference
+
+
+def near(a: float, b: float) -> bool:
+    """Return True when two floats computed from small exact rationals may be equal (a
+    filter before an exact test: a true equality always passes)."""
+    return abs(a - b) <= 1e-9 * (1.0 + abs(a) + abs(b))
+
+
 _make_variant = tuple.__new__  # a Variant without NamedTuple's Python-level __new__
 
 
@@ -118,6 +157,7 @@ class MistakeDef:
     variants: Callable[[Problem], Iterable[Variant]] | None = None
     apply: Callable[[Problem, Any], Any] | None = None
     form: Callable[[Problem, Any], Form] | None = None
+    solve: Callable[[Problem, Gap], Iterable[Variant]] | None = None
     describe: Callable[[Problem, Diagnosis], str] | None = None
     weights: Callable[[Problem], tuple[Any, ...] | None] | None = None
     from_terms: Callable[[Problem, TermReport], Diagnosis | None] | None = None

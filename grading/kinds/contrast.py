@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..exact import combine, difference, scale
+from ..exact import difference, floats, offset_equal, rational_sum, scale
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -29,7 +29,7 @@ from ..spec import (
 from ..terms import TermTable
 from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
-from .base import Form, Kind, MistakeDef, Variant, gettext_noop, register, variant
+from .base import Form, Gap, Kind, MistakeDef, Variant, gettext_noop, near, register, variant
 from .lookup import SAME_ROW_POINT
 
 Row = tuple[Fraction, ...]
@@ -60,7 +60,8 @@ def term_name(p: P, k: int) -> str:
 @lru_cache(maxsize=512)
 def _right(p: P) -> tuple[Fraction, ...]:
     # h^B - h^A as one sum: +w_k x_k^B and -w_k x_k^A
-    return combine((*p.weights, *(-w for w in p.weights)), (*p.rows_b, *p.rows_a))  # type: ignore[return-value]
+    # (the least common denominator kept as the terms come: 2n terms share denominators)
+    return rational_sum((*p.weights, *(-w for w in p.weights)), (*p.rows_b, *p.rows_a))
 
 
 def _answer(p: P) -> str:
@@ -75,6 +76,61 @@ def _forgot_weight_form(p: P, d: Any) -> Form:
     (k,) = d.terms
     change = 1 - p.weights[k]
     return (1, ((change, p.rows_b[k]), (-change, p.rows_a[k])))
+
+
+@lru_cache(maxsize=512)
+def _floats(p: P) -> tuple[tuple[float, ...], ...]:
+    """Return, in floats (for the quick filter of `solve`): each position's x_k^B - x_k^A,
+    then h^B and h^A."""
+    weights = floats(p.weights)
+    rows_a = [floats(row) for row in p.rows_a]
+    rows_b = [floats(row) for row in p.rows_b]
+    steps = [
+        tuple(b - a for b, a in zip(rb, ra, strict=True))
+        for rb, ra in zip(rows_b, rows_a, strict=True)
+    ]
+    sides = [
+        tuple(
+            sum(w * row[d] for w, row in zip(weights, rows, strict=True))
+            for d in range(len(rows[0]))
+        )
+        for rows in (rows_b, rows_a)
+    ]
+    return (*steps, *sides)
+
+
+def _forgot_weight_solve(p: P, gap: Gap) -> list[Variant]:
+    # (1 - w_k)(x_k^B - x_k^A) = diff
+    floats = _floats(p)
+    out = []
+    for k, weight in enumerate(p.weights):
+        change = 1 - weight
+        if (
+            change
+            and all(near(d, float(change) * s) for d, s in zip(gap.approx, floats[k], strict=True))
+            and offset_equal(gap.answer, gap.right, change, p.rows_b[k], p.rows_a[k])
+        ):
+            out.append(variant("forgot_weight", (k,)))
+    return out
+
+
+def _reversed_solve(p: P, gap: Gap) -> list[Variant]:
+    # -right = right + diff: diff = 2 * answer
+    if not all(near(d, 2 * a) for d, a in zip(gap.approx, gap.answer_approx, strict=True)):
+        return []
+    exact = offset_equal(gap.answer, gap.right, Fraction(-2), gap.right)
+    return [variant("reversed_difference")] if exact else []
+
+
+def _one_side_solve(p: P, gap: Gap) -> list[Variant]:
+    floats = _floats(p)
+    answer = gap.answer_approx
+    return [
+        variant("answered_one_side", (), {"side": side})
+        for side, values, made in (("b", p.rows_b, floats[-2]), ("a", p.rows_a, floats[-1]))
+        if all(near(a, m) for a, m in zip(answer, made, strict=True))
+        and rational_sum(p.weights, values) == gap.answer
+    ]
 
 
 def _forgot_weight_explain(p: P, d: Diagnosis) -> str:
@@ -123,6 +179,7 @@ class Contrast(Kind):
             parts="[k]: the position whose difference x_k^B - x_k^A lost its weight",
             variants=_forgot_weight_variants,
             form=_forgot_weight_form,
+            solve=_forgot_weight_solve,
             explain=_forgot_weight_explain,
             describe=lambda p, d: f"leaving the weight out of {term_name(p, d.terms[0])}",
         ),
@@ -131,6 +188,7 @@ class Contrast(Kind):
             number=11,
             label=gettext_noop("subtracted the wrong way round"),
             form=lambda p, d: (-1, ()),
+            solve=_reversed_solve,
             explain=_reversed_explain,
         ),
         MistakeDef(
@@ -139,6 +197,7 @@ class Contrast(Kind):
             label=gettext_noop("gave one sentence's vector instead of the difference"),
             variants=lambda p: [variant("answered_one_side", (), {"side": s}) for s in "ba"],
             form=_one_side_form,
+            solve=_one_side_solve,
             explain=_one_side_explain,
             describe=lambda p, d: (
                 f"giving $\\mathbf{{h}}_i^{d.detail.get('side', 'b').upper()}$ alone"

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
+from ..exact import floats
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -23,7 +25,7 @@ from ..spec import (
 )
 from ..tex import vector_tex
 from ..verdict import Diagnosis
-from .base import Form, Kind, MistakeDef, Variant, gettext_noop, register, variant
+from .base import Form, Gap, Kind, MistakeDef, Variant, gettext_noop, register, variant
 
 SAME_ROW_POINT = (
     "The lookup consults the id alone: the same id gives the same row in either sentence."
@@ -99,6 +101,30 @@ def _other_token_variants(p: LookupProblem) -> list[Variant]:
     return out
 
 
+@lru_cache(maxsize=512)
+def _rows_by_floats(p: LookupProblem) -> dict[tuple[float, ...], tuple[int, ...]]:
+    """Return the table's rows by their floats (equal Fractions give equal floats)."""
+    found: dict[tuple[float, ...], tuple[int, ...]] = {}
+    for r, row in enumerate(p.table):
+        key = floats(row)
+        found[key] = (*found.get(key, ()), r)
+    return found
+
+
+def _table_row_solve(variants: Any) -> Any:
+    """Return the solver of a mistake whose form is one row of the table: its variants whose
+    row is the learner's answer."""
+
+    def solve(p: LookupProblem, gap: Gap) -> list[Variant]:
+        rows = _rows_by_floats(p).get(gap.answer_approx)
+        if not rows:
+            return []
+        exact = {r for r in rows if p.table[r] == gap.answer}
+        return [v for v in variants(p) if int(v.detail["row"]) in exact]
+
+    return solve
+
+
 @register
 class Lookup(Kind):
     name = "lookup"
@@ -111,6 +137,7 @@ class Lookup(Kind):
             parts="[]",
             variants=_row_by_position_variants,
             form=_table_row_form,
+            solve=_table_row_solve(_row_by_position_variants),
             explain=_explain(
                 "You seem to have taken row {used} of the table, the row numbered by the position."
             ),
@@ -125,6 +152,7 @@ class Lookup(Kind):
             parts="[]",
             variants=_off_by_one_variants,
             form=_table_row_form,
+            solve=_table_row_solve(_off_by_one_variants),
             explain=_explain(
                 "You seem to have taken row {used} of the table, next to the right one."
             ),
@@ -139,6 +167,7 @@ class Lookup(Kind):
             parts="[]",
             variants=_other_token_variants,
             form=_table_row_form,
+            solve=_table_row_solve(_other_token_variants),
             explain=_explain(
                 "You seem to have taken the row of *{token}* (id {used}), another token of the "
                 "sentence."

@@ -7,12 +7,14 @@ matched against the problem's terms and the wrong one is named).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ..compare import as_fraction, equal, vectors_equal
-from ..exact import combine
+from ..exact import combine, floats, offset_equal, rational_sum
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -29,7 +31,7 @@ from ..terms import TermReport, TermTable
 from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
 from ._sums import SELF_POINT, right_term, row_name, sum_tex, term_name
-from .base import Form, Kind, MistakeDef, Variant, gettext_noop, register, variant
+from .base import Form, Gap, Kind, MistakeDef, Variant, gettext_noop, near, register, variant
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,6 +43,8 @@ class WeightedSumProblem:
 
 
 P = WeightedSumProblem
+Row = tuple[Fraction, ...]
+Diff = tuple[Fraction, ...]
 
 
 def _term(p: P, k: int) -> str:
@@ -238,6 +242,143 @@ def _average_explain(p: P, d: Diagnosis) -> str:
     )
 
 
+# ---------------------------------------------------------------- solving the forms
+# Each mistake's form says how it changes the right answer; `solve` finds the variants that
+# give the learner's vector from the difference, with a float filter first and an exact test
+# for what passes it (floats of small exact rationals: a true equality always passes `near`).
+
+
+@lru_cache(maxsize=512)
+def _floats(p: P) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
+    """Return the weights and rows as floats."""
+    return floats(p.weights), tuple(floats(row) for row in p.rows)
+
+
+def _multiples(p: P, gap: Gap) -> list[float | None]:
+    """Return, per term k, the λ with difference ≈ λ·x_k in floats (None: there is none);
+    computed once per answer for the mistakes that change one term's weight."""
+    found = gap.memo.get("multiples")
+    if found is None:
+        _, rows = _floats(p)
+        approx = gap.approx
+        found = []
+        for row in rows:
+            factor = None
+            for x, d in zip(row, approx, strict=True):
+                if x:
+                    factor = d / x
+                    for y, e in zip(row, approx, strict=True):
+                        if abs(e - factor * y) > 1e-9 * (1.0 + abs(e)):
+                            factor = None
+                            break
+                    break
+            found.append(factor)
+        gap.memo["multiples"] = found
+    return found
+
+
+def _omitted_solve(p: P, gap: Gap) -> list[Variant]:
+    # -w_k x_k = diff
+    weights, _ = _floats(p)
+    return [
+        variant("omitted_term", (k,))
+        for k, factor in enumerate(_multiples(p, gap))
+        if factor is not None
+        and near(factor, -weights[k])
+        and offset_equal(gap.answer, gap.right, -p.weights[k], p.rows[k])
+    ]
+
+
+def _wrong_weight_solve(p: P, gap: Gap) -> list[Variant]:
+    # (w' - w_k) x_k = diff, w' another term's weight or 1
+    weights, _ = _floats(p)
+    out = []
+    for k, change in enumerate(_multiples(p, gap)):
+        if change is None or near(change, 0.0):
+            continue
+        weight = weights[k] + change
+        if not near(weight, 1.0) and not any(
+            near(w, weight) for j, w in enumerate(weights) if j != k
+        ):
+            continue
+        own = p.weights[k]
+        listed = [w for j, w in enumerate(p.weights) if j != k and near(weights[j], weight)]
+        for exact in [*listed, Fraction(1)] if near(weight, 1.0) else listed:
+            if exact != own and offset_equal(gap.answer, gap.right, exact - own, p.rows[k]):
+                out.append(variant("wrong_weight", (k,), {"weight": str(exact)}))
+                break
+    return out
+
+
+def _wrong_row_solve(p: P, gap: Gap) -> list[Variant]:
+    # w_k (x_r - x_k) = diff
+    weights, rows = _floats(p)
+    d0 = gap.approx[0]
+    out = []
+    for k, weight in enumerate(weights):
+        if not p.weights[k]:
+            continue
+        start = rows[k][0] + d0 / weight
+        for r, row in enumerate(rows):
+            if (
+                r != k
+                and abs(row[0] - start) <= 1e-9 * (1.0 + abs(start))
+                and all(
+                    near(weight * (y - x), d)
+                    for y, x, d in zip(row, rows[k], gap.approx, strict=True)
+                )
+                and offset_equal(gap.answer, gap.right, p.weights[k], p.rows[r], p.rows[k])
+            ):
+                out.append(variant("wrong_row", (k,), {"row": r}))
+    return out
+
+
+def _swapped_solve(p: P, gap: Gap) -> list[Variant]:
+    # (w_b - w_a)(x_a - x_b) = diff
+    weights, rows = _floats(p)
+    d0 = gap.approx[0]
+    bound = 1e-9 * (1.0 + abs(d0))
+    n = len(weights)
+    out = []
+    for a in range(n):
+        for b in range(a + 1, n):
+            change = weights[b] - weights[a]
+            if (
+                abs(d0 - change * (rows[a][0] - rows[b][0])) <= bound
+                and p.weights[a] != p.weights[b]
+                and all(
+                    near(d, change * (x - y))
+                    for d, x, y in zip(gap.approx, rows[a], rows[b], strict=True)
+                )
+                and offset_equal(
+                    gap.answer, gap.right, p.weights[b] - p.weights[a], p.rows[a], p.rows[b]
+                )
+            ):
+                out.append(variant("swapped_weights", (a, b)))
+    return out
+
+
+@lru_cache(maxsize=512)
+def _column_sums(p: P) -> tuple[float, ...]:
+    return tuple(sum(column) for column in zip(*_floats(p)[1], strict=True))
+
+
+def _whole_sum_solve(code: str, weight: Callable[[P], Fraction]) -> Callable[[P, Gap], list]:
+    """Return the solver of a whole-sum mistake, every row with one weight w."""
+
+    def solve(p: P, gap: Gap) -> list[Variant]:
+        w = weight(p)
+        scale = float(w)
+        if not all(
+            near(scale * total, a)
+            for total, a in zip(_column_sums(p), gap.answer_approx, strict=True)
+        ):
+            return []
+        return [variant(code)] if rational_sum([w] * len(p.rows), p.rows) == gap.answer else []
+
+    return solve
+
+
 @register
 class WeightedSum(Kind):
     name = "weighted_sum"
@@ -250,6 +391,7 @@ class WeightedSum(Kind):
             parts="[k]: the term left out (k = i is the self term, which the sum includes)",
             variants=_omitted_variants,
             form=_omitted_form,
+            solve=_omitted_solve,
             explain=_omitted_explain,
             describe=lambda p, d: f"leaving out {_term(p, d.terms[0])}",
             from_terms=_omitted_from_terms,
@@ -261,6 +403,7 @@ class WeightedSum(Kind):
             parts="[k]: the term whose row got another term's weight, or 1",
             variants=_wrong_weight_variants,
             form=_wrong_weight_form,
+            solve=_wrong_weight_solve,
             explain=_wrong_weight_explain,
             describe=lambda p, d: (
                 f"using the weight ${scalar_tex(Fraction(d.detail['weight']))}$ in "
@@ -275,6 +418,7 @@ class WeightedSum(Kind):
             parts="[k]: the term that used a row other than x_k",
             variants=_wrong_row_variants,
             form=_wrong_row_form,
+            solve=_wrong_row_solve,
             explain=_wrong_row_explain,
             describe=_wrong_row_describe,
             from_terms=_wrong_row_from_terms,
@@ -286,6 +430,7 @@ class WeightedSum(Kind):
             parts="[a, b]: the two terms whose weights were exchanged (a < b)",
             variants=_swapped_variants,
             form=_swapped_form,
+            solve=_swapped_solve,
             explain=_swapped_explain,
             describe=lambda p, d: (
                 f"exchanging the weights of {_term(p, d.terms[0])}, and {_term(p, d.terms[1])}"
@@ -297,6 +442,7 @@ class WeightedSum(Kind):
             number=5,
             label=gettext_noop("added the rows without weights"),
             form=lambda p, d: (0, tuple((Fraction(1), row) for row in p.rows)),
+            solve=_whole_sum_solve("unweighted_sum", lambda p: Fraction(1)),
             explain=_unweighted_explain,
             weights=lambda p: (Fraction(1),) * len(p.rows),
         ),
@@ -305,6 +451,7 @@ class WeightedSum(Kind):
             number=6,
             label=gettext_noop("averaged the rows with equal weights"),
             form=lambda p, d: (0, tuple((Fraction(1, len(p.rows)), row) for row in p.rows)),
+            solve=_whole_sum_solve("plain_average", lambda p: Fraction(1, len(p.rows))),
             explain=_average_explain,
             weights=lambda p: (Fraction(1, len(p.rows)),) * len(p.rows),
         ),

@@ -11,6 +11,7 @@ from grading.exact import (
     difference,
     dot,
     multiply,
+    offset_equal,
     ratio_literal,
     rational_combine,
     rational_sum,
@@ -65,3 +66,16 @@ def test_literals_are_read_exactly_without_a_regex():
 def test_scaled_keys_are_integers_or_none():
     assert scaled_key((F(1, 2), F(1, 3)), 6) == (3, 2)
     assert scaled_key((F(1, 4),), 6) is None
+
+
+def test_offset_equal_checks_a_form_exactly_in_integers():
+    F = Fraction
+    right = (F(1, 2), F(-1, 3))
+    row, other = (F(2), F(1, 4)), (F(1, 3), F(0))
+    answer = tuple(r + F(3, 5) * (x - y) for r, x, y in zip(right, row, other, strict=True))
+    assert offset_equal(answer, right, F(3, 5), row, other)
+    assert not offset_equal(answer, right, F(3, 5), row)
+    assert not offset_equal(answer, right, F(3, 5) + F(1, 10**40), row, other)
+    single = tuple(r - F(1, 7) * x for r, x in zip(right, row, strict=True))
+    assert offset_equal(single, right, F(-1, 7), row)
+    assert not offset_equal((single[0], single[1] + F(1, 10**30)), right, F(-1, 7), row)

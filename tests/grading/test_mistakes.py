@@ -1,3 +1,4 @@
+import random
 from fractions import Fraction
 
 import pytest
@@ -13,7 +14,7 @@ from grading import (
     expected_answer,
     mistaken_answers,
 )
-from grading.mistakes import expected_cached, mistake_index, mistaken
+from grading.mistakes import expected_cached, mistake_index, mistaken, solve_matches, solved_matches
 from grading.spec import load_problem
 
 from .conftest import content_spec, contrast_spec, lookup_spec, seed_weighted_sum, three_terms
@@ -156,3 +157,89 @@ def test_mistake_index_finds_exactly_the_mistakes_listed_for_a_vector(spec):
         assert list(index.exact_matches(vector)) == diagnoses
     assert index.exact_matches(right) == ()
     assert index.exact_matches(tuple(x + Fraction(1, 7) for x in right)) == ()
+
+
+_WEIGHTS = ["0", "1", "1/2", "1/3", "2/3", "1/4", "3/4", "-1/2", "2"]
+
+
+def _random_rows(rng: random.Random, n: int, dim: int) -> list[list[str]]:
+    return [[str(rng.randint(-2, 2)) for _ in range(dim)] for _ in range(n)]
+
+
+def _random_spec(rng: random.Random) -> dict:
+    """Return a small random problem of a kind whose mistakes solve (`MistakeDef.solve`):
+    repeated weights, a weight of 1 or 0, repeated and zero rows all occur."""
+    n, dim = rng.randint(1, 6), rng.randint(1, 4)
+    weights = [rng.choice(_WEIGHTS) for _ in range(n)]
+    kind = rng.choice(["weighted_sum", "contrast", "lookup"])
+    if kind == "weighted_sum":
+        return {
+            "kind": kind,
+            "tokens": [f"w{j}" for j in range(n)],
+            "position": rng.randrange(n),
+            "weights": weights,
+            "rows": _random_rows(rng, n, dim),
+        }
+    if kind == "contrast":
+        rows_a = _random_rows(rng, n, dim)
+        rows_b = [
+            row if rng.random() < 0.4 else rng.choice(rows_a) for row in _random_rows(rng, n, dim)
+        ]
+        return {
+            "kind": kind,
+            "position": rng.randrange(n),
+            "weights": weights,
+            "rows_a": rows_a,
+            "rows_b": rows_b,
+        }
+    vocab = [f"w{j}" for j in range(n + 1)]
+    tokens = [rng.choice(vocab) for _ in range(rng.randint(1, 5))]
+    return {
+        "kind": kind,
+        "vocab": vocab,
+        "table": _random_rows(rng, n + 1, dim),
+        "tokens": tokens,
+        "position": rng.randrange(len(tokens)),
+    }
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_solving_the_forms_finds_what_the_index_finds(seed):
+    # given a random problem (ties, zero weights and rows included)
+    rng = random.Random(seed)
+    problem = load_problem(_random_spec(rng))
+    index = mistake_index(problem)
+    right = expected_cached(problem)
+    p = problem.problem
+    rows = p.rows if hasattr(p, "rows") else getattr(p, "table", ()) + getattr(p, "rows_a", ())
+    answers = {vector for _, vector in mistaken(problem)}
+    answers |= {tuple(x + y for x, y in zip(right, row, strict=True)) for row in rows}
+    answers |= {
+        tuple(x - Fraction(1, 2) * y for x, y in zip(right, row, strict=True)) for row in rows
+    }
+    answers |= {right, tuple(x + Fraction(1, 7) for x in right)}
+    # then every answer gets the same diagnoses, in the same order, from the forms solved
+    found = 0
+    for vector in answers:
+        solved = solve_matches(problem, vector)
+        assert solved is not None
+        assert list(solved) == list(index.exact_matches(vector))
+        found += bool(solved)
+    assert solve_matches(problem, right) == ()
+    assert found or not index.by_key
+
+
+def test_only_kinds_whose_every_mistake_solves_are_solved():
+    assert solve_matches(load_problem(seed_weighted_sum()), (Fraction(0), Fraction(0))) == ()
+    assert solve_matches(load_problem(content_spec()), (Fraction(0), Fraction(0))) is None
+
+
+def test_a_problems_first_answers_are_solved_and_later_ones_use_its_index():
+    # given a problem new to the process and a mistaken answer to it
+    problem = load_problem({**three_terms(), "note": "solved, then indexed"})
+    diagnosis, vector = mistaken(problem)[0]
+    # then the first answers are solved, and from the third on the index is asked
+    assert solved_matches(problem, vector) == (diagnosis,)
+    assert solved_matches(problem, vector) == (diagnosis,)
+    assert solved_matches(problem, vector) is None
+    assert mistake_index(problem).exact_matches(vector) == (diagnosis,)

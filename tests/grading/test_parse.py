@@ -2,7 +2,10 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from grading import parse
 from grading.parse import AnswerError, read_answer
 
 F = Fraction
@@ -139,3 +142,89 @@ def test_e_alone_and_pi_count_once_each():
     read_answer("[" + "+".join(["e"] * 32 + ["pi"] * 32) + ", 1]")
     with pytest.raises(AnswerError):
         read_answer("[" + "+".join(["e"] * 33 + ["pi"] * 32) + ", 1]")
+
+
+_NUMBERS = st.one_of(
+    st.from_regex(r"-?[0-9]{1,31}", fullmatch=True),
+    st.from_regex(r"-?[0-9]{1,31}/[0-9]{1,31}", fullmatch=True),
+    st.sampled_from(["0", "-0", "1/0", "-3/0", "007", "0/5", "- 1", "1 /2", "0.5", "1e3"]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    items=st.lists(_NUMBERS, min_size=0, max_size=18),
+    brackets=st.sampled_from(["[]", "()", "[)", "{}", ""]),
+    comma=st.sampled_from([",", ", ", " , ", " ,", ";", " "]),
+    pad=st.sampled_from(["", " ", "  ", "\t"]),
+)
+def test_the_plain_vector_shortcut_reads_as_the_grammar_does(items, brackets, comma, pad):
+    # given a bracketed list of integers and ratios, or something close to one
+    text = pad + brackets[:1] + pad + comma.join(items) + pad + brackets[1:] + pad
+    # then the shortcut, when it takes the text, gives exactly the grammar's Reading
+    shortcut = parse._plain_vector(text)
+    try:
+        grammar = parse.read_tree(text)
+    except AnswerError as error:
+        assert shortcut is None, error.message  # what the grammar refuses, it never reads
+        return
+    if shortcut is not None:
+        assert shortcut == grammar
+        assert [type(x) for x in shortcut.value] == [type(x) for x in grammar.value]
+    assert read_answer(text) == grammar
+
+
+def test_the_plain_vector_shortcut_takes_the_common_answers():
+    for text in ["[1/2, 1]", "[-3/4,2, -1]", " [ 1 , 2 ] ", "[007, 1/10]"]:
+        assert parse._plain_vector(text) == parse.read_tree(text)
+    for text in [
+        "[5]",
+        "[1/0, 2]",
+        "[0.5, 1]",
+        "[1 2]",
+        "[1, 2,]",
+        "[1]*2",
+        "[-1/2, +1]",
+        "(1, -2)",
+    ]:
+        assert parse._plain_vector(text) is None
+
+
+_VECTORS = st.lists(_NUMBERS, min_size=1, max_size=4).map(lambda xs: "[" + ", ".join(xs) + "]")
+_COEFFICIENTS = st.sampled_from(
+    ["", "1*", "2*", "1/4*", "3/4 * ", "0*", "1/0*", "007*", "0.5*", "1/2 "]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    terms=st.lists(st.tuples(_COEFFICIENTS, _VECTORS), min_size=1, max_size=6),
+    signs=st.lists(st.sampled_from([" + ", " - ", "+", "-", " * ", ""]), min_size=6, max_size=6),
+    lead=st.sampled_from(["", "-", " ", "+"]),
+)
+def test_the_plain_sum_shortcut_reads_as_the_grammar_does(terms, signs, lead):
+    # given a sum of terms written out, or something close to one
+    text = lead + "".join(
+        (signs[k] if k else "") + coefficient + vector
+        for k, (coefficient, vector) in enumerate(terms)
+    )
+    # then the shortcut, when it takes the text, gives exactly the grammar's Reading
+    shortcut = parse._plain_sum(text)
+    try:
+        grammar = parse.read_tree(text)
+    except AnswerError as error:
+        assert shortcut is None, error.message
+        return
+    if shortcut is not None:
+        assert shortcut == grammar
+        assert [type(t.coefficient) for t in shortcut.terms] == [
+            type(t.coefficient) for t in grammar.terms
+        ]
+    assert read_answer(text) == grammar
+
+
+def test_the_plain_sum_shortcut_takes_the_common_sums():
+    for text in ["1/4*[2, -2, -1] + 3/4*[3, 0, 1]", "5/6*[-3, 2]", "2*[1,2]+[0,1]", "[1,2]-[3,4]"]:
+        assert parse._plain_sum(text) == parse.read_tree(text)
+    for text in ["[1, 2]", "1/2 [1, 0]", "0.5*[1, 0]", "1/0*[1, 2]", "[1, 2] + [1]", "-[1, 2]"]:
+        assert parse._plain_sum(text) is None
