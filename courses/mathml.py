@@ -130,25 +130,42 @@ def iter_tex(text: str) -> Iterator[tuple[int, str, bool]]:
     Code (fenced blocks and backtick spans) is skipped, as the renderer skips it.
     """
     lines = text.split("\n")
+    for index, tex, code in _segments(lines, strict=True):
+        if tex is not None:
+            yield index + 1, tex.strip(), True
+        elif not code:
+            without_code = re.sub(r"`[^`]*`", "", lines[index])
+            for match in _INLINE.finditer(without_code):
+                yield index + 1, match.group(1), False
+
+
+def _segments(lines: list[str], *, strict: bool) -> Iterator[tuple[int, str | None, bool]]:
+    """Yield ``(index, display TeX or None, code)`` over Markdown lines, as the renderer reads them.
+
+    A display formula outside fenced code comes once, at its first line, with its TeX; every
+    other line comes alone with None, and ``code`` says whether it is a fence or inside one. An
+    unclosed display formula raises ``MathError`` when ``strict``, else stays a plain line.
+    """
     index = 0
     in_fence = False
     while index < len(lines):
         line = lines[index]
         if line.lstrip().startswith("```"):
             in_fence = not in_fence
+            yield index, None, True
             index += 1
             continue
-        if in_fence:
-            index += 1
-            continue
-        if _DISPLAY_OPEN.match(line):
-            start = index
-            tex, index = _collect_display(lines, index)
-            yield start + 1, tex.strip(), True
-            continue
-        without_code = re.sub(r"`[^`]*`", "", line)
-        for match in _INLINE.finditer(without_code):
-            yield index + 1, match.group(1), False
+        if not in_fence and _DISPLAY_OPEN.match(line):
+            try:
+                tex, after = _collect_display(lines, index)
+            except MathError:
+                if strict:
+                    raise
+            else:
+                yield index, tex, False
+                index = after
+                continue
+        yield index, None, in_fence
         index += 1
 
 
@@ -174,24 +191,12 @@ class _DisplayMathPreprocessor(Preprocessor):
 
     def run(self, lines: list[str]) -> list[str]:
         out: list[str] = []
-        index = 0
-        in_fence = False
-        while index < len(lines):
-            line = lines[index]
-            if line.lstrip().startswith("```"):
-                in_fence = not in_fence
-            if not in_fence and _DISPLAY_OPEN.match(line):
-                try:
-                    tex, index = _collect_display(lines, index)
-                except MathError:
-                    out.append(line)
-                    index += 1
-                    continue
+        for index, tex, _code in _segments(lines, strict=False):
+            if tex is None:
+                out.append(lines[index])
+            else:
                 html = f'<div class="math-display">{_math_or_error(tex, display=True)}</div>'
                 out.extend(["", self.md.htmlStash.store(html), ""])
-                continue
-            out.append(line)
-            index += 1
         return out
 
 

@@ -1,5 +1,6 @@
 """Shape a copy's pages, ideas and progress for the templates (reads only, no writes)."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -130,15 +131,20 @@ class Segment:
 
 def page_segments(*, copy: CourseCopy, page: Page, progress: ProgressMap) -> list[Segment]:
     """Return the page body as rendered HTML segments with each idea's box at its marker."""
+    return _segments(
+        page, lambda idea: idea_box(copy=copy, page=page, idea=idea, progress=progress)
+    )
+
+
+def _segments(page: Page, box_of: Callable[[Idea], "IdeaBox | PublicIdeaBox"]) -> list[Segment]:
+    """Return the page body as HTML segments with ``box_of(idea)`` at each idea's marker."""
     ideas = {idea.slug: idea for idea in page.ideas.all()}
     segments: list[Segment] = []
     for kind, value in _split_body(page.body):
         if kind == "html":
             segments.append(Segment(html=value))
         elif value in ideas:
-            segments.append(
-                Segment(box=idea_box(copy=copy, page=page, idea=ideas[value], progress=progress))
-            )
+            segments.append(Segment(box=box_of(ideas[value])))
     return segments
 
 
@@ -168,15 +174,7 @@ def public_idea_box(
 
 def public_segments(*, page: Page, progress: ProgressMap | None = None) -> list[Segment]:
     """Return the page body as HTML segments with each idea's public box at its marker."""
-    ideas = {idea.slug: idea for idea in page.ideas.all()}
-    segments: list[Segment] = []
-    for kind, value in _split_body(page.body):
-        if kind == "html":
-            segments.append(Segment(html=value))
-        elif value in ideas:
-            box = public_idea_box(page=page, idea=ideas[value], progress=progress)
-            segments.append(Segment(box=box))
-    return segments
+    return _segments(page, lambda idea: public_idea_box(page=page, idea=idea, progress=progress))
 
 
 def page_fraction(*, page: Page, progress: ProgressMap) -> float:

@@ -4,19 +4,16 @@ The pictures of the tokenization kinds are rows of boxes with text, so they shar
 writer. Every box is a ``<rect>`` with ``data-role`` (what it shows: ``token``, ``id``,
 ``char``, ``byte``, ``piece``, ``pair``, ...) and optional ``data-*`` facts, followed by its
 ``<text>``; a test can read the picture back from those attributes. Text is escaped; the root
-has ``role="img"``, a ``<title>`` and a ``<desc>``, with ids unique per picture.
+has ``role="img"``, a ``<title>`` and a ``<desc>``, with ids unique per picture (the root is
+``text_figures.svg_root``, shared with the other pictures of text).
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
-# Presentation attributes, not a `style` attribute: the pages' Content-Security-Policy without
-# 'unsafe-inline' blocks `style` attributes in inline SVG (CSP3 style-src-attr), not these.
-FONT = 'font-family="system-ui, sans-serif" font-size="13"'
-MONO = 'font-family="ui-monospace, monospace"'
+from .text_figures import MONO, svg_root
 
 STYLES = {
     # role: (fill, stroke)
@@ -107,21 +104,8 @@ class Figure:
 
     def render(self) -> str:
         """Return the SVG markup."""
-        width, height = int(self.width + 12), int(self.height + 12)
-        digest = hashlib.sha1(  # noqa: S324 - a short id for the markup, not security
-            "".join([self.title, self.desc, *self.items]).encode()
-        ).hexdigest()[:10]
-        prefix = f"bl-{digest}"
-        return "".join(
-            [
-                f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-                f'width="{width}" height="{height}" role="img" '
-                f'aria-labelledby="{prefix}-title {prefix}-desc" {FONT}>',
-                f'<title id="{prefix}-title">{escape(self.title)}</title>',
-                f'<desc id="{prefix}-desc">{escape(self.desc)}</desc>',
-                *self.items,
-                "</svg>",
-            ]
+        return svg_root(
+            int(self.width + 12), int(self.height + 12), self.title, self.desc, self.items
         )
 
 

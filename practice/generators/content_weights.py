@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from grading.kinds import MistakeCode
 
@@ -53,11 +53,12 @@ def softmax(values: list[float]) -> list[float]:
     return [e / total for e in exps]
 
 
-class ContentWeightsGenerator(ProblemGenerator):
+class ContentWeightsGenerator(figures.ArrowPicture, ProblemGenerator):
     kind: ClassVar[str] = "content_weights"
     name: ClassVar[str] = "content_weights"
     version: ClassVar[int] = 1
     number: ClassVar[int] = 4
+    picture_title: ClassVar[str] = "Rows, content-weighted terms and their sum"
     # Learners may answer in decimals; mistakes closer than this could be read either way.
     separation: ClassVar[float] = 0.05
 
@@ -122,26 +123,10 @@ class ContentWeightsGenerator(ProblemGenerator):
         ]
         return "\n".join(lines)
 
-    def picture(
-        self, spec: dict, answer: Any = None, *, solution: bool | None = None
-    ) -> str | None:
-        if len(spec["rows"][0]) != 2:
-            return None  # drawn in the plane only
-        panels, tip = _panels(spec)
-        figure = figures.Figure(
-            panels,
-            tip,
-            fresh=figures.rows_only(panels),
-            title="Rows, content-weighted terms and their sum",
-            fresh_title="The rows of the sentence as arrows",
-        )
-        return figures.draw(spec, figure, answer=answer, solution=solution)
-
-
-def _panels(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
-    i = spec["position"]
-    rows = [vec(r) for r in spec["rows"]]
-    own = scores([[float(x) for x in row] for row in rows], i)
-    arrows, tip = mix_arrows(spec["tokens"], rows, softmax(own))
-    arrows.append(Arrow("sum", (0, 0), tip, label=h_label(i)))
-    return [Panel(f"{h_label(i)} at {spec['tokens'][i]}", arrows)], tip
+    def picture_panels(self, spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+        i = spec["position"]
+        rows = [vec(r) for r in spec["rows"]]
+        own = scores([[float(x) for x in row] for row in rows], i)
+        arrows, tip = mix_arrows(spec["tokens"], rows, softmax(own))
+        arrows.append(Arrow("sum", (0, 0), tip, label=h_label(i)))
+        return [Panel(f"{h_label(i)} at {spec['tokens'][i]}", arrows)], tip

@@ -26,11 +26,14 @@ from .vocab import draw_sentence
 from .weighted_sum import MIX_LEVELS, draw_weights
 
 
-class ContrastGenerator(ProblemGenerator):
+class ContrastGenerator(figures.ArrowPicture, ProblemGenerator):
     kind: ClassVar[str] = "contrast"
     name: ClassVar[str] = "contrast"
     version: ClassVar[int] = 1
     number: ClassVar[int] = 3
+    picture_rows: ClassVar[str] = "rows_a"
+    picture_title: ClassVar[str] = "The same word's sum in sentence A and in sentence B"
+    picture_fresh_title: ClassVar[str] = "The rows of sentence A and of sentence B"
 
     def draw_fields(self, draw: Draw, level: int, target: MistakeCode | None) -> dict:
         spec_level = MIX_LEVELS[level]
@@ -104,38 +107,22 @@ class ContrastGenerator(ProblemGenerator):
         ]
         return "\n".join(lines)
 
-    def picture(
-        self, spec: dict, answer: Any = None, *, solution: bool | None = None
-    ) -> str | None:
-        if len(spec["rows_a"][0]) != 2:
-            return None  # drawn in the plane only
-        panels, tip = _panels(spec)
-        figure = figures.Figure(
-            panels,
-            tip,
-            fresh=figures.rows_only(panels[:2], [p.caption.split(":")[0] for p in panels[:2]]),
-            title="The same word's sum in sentence A and in sentence B",
-            fresh_title="The rows of sentence A and of sentence B",
-        )
-        return figures.draw(spec, figure, answer=answer, solution=solution)
+    def picture_panels(self, spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+        i = spec["position"]
+        weights = [number(w) for w in spec["weights"]]
+        panels, tips = [], []
+        for side in ("a", "b"):
+            rows = [vec(r) for r in spec[f"rows_{side}"]]
+            arrows, tip = mix_arrows(spec[f"tokens_{side}"], rows, weights)
+            label = h_label(i, side.upper())
+            arrows.append(Arrow("sum", (0, 0), tip, label=label))
+            panels.append(Panel(f"sentence {side.upper()}: {label}", arrows))
+            tips.append(tip)
+        difference = (tips[1][0] - tips[0][0], tips[1][1] - tips[0][1])
+        caption = f"{h_label(i, 'B')} − {h_label(i, 'A')}"
+        panels.append(Panel(caption, [Arrow("right", (0, 0), difference, label=caption)]))
+        return panels, difference
 
-
-def _panels(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
-    i = spec["position"]
-    weights = [number(w) for w in spec["weights"]]
-    panels, tips = [], []
-    for side in ("a", "b"):
-        rows = [vec(r) for r in spec[f"rows_{side}"]]
-        arrows, tip = mix_arrows(spec[f"tokens_{side}"], rows, weights)
-        label = h_label(i, side.upper())
-        arrows.append(Arrow("sum", (0, 0), tip, label=label))
-        panels.append(Panel(f"sentence {side.upper()}: {label}", arrows))
-        tips.append(tip)
-    difference = (tips[1][0] - tips[0][0], tips[1][1] - tips[0][1])
-    panels.append(
-        Panel(
-            f"{h_label(i, 'B')} − {h_label(i, 'A')}",
-            [Arrow("right", (0, 0), difference, label=f"{h_label(i, 'B')} − {h_label(i, 'A')}")],
-        )
-    )
-    return panels, difference
+    def fresh_panels(self, panels: list[Panel]) -> list[Panel]:
+        # The two sentences' rows, each panel captioned by its sentence only.
+        return figures.rows_only(panels[:2], [p.caption.split(":")[0] for p in panels[:2]])

@@ -9,7 +9,7 @@ from grading.kinds._markdown import md_emphasis
 from grading.kinds.digit_chunks import chunks_from_left
 
 from .base import Draw, ProblemGenerator
-from .text_figures import BOX_HEIGHT, label, legend, svg_root
+from .text_figures import BOX_HEIGHT, first_part_pieces, label, legend, svg_root
 
 # Sentences a number really turns up in; {n} is the number.
 CONTEXTS: tuple[str, ...] = (
@@ -137,7 +137,7 @@ class DigitChunksGenerator(ProblemGenerator):
         if reveal:
             right = chunks_from_left(number, spec["group"])
             rows = [("right", right, "the right pieces")]
-            pieces = _answer_pieces(answer)
+            pieces = first_part_pieces(answer)
             if pieces is not None and "".join(pieces) == number:
                 rows.append(("answer", pieces, "your pieces"))
             desc += " Below: " + "; ".join(f"{words}: {' '.join(p)}" for _, p, words in rows) + "."
@@ -159,14 +159,3 @@ class DigitChunksGenerator(ProblemGenerator):
             body.extend(legend(x0, height + 8, [(r, w) for r, _, w in rows]))
             height += 18 * len(rows) + 10
         return svg_root(width, height, title, desc, body)
-
-
-def _answer_pieces(answer: Any) -> tuple[str, ...] | None:
-    """Return the pieces part of a learner's answer if it has one, else None."""
-    try:
-        pieces = answer[0]
-    except (TypeError, IndexError, KeyError):
-        return None
-    if isinstance(pieces, tuple | list) and all(isinstance(p, str) for p in pieces):
-        return tuple(pieces)
-    return None

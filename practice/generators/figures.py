@@ -23,7 +23,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 from xml.sax.saxutils import escape, quoteattr
 
 from . import labels
@@ -246,6 +246,44 @@ def rows_only(panels: list[Panel], captions: Sequence[str] | None = None) -> lis
         )
         for n, panel in enumerate(panels)
     ]
+
+
+class ArrowPicture:
+    """Draw a kind's problem as arrows in the plane: a mixin for the generators of the arrow kinds.
+
+    A kind names the spec field whose rows are drawn (``picture_rows``: only two-dimensional
+    rows are drawn, else there is no picture), the titles of the picture with and without the
+    solution, and builds its panels with ``picture_panels``; ``fresh_panels`` keeps only the
+    rows, the picture of a fresh problem, and a kind may caption them otherwise.
+    """
+
+    picture_rows: ClassVar[str] = "rows"
+    picture_title: ClassVar[str]
+    picture_fresh_title: ClassVar[str] = "The rows of the sentence as arrows"
+
+    def picture_panels(self, spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+        """Return the panels with the solution drawn, and the right answer's tip."""
+        raise NotImplementedError
+
+    def fresh_panels(self, panels: list[Panel]) -> list[Panel]:
+        """Return the panels a fresh problem shows: the rows only."""
+        return rows_only(panels)
+
+    def picture(
+        self, spec: dict, answer: Any = None, *, solution: bool | None = None
+    ) -> str | None:
+        """Return the SVG of the problem's arrows, or None when its rows are not in the plane."""
+        if len(spec[self.picture_rows][0]) != 2:
+            return None  # drawn in the plane only
+        panels, tip = self.picture_panels(spec)
+        figure = Figure(
+            panels,
+            tip,
+            fresh=self.fresh_panels(panels),
+            title=self.picture_title,
+            fresh_title=self.picture_fresh_title,
+        )
+        return draw(spec, figure, answer=answer, solution=solution)
 
 
 def _describe(figure: Figure, answer: tuple | None, *, solution: bool) -> tuple[str, str]:

@@ -9,7 +9,15 @@ from typing import Any, ClassVar
 from grading.kinds._markdown import md_code
 
 from .base import Draw, ProblemGenerator
-from .text_figures import BOX_HEIGHT, box_row, label, legend, shown, svg_root
+from .text_figures import (
+    BOX_HEIGHT,
+    answer_and_legend,
+    box_row,
+    first_part_pieces,
+    label,
+    shown,
+    svg_root,
+)
 from .words_letters import ADJECTIVES, NOUNS, NUMBERS, VERBS, all_pieces, phrase_pieces
 
 
@@ -146,26 +154,14 @@ class LettersInPiecesGenerator(ProblemGenerator):
                 x = x_end + 10
             width = max(width, x + x0)
             height += BOX_HEIGHT + 40
-            learner = _answer_pieces(answer)
-            entries = [("right", "the right pieces")]
-            if learner is not None and learner != tuple(pieces):
-                body.append(label(x0, height, "your pieces"))
-                row, end = box_row(x0, height + 8, list(learner), role="answer", dashed=True)
-                body.extend(row)
-                width = max(width, end + x0)
-                height += BOX_HEIGHT + 30
-                entries.append(("answer", "your pieces"))
-                desc += f" Your pieces: {' '.join(shown(p) for p in learner)}."
-            body.extend(legend(x0, height, entries))
-            height += 18 * len(entries) + 6
+            learner = first_part_pieces(answer)
+            width, height, desc = answer_and_legend(
+                body,
+                [("right", "the right pieces")],
+                x=x0,
+                width=width,
+                height=height,
+                desc=desc,
+                learner=None if learner == tuple(pieces) else learner,
+            )
         return svg_root(max(width, 480), height, title, desc, body)
-
-
-def _answer_pieces(answer: Any) -> tuple[str, ...] | None:
-    try:
-        pieces = answer[0]
-    except (TypeError, IndexError, KeyError):
-        return None
-    if isinstance(pieces, tuple | list) and all(isinstance(p, str) for p in pieces):
-        return tuple(pieces)
-    return None

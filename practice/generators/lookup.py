@@ -37,11 +37,14 @@ LOOKUP_LEVELS: dict[int, LookupLevel] = {
 }
 
 
-class LookupGenerator(ProblemGenerator):
+class LookupGenerator(figures.ArrowPicture, ProblemGenerator):
     kind: ClassVar[str] = "lookup"
     name: ClassVar[str] = "lookup"
     version: ClassVar[int] = 1
     number: ClassVar[int] = 1
+    picture_rows: ClassVar[str] = "table"
+    picture_title: ClassVar[str] = "The table's rows as arrows; the looked-up row highlighted"
+    picture_fresh_title: ClassVar[str] = "The table's rows as arrows"
 
     def draw_fields(self, draw: Draw, level: int, target: MistakeCode | None) -> dict:
         spec_level = LOOKUP_LEVELS[level]
@@ -104,30 +107,14 @@ class LookupGenerator(ProblemGenerator):
         ]
         return "\n".join(lines)
 
-    def picture(
-        self, spec: dict, answer: Any = None, *, solution: bool | None = None
-    ) -> str | None:
-        if len(spec["table"][0]) != 2:
-            return None  # drawn in the plane only
-        panels, tip = _panels(spec)
-        figure = figures.Figure(
-            panels,
-            tip,
-            fresh=figures.rows_only(panels),
-            title="The table's rows as arrows; the looked-up row highlighted",
-            fresh_title="The table's rows as arrows",
-        )
-        return figures.draw(spec, figure, answer=answer, solution=solution)
-
-
-def _panels(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
-    table = [vec(r) for r in spec["table"]]
-    arrows = [
-        Arrow("row", (0, 0), (row[0], row[1]), label=f"{word} ({k})", index=k)
-        for k, (word, row) in enumerate(zip(spec["vocab"], table, strict=True))
-    ]
-    token = spec["tokens"][spec["position"]]
-    right = table[spec["vocab"].index(token)]
-    tip = (right[0], right[1])
-    arrows.append(Arrow("right", (0, 0), tip, label=f"E[id({token})]"))
-    return [Panel(f"the table E; position {spec['position']} is {token}", arrows)], tip
+    def picture_panels(self, spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+        table = [vec(r) for r in spec["table"]]
+        arrows = [
+            Arrow("row", (0, 0), (row[0], row[1]), label=f"{word} ({k})", index=k)
+            for k, (word, row) in enumerate(zip(spec["vocab"], table, strict=True))
+        ]
+        token = spec["tokens"][spec["position"]]
+        right = table[spec["vocab"].index(token)]
+        tip = (right[0], right[1])
+        arrows.append(Arrow("right", (0, 0), tip, label=f"E[id({token})]"))
+        return [Panel(f"the table E; position {spec['position']} is {token}", arrows)], tip

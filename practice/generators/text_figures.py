@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 # Presentation attributes, not a `style` attribute: the pages' Content-Security-Policy without
@@ -131,3 +132,46 @@ def legend(x: float, y: float, entries: Sequence[tuple[str, str]]) -> list[str]:
         out.append(label(x + 32, yy + 4, words))
     out.append("</g>")
     return out
+
+
+def answer_pieces(answer: Any) -> tuple[str, ...] | None:
+    """Return a learner's answer as pieces when it is a sequence of strings, else None."""
+    if isinstance(answer, tuple | list) and all(isinstance(p, str) for p in answer):
+        return tuple(answer)
+    return None
+
+
+def first_part_pieces(answer: Any) -> tuple[str, ...] | None:
+    """Return the pieces of a learner's tuple answer (its first part), else None."""
+    try:
+        pieces = answer[0]
+    except (TypeError, IndexError, KeyError):
+        return None
+    return answer_pieces(pieces)
+
+
+def answer_and_legend(
+    body: list[str],
+    entries: Sequence[tuple[str, str]],
+    *,
+    x: float,
+    width: float,
+    height: float,
+    desc: str,
+    learner: Sequence[str] | None,
+) -> tuple[float, float, str]:
+    """Append the learner's pieces (when given) as a dashed row, then the legend, to ``body``.
+
+    Return the picture's width, height and description grown to hold them.
+    """
+    entries = list(entries)
+    if learner is not None:
+        body.append(label(x, height, "your pieces"))
+        row, end = box_row(x, height + 8, list(learner), role="answer", dashed=True)
+        body.extend(row)
+        width = max(width, end + x)
+        height += BOX_HEIGHT + 30
+        entries.append(("answer", "your pieces"))
+        desc += f" Your pieces: {' '.join(shown(p) for p in learner)}."
+    body.extend(legend(x, height, entries))
+    return width, height + 18 * len(entries) + 6, desc

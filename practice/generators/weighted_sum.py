@@ -73,11 +73,12 @@ def rows_differ_visibly(rows: list[list[str]]) -> bool:
     )
 
 
-class WeightedSumGenerator(ProblemGenerator):
+class WeightedSumGenerator(figures.ArrowPicture, ProblemGenerator):
     kind: ClassVar[str] = "weighted_sum"
     name: ClassVar[str] = "weighted_sum"
     version: ClassVar[int] = 1
     number: ClassVar[int] = 2
+    picture_title: ClassVar[str] = "Rows, weighted terms and their sum"
 
     def draw_fields(self, draw: Draw, level: int, target: MistakeCode | None) -> dict:
         spec_level = MIX_LEVELS[level]
@@ -141,25 +142,9 @@ class WeightedSumGenerator(ProblemGenerator):
         ]
         return "\n".join(lines)
 
-    def picture(
-        self, spec: dict, answer: Any = None, *, solution: bool | None = None
-    ) -> str | None:
-        if len(spec["rows"][0]) != 2:
-            return None  # drawn in the plane only
-        panels, tip = _panels(spec)
-        figure = figures.Figure(
-            panels,
-            tip,
-            fresh=figures.rows_only(panels),
-            title="Rows, weighted terms and their sum",
-            fresh_title="The rows of the sentence as arrows",
-        )
-        return figures.draw(spec, figure, answer=answer, solution=solution)
-
-
-def _panels(spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
-    i = spec["position"]
-    rows = [vec(r) for r in spec["rows"]]
-    arrows, tip = mix_arrows(spec["tokens"], rows, [number(w) for w in spec["weights"]])
-    arrows.append(Arrow("sum", (0, 0), tip, label=h_label(i)))
-    return [Panel(f"{h_label(i)} at {spec['tokens'][i]}", arrows)], tip
+    def picture_panels(self, spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
+        i = spec["position"]
+        rows = [vec(r) for r in spec["rows"]]
+        arrows, tip = mix_arrows(spec["tokens"], rows, [number(w) for w in spec["weights"]])
+        arrows.append(Arrow("sum", (0, 0), tip, label=h_label(i)))
+        return [Panel(f"{h_label(i)} at {spec['tokens'][i]}", arrows)], tip

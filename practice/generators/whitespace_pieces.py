@@ -10,7 +10,15 @@ from grading.kinds._markdown import md_code
 from grading.kinds.whitespace_pieces import longest_match
 
 from .base import Draw, ProblemGenerator
-from .text_figures import BOX_HEIGHT, box_row, label, legend, shown, svg_root
+from .text_figures import (
+    BOX_HEIGHT,
+    answer_and_legend,
+    answer_pieces,
+    box_row,
+    label,
+    shown,
+    svg_root,
+)
 
 # Python lines, without indentation. Changing a tuple here changes generated problems: bump
 # the generator's version.
@@ -167,25 +175,17 @@ class WhitespacePiecesGenerator(ProblemGenerator):
             width = max(width, end + x0)
             height += BOX_HEIGHT + 30
             desc += f" Its pieces: {' '.join(shown(p) for p in right)}."
-            entries = [
-                ("right", "the right pieces"),
-                ("changed", "pieces that differ from the example's"),
-            ]
-            learner = _answer_pieces(answer)
-            if learner is not None and learner != right:
-                body.append(label(x0, height, "your pieces"))
-                row, end = box_row(x0, height + 8, list(learner), role="answer", dashed=True)
-                body.extend(row)
-                width = max(width, end + x0)
-                height += BOX_HEIGHT + 30
-                entries.append(("answer", "your pieces"))
-                desc += f" Your pieces: {' '.join(shown(p) for p in learner)}."
-            body.extend(legend(x0, height, entries))
-            height += 18 * len(entries) + 6
+            learner = answer_pieces(answer)
+            width, height, desc = answer_and_legend(
+                body,
+                [
+                    ("right", "the right pieces"),
+                    ("changed", "pieces that differ from the example's"),
+                ],
+                x=x0,
+                width=width,
+                height=height,
+                desc=desc,
+                learner=None if learner == right else learner,
+            )
         return svg_root(max(width, 360), height, title, desc, body)
-
-
-def _answer_pieces(answer: Any) -> tuple[str, ...] | None:
-    if isinstance(answer, tuple | list) and all(isinstance(p, str) for p in answer):
-        return tuple(answer)
-    return None
