@@ -19,7 +19,7 @@ from typing import Any
 from .base import REGISTRY, GenerationError, ProblemGenerator
 
 # Modules that are not a kind's generator: shared machinery.
-_SHARED = {"base", "figures", "labels", "statement", "vocab"}
+_SHARED = {"base", "figures", "geometry", "labels", "statement", "vocab"}
 
 
 def _discover() -> None:

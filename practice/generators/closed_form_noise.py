@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.closed_form_noise import ClosedFormNoiseKind, alpha_bar
 
-from . import labels
+from . import geometry, labels
 from . import svg_plot as svg
 from .base import Draw, ProblemGenerator, frac_str
 from .noise_step import _entry, _tex_value, stands_out
@@ -185,7 +185,7 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
             )
             + "/>"
         )
-        segments.extend(labels.polyline_segments(points))
+        segments.extend(geometry.polyline_segments(points))
         mark_value(f"ᾱ = {svg.fmt(running)}", points[-1], labels.Box(0, 0, width, y(0)))
         given = answer[0] if isinstance(answer, tuple) and answer else None
         value = svg.finite(given)

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.cosine_similarity import cosine
 
-from . import labels
+from . import geometry, labels
 from . import svg_parts as svg
 from .base import Draw, ProblemGenerator
 from .statement import md_word, tex_vector
@@ -163,7 +163,7 @@ def _angle_arc(drawing: _Drawing, ox: float, oy: float, a: float, b: float, labe
     drawing.body.append(
         svg.arc((ox, oy), 30, start, end, stroke=svg.COLOURS["angle"], class_="angle")
     )
-    drawing.segments += labels.polyline_segments(svg.arc_points((ox, oy), 30, start, end))
+    drawing.segments += geometry.polyline_segments(svg.arc_points((ox, oy), 30, start, end))
     anchor = (ox + 30 * math.cos(middle), oy - 30 * math.sin(middle))
     drawing.label(
         label,
@@ -186,7 +186,7 @@ def _arrow(
 ) -> None:
     """Draw an arrow from the origin to ``tip`` (pixels) and label it near its tip."""
     drawing.body.append(svg.arrow(prefix, role, origin, tip, data=data, dashed=dashed))
-    drawing.segments += labels.arrow_segments(origin, tip)
+    drawing.segments += geometry.arrow_segments(origin, tip)
     outward = (tip[0] - origin[0], tip[1] - origin[1])
     candidates = [
         *labels.around_point(tip, text, 12, toward=outward),

@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 from xml.sax.saxutils import escape, quoteattr
 
-from . import labels
+from . import geometry, labels
 from .labels import Box, Label, Segment
 
 PANEL = 340  # pixels: the drawing's square
@@ -371,7 +371,7 @@ def draw(
         for arrow in panel.arrows:
             ends = _pixels(arrow, scale, px_ox, px_oy)
             body.append(_arrow_markup(arrow, ends, prefix))
-            segments += labels.arrow_segments(*ends)
+            segments += geometry.arrow_segments(*ends)
             if arrow.label:
                 pending.append((n, arrow, _label(arrow, ends, (px_ox, px_oy), bounds)))
         caption_x, caption_y = n * PANEL_WIDTH + PANEL_WIDTH / 2, PANEL + 14

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from grading.kinds.greedy_loop import LoopProblem, first_repeated_piece, run
 from grading.spec import number
 
-from . import labels
+from . import geometry, labels
 from . import svg_parts as svg
 from .base import Draw, ProblemGenerator
 from .greedy_steps import draw_pieces, draw_scores, grid_picture, score_table_markdown
@@ -197,7 +197,7 @@ def state_graph(spec: dict, answer: Any) -> str:
                 width=3 if in_loop else 2,
             )
         )
-        segments += labels.arrow_segments(start, end)
+        segments += geometry.arrow_segments(start, end)
         text = f"{t + 1}: {r.written[t]}"
         # On the shaft's left first (outside the loop, which turns clockwise on screen).
         candidates = labels.along_segment((start, end), text, 12, side=1)

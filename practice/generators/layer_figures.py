@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import labels
+from . import geometry, labels
 from . import svg_plot as svg
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -169,7 +169,7 @@ def layers_picture(spec: dict, answer: Any = None, *, solution: bool | None = No
     step, left = 96, 60
     if solved:
         # Room for each layer-1 value beside its dot, between it and the next dot.
-        widest = max(labels.text_width(_vec(layer_one(p, j)), 12) for j in middle)
+        widest = max(geometry.text_width(_vec(layer_one(p, j)), 12) for j in middle)
         step = max(step, math.ceil(widest) + 44)
     width = max(left + n * step, 560)
     x_of = {j: left + j * step + step / 2 - 30 for j in range(n)}

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.cosine_similarity import cosine
 
-from . import labels
+from . import geometry, labels
 from . import svg_parts as svg
 from .base import Draw, ProblemGenerator
 from .statement import md_word, tex_vector
@@ -276,7 +276,7 @@ def _arrows(
         label = word
         if solved:
             label += f" (cos {_cos(query, row):.2f})"
-        segments.extend(labels.arrow_segments((ox, oy), (x, y)))
+        segments.extend(geometry.arrow_segments((ox, oy), (x, y)))
         label_tip(label, (x, y), role)
     x, y = tip(query)
     body.append(
@@ -289,7 +289,7 @@ def _arrows(
             width=3,
         )
     )
-    segments.extend(labels.arrow_segments((ox, oy), (x, y)))
+    segments.extend(geometry.arrow_segments((ox, oy), (x, y)))
     label_tip(f"{spec['query']} (query)", (x, y), "query")
     spots = labels.place(tip_labels, segments=segments)
     left = 0.0

@@ -4,7 +4,7 @@ Every registered generator whose class draws a picture is checked, over many see
 level, fresh, solved, and with each catalogued mistake's answer drawn: a kind added later is
 picked up from the registry. The SVG is read back on its own terms: each ``<text>``'s box from
 its x, y, ``text-anchor``, ``dominant-baseline``, font size (inherited from its ancestors'
-attributes or style) and its text, estimated as ``practice.generators.labels.text_box`` does;
+attributes or style) and its text, estimated as ``practice.generators.geometry.text_box`` does;
 each drawn segment from ``<line>``, ``<polyline>``, ``<polygon>`` and ``<path>`` (M, L, H, V,
 Z; curves sampled), arrow heads from their markers (placed, scaled and turned as SVG does),
 ``translate``/``scale`` transforms applied, with half the stroke width as clearance. Boxes
@@ -23,8 +23,8 @@ import pytest
 
 import grading
 from practice.generators import GENERATORS, ProblemGenerator, generate, render_svg
-from practice.generators import labels as L
-from practice.generators.labels import Box
+from practice.generators import geometry as G
+from practice.generators.geometry import Box
 
 NS = "{http://www.w3.org/2000/svg}"
 SEEDS = range(25)
@@ -44,7 +44,7 @@ class DrawnText:
 
 @dataclass(frozen=True)
 class DrawnSegment:
-    segment: L.Segment
+    segment: G.Segment
     half_width: float
     source: str
 
@@ -97,7 +97,7 @@ def _transform(element: ET.Element, outer: Affine) -> Affine:
     return sx, sy, tx, ty
 
 
-def _apply(affine: Affine, point: L.Point) -> L.Point:
+def _apply(affine: Affine, point: G.Point) -> G.Point:
     sx, sy, tx, ty = affine
     return sx * point[0] + tx, sy * point[1] + ty
 
@@ -105,12 +105,12 @@ def _apply(affine: Affine, point: L.Point) -> L.Point:
 _NUMBER = r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 
 
-def path_polylines(d: str) -> list[list[L.Point]]:
+def path_polylines(d: str) -> list[list[G.Point]]:
     """Return a path's subpaths as lists of points (curves sampled at 12 points)."""
     tokens = re.findall(rf"[MmLlHhVvZzCcQq]|{_NUMBER}", d)
     leftover = re.sub(rf"[MmLlHhVvZzCcQq]|{_NUMBER}|[\s,]", "", d)
     assert not leftover, f"path command(s) {leftover!r} are not read by this test"
-    out: list[list[L.Point]] = []
+    out: list[list[G.Point]] = []
     x = y = 0.0
     start = (0.0, 0.0)
     command = ""
@@ -172,12 +172,12 @@ def path_polylines(d: str) -> list[list[L.Point]]:
     return out
 
 
-def _points(text: str) -> list[L.Point]:
+def _points(text: str) -> list[G.Point]:
     values = [float(v) for v in re.findall(_NUMBER, text)]
     return [(values[j], values[j + 1]) for j in range(0, len(values) - 1, 2)]
 
 
-def _shape_polylines(element: ET.Element) -> list[list[L.Point]]:
+def _shape_polylines(element: ET.Element) -> list[list[G.Point]]:
     tag = _local(element.tag)
     if tag == "line":
         return [
@@ -197,8 +197,8 @@ def _shape_polylines(element: ET.Element) -> list[list[L.Point]]:
 
 
 def _marker_segments(
-    marker: ET.Element, vertex: L.Point, direction: float, stroke: float
-) -> list[L.Segment]:
+    marker: ET.Element, vertex: G.Point, direction: float, stroke: float
+) -> list[G.Segment]:
     """Return a marker's drawn segments placed at ``vertex``, turned by ``direction`` (radians)."""
     view = [float(v) for v in re.split(r"[\s,]+", marker.get("viewBox", "").strip()) if v]
     width = _length(marker.get("markerWidth", "3"))
@@ -207,14 +207,14 @@ def _marker_segments(
     unit = min(width / view[2], height / view[3]) * scale if view else scale
     ref = (float(marker.get("refX", 0)), float(marker.get("refY", 0)))
     cos, sin = math.cos(direction), math.sin(direction)
-    out: list[L.Segment] = []
+    out: list[G.Segment] = []
     for child in marker.iter():
         for line in _shape_polylines(child):
             placed = []
             for px, py in line:
                 lx, ly = (px - ref[0]) * unit, (py - ref[1]) * unit
                 placed.append((vertex[0] + lx * cos - ly * sin, vertex[1] + lx * sin + ly * cos))
-            out += L.polyline_segments(placed)
+            out += G.polyline_segments(placed)
     return out
 
 
@@ -228,7 +228,7 @@ def _marker(root: ET.Element, reference: str | None) -> ET.Element | None:
     raise AssertionError(f"marker {match.group(1)!r} is not defined")
 
 
-def _angle(marker: ET.Element, a: L.Point, b: L.Point, *, start: bool) -> float:
+def _angle(marker: ET.Element, a: G.Point, b: G.Point, *, start: bool) -> float:
     orient = marker.get("orient", "0")
     if orient in ("auto", "auto-start-reverse"):
         angle = math.atan2(b[1] - a[1], b[0] - a[0])
@@ -264,7 +264,7 @@ def read_svg(svg: str) -> tuple[list[DrawnText], list[DrawnSegment]]:
                         float(re.findall(_NUMBER, element.get("y", "0"))[0]),
                     ),
                 )
-                box = L.text_box(
+                box = G.text_box(
                     x,
                     y,
                     content,
@@ -280,7 +280,7 @@ def read_svg(svg: str) -> tuple[list[DrawnText], list[DrawnSegment]]:
             label = f"<{tag}> {element.get('class', '')} {element.get('data-role', '')}".strip()
             for line in lines:
                 placed = [_apply(affine, p) for p in line]
-                segments.extend(DrawnSegment(s, half, label) for s in L.polyline_segments(placed))
+                segments.extend(DrawnSegment(s, half, label) for s in G.polyline_segments(placed))
             stroke = _length(_inherited(chain, "stroke-width", "1"))
             for attribute, start in (("marker-start", True), ("marker-end", False)):
                 marker = _marker(root, _own(element, attribute))
@@ -309,7 +309,7 @@ def collisions(svg: str) -> list[str]:
         if text.crowded:
             found.append(f"{text.text!r} found no free place")
         for drawn in segments:
-            if L.segment_hits_box(drawn.segment, text.box.grown(drawn.half_width)):
+            if G.segment_hits_box(drawn.segment, text.box.grown(drawn.half_width)):
                 found.append(f"{text.text!r} at {text.box} crosses {drawn.source} {drawn.segment}")
         for other in texts[n + 1 :]:
             if text.box.intersects(other.box):
@@ -377,7 +377,7 @@ def test_reader_places_arrow_heads_from_their_marker():
     corners = {(round(x, 3), round(y, 3)) for s in head for x, y in s}
     assert corners == {(91.9, 45.5), (100.9, 50.0), (91.9, 54.5)}
     drawn = {
-        (round(x, 3), round(y, 3)) for s in L.arrow_segments((0, 50), (100, 50))[1:] for x, y in s
+        (round(x, 3), round(y, 3)) for s in G.arrow_segments((0, 50), (100, 50))[1:] for x, y in s
     }
     assert drawn == corners  # figures' arrow_segments defaults match its marker
 
@@ -388,7 +388,7 @@ def test_reader_applies_translate_and_inherited_font_size():
         'font-size="20" text-anchor="middle"><text x="0" y="0">ab</text></g></svg>'
     )
     ((text,), _) = read_svg(svg)
-    width = L.text_width("ab", 20)
+    width = G.text_width("ab", 20)
     expected = (100 - width / 2, 20 - 16, 100 + width / 2, 20 + 4.8)
     box = text.box
     assert (box.left, box.top, box.right, box.bottom) == pytest.approx(expected)

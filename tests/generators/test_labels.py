@@ -4,22 +4,24 @@ import math
 
 import pytest
 
-from practice.generators.labels import (
+from practice.generators.geometry import (
     Box,
+    arrow_segments,
+    char_width,
+    clipped_length,
+    polyline_segments,
+    rect_segments,
+    segment_hits_box,
+    text_box,
+    text_width,
+)
+from practice.generators.labels import (
     Candidate,
     Label,
     along_segment,
     around_point,
-    arrow_segments,
-    char_width,
-    clipped_length,
     place,
-    polyline_segments,
-    rect_segments,
-    segment_hits_box,
     svg_text,
-    text_box,
-    text_width,
 )
 
 BOX = Box(0, 0, 10, 10)
