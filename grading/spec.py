@@ -88,17 +88,59 @@ def strings(data: dict[str, Any], field: str, *, low: int, high: int) -> tuple[s
     return tuple(items)
 
 
+@lru_cache(maxsize=4096, typed=True)
+def _literal(value: Any) -> Fraction | None:
+    """Return the value of a spec number spelled the usual way (`"-3"`, `"1/4"`, at most
+    MAX_NUMBER_CHARS), else None: what `number` returns for it (cached by text, shared by every
+    problem; `typed`, so a str subclass or an int takes `number`'s own path)."""
+    if type(value) is str and len(value) <= MAX_NUMBER_CHARS:
+        return ratio_literal(value)
+    return None
+
+
+def _plain_row(row: list[Any]) -> Vector | None:
+    """Return a row's numbers when every one is spelled the usual way, else None (then `rows`
+    reads it number by number, naming the first bad one)."""
+    try:
+        values = tuple(map(_literal, row))
+    except TypeError:  # an unhashable entry (a list): `number` says what is wrong with it
+        return None
+    for value in values:
+        if value is None:
+            return None
+    return values
+
+
+def numbers(items: list[Any], field: str) -> Vector:
+    """Return the exact values of a list's entries, or raise SpecError naming `field[j]`, the
+    first bad one."""
+    values = _plain_row(items)
+    if values is None:
+        values = tuple(number(x, f"{field}[{j}]") for j, x in enumerate(items))
+    return values
+
+
 def rows(data: dict[str, Any], field: str, *, low: int, high: int) -> tuple[Vector, ...]:
     """Return the rows of exact numbers in `field`, all of one length, or raise SpecError."""
     items = list_field(data, field, low=low, high=high)
     out: list[Vector] = []
+    width = 0
     for index, row in enumerate(items):
-        name = f"{field}[{index}]"
-        if not isinstance(row, list) or not 1 <= len(row) <= MAX_DIM:
-            raise SpecError(name, f"must be a list of 1 to {MAX_DIM} numbers")
-        out.append(tuple(number(x, f"{name}[{j}]") for j, x in enumerate(row)))
-        if len(out[-1]) != len(out[0]):
-            raise SpecError(name, f"has {len(row)} coordinates; {field}[0] has {len(out[0])}")
+        values = None
+        if isinstance(row, list) and 1 <= len(row) <= MAX_DIM:
+            values = _plain_row(row)  # the usual spelling, without a field name per number
+        if values is None:
+            name = f"{field}[{index}]"
+            if not isinstance(row, list) or not 1 <= len(row) <= MAX_DIM:
+                raise SpecError(name, f"must be a list of 1 to {MAX_DIM} numbers")
+            values = numbers(row, name)
+        if not width:
+            width = len(values)
+        elif len(values) != width:
+            raise SpecError(
+                f"{field}[{index}]", f"has {len(row)} coordinates; {field}[0] has {width}"
+            )
+        out.append(values)
     return tuple(out)
 
 
@@ -156,7 +198,7 @@ class Loaded:
 
 
 def _build(data: dict[str, Any], source: str) -> Loaded:
-    from .kinds import KINDS  # the registry imports the kinds, which import this module
+    from .kinds.base import REGISTRY as KINDS  # grading.kinds.KINDS, the registry itself
 
     if not isinstance(data, dict):
         raise SpecError("spec", "must be a JSON object")
@@ -169,6 +211,10 @@ def _build(data: dict[str, Any], source: str) -> Loaded:
     return Loaded(kind, problem, source, kind.shape(problem))
 
 
+# json.dumps(data, sort_keys=True) without building an encoder per call
+_spec_key = json.JSONEncoder(sort_keys=True).encode
+
+
 @lru_cache(maxsize=512)
 def _load_cached(key: str) -> Loaded:
     return _build(json.loads(key), key)
@@ -179,7 +225,7 @@ def load_problem(data: dict[str, Any]) -> Loaded:
     if not isinstance(data, dict):
         raise SpecError("spec", "must be a JSON object")
     try:
-        key = json.dumps(data, sort_keys=True)
+        key = _spec_key(data)
     except (TypeError, ValueError):
         raise SpecError("spec", "must hold only JSON values") from None
     return _load_cached(key)

@@ -19,7 +19,7 @@ from ..spec import (
     SpecError,
     canonical_number,
     list_field,
-    number,
+    numbers,
     position,
     rows,
     rows_out,
@@ -212,7 +212,7 @@ class Contrast(Kind):
         if len(rows_b[0]) != len(rows_a[0]):
             raise SpecError("rows_b[0]", "has a different number of coordinates from rows_a")
         raw = list_field(spec, "weights", low=1, high=MAX_POSITIONS)
-        weights = tuple(number(w, f"weights[{j}]") for j, w in enumerate(raw))
+        weights = numbers(raw, "weights")
         same_length("weights", weights, "rows_a", len(rows_a))
         at = position(spec, len(rows_a))
         tokens_a: tuple[str, ...] = ()

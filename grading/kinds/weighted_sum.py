@@ -20,7 +20,7 @@ from ..spec import (
     MAX_POSITIONS,
     canonical_number,
     list_field,
-    number,
+    numbers,
     position,
     rows,
     rows_out,
@@ -462,7 +462,7 @@ class WeightedSum(Kind):
         tokens = strings(spec, "tokens", low=1, high=MAX_POSITIONS)
         same_length("tokens", tokens, "rows", len(values))
         raw = list_field(spec, "weights", low=1, high=MAX_POSITIONS)
-        weights = tuple(number(w, f"weights[{j}]") for j, w in enumerate(raw))
+        weights = numbers(raw, "weights")
         same_length("weights", weights, "rows", len(values))
         return P(tokens, position(spec, len(values)), weights, values)
 

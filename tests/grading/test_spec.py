@@ -1,6 +1,9 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grading import SpecError, validate_spec
+from grading.spec import MAX_DIM, list_field, number, numbers, rows
 
 from .conftest import content_spec, contrast_spec, lookup_spec, seed_weighted_sum, three_terms
 
@@ -114,3 +117,51 @@ def test_content_weights_scores_are_bounded():
 def test_non_object_spec_is_a_spec_error(data):
     with pytest.raises(SpecError):
         validate_spec(data)
+
+
+def _rows_one_by_one(data: dict, field: str) -> tuple:
+    """Read rows number by number, as `rows` did before its shortcut for the usual spelling."""
+    items = list_field(data, field, low=1, high=12)
+    out: list[tuple] = []
+    for index, row in enumerate(items):
+        name = f"{field}[{index}]"
+        if not isinstance(row, list) or not 1 <= len(row) <= MAX_DIM:
+            raise SpecError(name, f"must be a list of 1 to {MAX_DIM} numbers")
+        out.append(tuple(number(x, f"{name}[{j}]") for j, x in enumerate(row)))
+        if len(out[-1]) != len(out[0]):
+            raise SpecError(name, f"has {len(row)} coordinates; {field}[0] has {len(out[0])}")
+    return tuple(out)
+
+
+def _outcome(read, *args, **kwargs):
+    try:
+        return "value", read(*args, **kwargs)
+    except SpecError as error:
+        return "error", error.field, error.message
+
+
+_SPEC_NUMBERS = st.one_of(
+    st.integers(-30, 30).map(str),
+    st.tuples(st.integers(-9, 9), st.integers(0, 9)).map(lambda p: f"{p[0]}/{p[1]}"),
+    st.sampled_from(["0.5", "-0", "007", " 1", "1 ", "+1", "1/", "/2", "1/2/3", "", "x", "１"]),
+    st.sampled_from(["1" * 24, "1" * 25, "-" + "9" * 23, "12345678901/123456789012"]),
+    st.integers(-5, 5),
+    st.sampled_from([None, True, 1.5, [], ["1"], {}]),
+)
+
+
+@given(
+    st.lists(
+        st.one_of(st.lists(_SPEC_NUMBERS, max_size=10), st.sampled_from([None, "1", 3, {}])),
+        max_size=14,
+    )
+)
+@settings(max_examples=400, deadline=None)
+def test_rows_read_as_number_by_number(items):
+    # given rows of numbers in every spelling, good and bad (a JSON spec's values)
+    data = {"rows": items}
+    # then `rows` returns what reading every number with `number` returns, or the same error
+    assert _outcome(rows, data, "rows", low=1, high=12) == _outcome(_rows_one_by_one, data, "rows")
+    if isinstance(items, list) and items and isinstance(items[0], list):
+        expected = _outcome(lambda: tuple(number(x, f"w[{j}]") for j, x in enumerate(items[0])))
+        assert _outcome(numbers, items[0], "w") == expected
