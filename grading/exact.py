@@ -88,6 +88,41 @@ def rational_sum(
     return tuple(out)
 
 
+def rational_difference_sum(
+    weights: Sequence[Fraction],
+    rows_b: Sequence[Sequence[Fraction]],
+    rows_a: Sequence[Sequence[Fraction]],
+) -> tuple[Fraction, ...]:
+    """Return sum_j weights[j] * (rows_b[j] - rows_a[j]) in integer arithmetic, as
+    `rational_sum` adds its terms (a running least common denominator), one Fraction per
+    coordinate: no Fraction is built for a negated weight, a difference or a partial sum."""
+    pairs = [(w.numerator, w.denominator) for w in weights]
+    out = []
+    for d in range(len(rows_b[0])):
+        num, den = 0, 1
+        for (wn, wd), row_b, row_a in zip(pairs, rows_b, rows_a, strict=True):
+            b, a = row_b[d], row_a[d]
+            bn, bd, an, ad = b.numerator, b.denominator, a.numerator, a.denominator
+            if bd == ad:
+                term_num, term_den = wn * (bn - an), wd * bd
+            else:
+                term_num, term_den = wn * (bn * ad - an * bd), wd * bd * ad
+            if not term_num:
+                continue
+            if term_den == den:
+                num += term_num
+                continue
+            common = gcd(den, term_den)
+            if common == term_den:
+                num += term_num * (den // term_den)
+            else:
+                grow = term_den // common
+                num = num * grow + term_num * (den // common)
+                den *= grow
+        out.append(Fraction(num, den))
+    return tuple(out)
+
+
 def floats(values: Sequence[Fraction]) -> tuple[float, ...]:
     """Return Fractions as floats, each the correctly rounded quotient, as float(x) gives
     (without the abstract base class's float(), which converts through int() twice)."""

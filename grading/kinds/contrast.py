@@ -12,7 +12,14 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..exact import difference, floats, offset_equal, rational_sum, scale
+from ..exact import (
+    difference,
+    floats,
+    offset_equal,
+    rational_difference_sum,
+    rational_sum,
+    scale,
+)
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -59,9 +66,8 @@ def term_name(p: P, k: int) -> str:
 
 @lru_cache(maxsize=512)
 def _right(p: P) -> tuple[Fraction, ...]:
-    # h^B - h^A as one sum: +w_k x_k^B and -w_k x_k^A
-    # (the least common denominator kept as the terms come: 2n terms share denominators)
-    return rational_sum((*p.weights, *(-w for w in p.weights)), (*p.rows_b, *p.rows_a))
+    # h^B - h^A as one sum of w_k (x_k^B - x_k^A), in integers
+    return rational_difference_sum(p.weights, p.rows_b, p.rows_a)
 
 
 def _answer(p: P) -> str:
@@ -78,39 +84,27 @@ def _forgot_weight_form(p: P, d: Any) -> Form:
     return (1, ((change, p.rows_b[k]), (-change, p.rows_a[k])))
 
 
-@lru_cache(maxsize=512)
-def _floats(p: P) -> tuple[tuple[float, ...], ...]:
-    """Return, in floats (for the quick filter of `solve`): each position's x_k^B - x_k^A,
-    then h^B and h^A."""
-    weights = floats(p.weights)
-    rows_a = [floats(row) for row in p.rows_a]
-    rows_b = [floats(row) for row in p.rows_b]
-    steps = [
-        tuple(b - a for b, a in zip(rb, ra, strict=True))
-        for rb, ra in zip(rows_b, rows_a, strict=True)
-    ]
-    sides = [
-        tuple(
-            sum(w * row[d] for w, row in zip(weights, rows, strict=True))
-            for d in range(len(rows[0]))
-        )
-        for rows in (rows_b, rows_a)
-    ]
-    return (*steps, *sides)
+# The float filters below read each coordinate's float as the correctly rounded quotient of
+# its Fraction (what `exact.floats` gives), one coordinate at a time: most candidates fail at
+# the first, so the rest of a row is never converted.
 
 
 def _forgot_weight_solve(p: P, gap: Gap) -> list[Variant]:
     # (1 - w_k)(x_k^B - x_k^A) = diff
-    floats = _floats(p)
+    approx = gap.approx
     out = []
     for k, weight in enumerate(p.weights):
-        change = 1 - weight
-        if (
-            change
-            and all(near(d, float(change) * s) for d, s in zip(gap.approx, floats[k], strict=True))
-            and offset_equal(gap.answer, gap.right, change, p.rows_b[k], p.rows_a[k])
-        ):
-            out.append(variant("forgot_weight", (k,)))
+        top, bottom = weight.numerator, weight.denominator
+        if top == bottom:
+            continue  # a weight of 1: forgetting it changes nothing
+        change = (bottom - top) / bottom  # float(1 - w)
+        row_b, row_a = p.rows_b[k], p.rows_a[k]
+        for d, b, a in zip(approx, row_b, row_a, strict=True):
+            if not near(d, change * (b.numerator / b.denominator - a.numerator / a.denominator)):
+                break
+        else:
+            if offset_equal(gap.answer, gap.right, 1 - weight, row_b, row_a):
+                out.append(variant("forgot_weight", (k,)))
     return out
 
 
@@ -123,14 +117,21 @@ def _reversed_solve(p: P, gap: Gap) -> list[Variant]:
 
 
 def _one_side_solve(p: P, gap: Gap) -> list[Variant]:
-    floats = _floats(p)
-    answer = gap.answer_approx
-    return [
-        variant("answered_one_side", (), {"side": side})
-        for side, values, made in (("b", p.rows_b, floats[-2]), ("a", p.rows_a, floats[-1]))
-        if all(near(a, m) for a, m in zip(answer, made, strict=True))
-        and rational_sum(p.weights, values) == gap.answer
-    ]
+    # h^B (or h^A) = answer
+    weights = floats(p.weights)
+    out = []
+    for side, values in (("b", p.rows_b), ("a", p.rows_a)):
+        for d, a in enumerate(gap.answer_approx):
+            made = sum(
+                w * (row[d].numerator / row[d].denominator)
+                for w, row in zip(weights, values, strict=True)
+            )
+            if not near(a, made):
+                break
+        else:
+            if rational_sum(p.weights, values) == gap.answer:
+                out.append(variant("answered_one_side", (), {"side": side}))
+    return out
 
 
 def _forgot_weight_explain(p: P, d: Diagnosis) -> str:

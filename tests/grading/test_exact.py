@@ -14,6 +14,7 @@ from grading.exact import (
     offset_equal,
     ratio_literal,
     rational_combine,
+    rational_difference_sum,
     rational_sum,
     scale,
     scaled_key,
@@ -34,6 +35,21 @@ def test_both_integer_weighted_sums_equal_fraction_arithmetic(terms):
     assert rational_combine(weights, rows) == expected
     assert rational_sum(weights, rows) == expected
     assert combine(weights, rows) == expected
+
+
+@given(st.lists(st.tuples(fractions, fractions, fractions, fractions), min_size=1, max_size=7))
+def test_a_weighted_sum_of_differences_equals_fraction_arithmetic(terms):
+    weights = [w for w, _, _, _ in terms]
+    rows_b = [(b, b + a) for _, b, a, _ in terms]
+    rows_a = [(a, a - c) for _, _, a, c in terms]
+    expected = tuple(
+        sum((w * (b[d] - a[d]) for w, b, a in zip(weights, rows_b, rows_a, strict=True)), F(0))
+        for d in range(2)
+    )
+    assert rational_difference_sum(weights, rows_b, rows_a) == expected
+    assert rational_difference_sum(weights, rows_b, rows_a) == rational_sum(
+        [*weights, *(-w for w in weights)], [*rows_b, *rows_a]
+    )
 
 
 def test_scalars_stay_fractions_until_one_is_irrational():
