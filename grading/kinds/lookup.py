@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from ..exact import floats
@@ -101,26 +100,23 @@ def _other_token_variants(p: LookupProblem) -> list[Variant]:
     return out
 
 
-@lru_cache(maxsize=512)
-def _rows_by_floats(p: LookupProblem) -> dict[tuple[float, ...], tuple[int, ...]]:
-    """Return the table's rows by their floats (equal Fractions give equal floats)."""
-    found: dict[tuple[float, ...], tuple[int, ...]] = {}
-    for r, row in enumerate(p.table):
-        key = floats(row)
-        found[key] = (*found.get(key, ()), r)
-    return found
-
-
 def _table_row_solve(variants: Any) -> Any:
     """Return the solver of a mistake whose form is one row of the table: its variants whose
-    row is the learner's answer."""
+    row is the learner's answer (floats first, then exactly; only the rows the variants name
+    are read, each once per answer)."""
 
     def solve(p: LookupProblem, gap: Gap) -> list[Variant]:
-        rows = _rows_by_floats(p).get(gap.answer_approx)
-        if not rows:
-            return []
-        exact = {r for r in rows if p.table[r] == gap.answer}
-        return [v for v in variants(p) if int(v.detail["row"]) in exact]
+        same: dict[int, bool] = gap.memo.setdefault("rows", {})
+        out = []
+        for v in variants(p):
+            r = int(v.detail["row"])
+            found = same.get(r)
+            if found is None:
+                row = p.table[r]
+                found = same[r] = floats(row) == gap.answer_approx and row == gap.answer
+            if found:
+                out.append(v)
+        return out
 
     return solve
 
