@@ -6,14 +6,34 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
+from math import gcd
 
 import sympy
 
 from .syntax import Call, Const, Frac, Group, Neg, Node, Num, Power, Product, Sum, Vec
 
 
+def ratio_tex(numerator: int, denominator: int) -> str:
+    """Return TeX for the rational numerator/denominator (denominator > 0), as `scalar_tex`
+    writes the Fraction, without building one."""
+    common = gcd(numerator, denominator)
+    if common != 1:
+        numerator //= common
+        denominator //= common
+    if denominator == 1:
+        return str(numerator)
+    sign = "-" if numerator < 0 else ""
+    return f"{sign}\\frac{{{abs(numerator)}}}{{{denominator}}}"
+
+
 def scalar_tex(value: object) -> str:
     """Return TeX for one exact scalar (a Fraction, an int or a SymPy expression)."""
+    if type(value) is Fraction:  # the commonest: no ABC check, no Fraction comparison
+        numerator, denominator = value.numerator, value.denominator
+        if denominator == 1:
+            return str(numerator)
+        sign = "-" if numerator < 0 else ""
+        return f"{sign}\\frac{{{abs(numerator)}}}{{{denominator}}}"
     if isinstance(value, int):
         value = Fraction(value)
     if isinstance(value, Fraction):
@@ -38,7 +58,7 @@ def vector_tex(vector: Iterable[object]) -> str:
 def term_tex(weight: object, row: Iterable[object]) -> str:
     """Return one weighted term `w x` as TeX, the weight wrapped when it is a sum."""
     weight_tex = scalar_tex(weight)
-    if isinstance(weight, sympy.Expr) and isinstance(weight, sympy.Add):
+    if type(weight) is not Fraction and isinstance(weight, sympy.Add):
         weight_tex = f"\\left({weight_tex}\\right)"
     return f"{weight_tex}\\,{vector_tex(row)}"
 

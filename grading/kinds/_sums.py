@@ -7,10 +7,11 @@ A module whose name starts with `_` is not a kind; the registry skips it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 from ..compare import Scalar
-from ..exact import combine, scale
-from ..tex import term_tex, vector_tex
+from ..exact import combine, is_rational, scale
+from ..tex import ratio_tex, term_tex, vector_tex
 
 SELF_POINT = (
     "The sum $\\mathbf{{h}}_i = \\sum_j w_{{ij}}\\,\\mathbf{{x}}_j$ includes $j = i$: the word's "
@@ -34,8 +35,16 @@ def row_name(tokens: Sequence[str], r: int) -> str:
 
 def right_term(weight: Scalar, row: Sequence[Scalar]) -> str:
     """Return `$w x = product$` for one term, in TeX."""
-    product = scale(weight, row)
-    return f"${term_tex(weight, row)} = {vector_tex(product)}$"
+    if type(weight) is Fraction and is_rational(row):  # the product's TeX from integers
+        top, bottom = weight.numerator, weight.denominator
+        product = (
+            "\\begin{bmatrix}"
+            + "\\\\".join(ratio_tex(top * x.numerator, bottom * x.denominator) for x in row)
+            + "\\end{bmatrix}"
+        )
+    else:
+        product = vector_tex(scale(weight, row))
+    return f"${term_tex(weight, row)} = {product}$"
 
 
 def sum_tex(weights: Sequence[Scalar], rows: Sequence[Sequence[Scalar]]) -> str:
