@@ -45,14 +45,16 @@ def rational_combine(
     multiplying the denominators together (no gcd until the end): the faster way for the two
     or three terms of a mistake's form. No Fraction is built per product or partial sum
     (Fraction's + and * reduce by a gcd at every step, which dominated listing mistakes)."""
+    pairs = [(w.numerator, w.denominator) for w in weights]
     out = []
     for d in range(len(rows[0])):
         num, den = 0, 1
-        for weight, row in zip(weights, rows, strict=True):
+        for (wn, wd), row in zip(pairs, rows, strict=True):
             x = row[d]
-            if weight and x:
-                term_den = weight.denominator * x.denominator
-                num = num * term_den + weight.numerator * x.numerator * den
+            xn = x.numerator
+            if wn and xn:
+                term_den = wd * x.denominator
+                num = num * term_den + wn * xn * den
                 den *= term_den
         out.append(Fraction(num, den))
     return tuple(out)

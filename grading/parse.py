@@ -16,6 +16,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 from .bounds import (
     MAX_BITS,
@@ -94,6 +95,7 @@ class Reading:
 _PLAIN_NUMBER = rf"-?[0-9]{{1,{MAX_NUMBER_DIGITS}}}(?:/[0-9]{{1,{MAX_NUMBER_DIGITS}}})?"
 _PLAIN_VECTOR = re.compile(r" *\[ *{n}(?: *, *{n})* *\] *".replace("{n}", _PLAIN_NUMBER))
 _PLAIN_ITEM = re.compile(r"(-?)([0-9]+)(?:/([0-9]+))?")
+_PLAIN_TEXT = re.compile(r"-?[0-9]+(?:/[0-9]+)?")  # one item's whole text
 
 
 def _plain_vector(text: str) -> Reading | None:
@@ -117,27 +119,35 @@ _PLAIN_SUM = re.compile(rf" *{_PLAIN_TERM}(?: *[-+] *{_PLAIN_TERM})* *")
 _SUM_TERM = re.compile(r"([-+]?) *(?:([0-9]+)(?:/([0-9]+))? *\* *)?\[([^\]]*)\]")
 
 
+@lru_cache(maxsize=4096)
+def _plain_item(text: str) -> tuple[Fraction, str] | None:
+    """Return the value and TeX of one plain item (`-3`, `1/4`: text shared by every problem's
+    answers, so cached), None when it divides by zero."""
+    sign, top, bottom = _PLAIN_ITEM.fullmatch(text).groups()  # type: ignore[union-attr]
+    if bottom:
+        below = int(bottom)
+        if not below:
+            return None  # the grammar says "division by zero", and where
+        value = Fraction(int(top), below)
+        tex = f"\\frac{{{top}}}{{{bottom}}}"
+    else:
+        value = Fraction(int(top))
+        tex = top
+    return (-value, "-" + tex) if sign else (value, tex)
+
+
 def _plain_items(inner: str) -> tuple[tuple[Fraction, ...], str] | None:
     """Return the values and TeX of a plain vector's items (None: one divides by zero, or
     there are too many)."""
-    items = _PLAIN_ITEM.findall(inner)
+    items = _PLAIN_TEXT.findall(inner)
     if len(items) > MAX_COORDINATES:
         return None
-    values = []
-    shown = []
-    for sign, top, bottom in items:
-        if bottom:
-            below = int(bottom)
-            if not below:
-                return None  # the grammar says "division by zero", and where
-            value = Fraction(int(top), below)
-            tex = f"\\frac{{{top}}}{{{bottom}}}"
-        else:
-            value = Fraction(int(top))
-            tex = top
-        values.append(-value if sign else value)
-        shown.append("-" + tex if sign else tex)
-    return tuple(values), "\\begin{bmatrix}" + "\\\\".join(shown) + "\\end{bmatrix}"
+    read = list(map(_plain_item, items))
+    if None in read:
+        return None
+    values = tuple([value for value, _ in read])  # type: ignore[misc]
+    shown = "\\\\".join([tex for _, tex in read])  # type: ignore[misc]
+    return values, "\\begin{bmatrix}" + shown + "\\end{bmatrix}"
 
 
 def _plain_sum(text: str) -> Reading | None:

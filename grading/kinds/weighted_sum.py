@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..compare import as_fraction, equal, vectors_equal
-from ..exact import combine, floats, offset_equal, rational_sum
+from ..exact import floats, offset_equal, rational_combine, rational_sum
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -478,7 +478,8 @@ class WeightedSum(Kind):
         return Vector(len(problem.rows[0]))
 
     def right(self, problem: P) -> tuple[Fraction, ...]:
-        return combine(problem.weights, problem.rows)  # type: ignore[return-value]
+        # `load` reads every weight and row as Fractions: their sum in integers
+        return rational_combine(problem.weights, problem.rows)
 
     def size(self, problem: P) -> int:
         return len(problem.rows)
