@@ -128,7 +128,7 @@ def rational_difference_sum(
 def floats(values: Sequence[Fraction]) -> tuple[float, ...]:
     """Return Fractions as floats, each the correctly rounded quotient, as float(x) gives
     (without the abstract base class's float(), which converts through int() twice)."""
-    return tuple(x.numerator / x.denominator for x in values)
+    return tuple([x.numerator / x.denominator for x in values])
 
 
 def is_rational(values: Sequence[Scalar]) -> bool:

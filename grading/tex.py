@@ -26,6 +26,16 @@ def ratio_tex(numerator: int, denominator: int) -> str:
     return f"{sign}\\frac{{{abs(numerator)}}}{{{denominator}}}"
 
 
+def ratios_tex(pairs: Iterable[tuple[int, int]]) -> str:
+    """Return the column `bmatrix` of rationals given as (numerator, denominator > 0) pairs,
+    as `vector_tex` writes their Fractions."""
+    return (
+        "\\begin{bmatrix}"
+        + "\\\\".join([ratio_tex(top, bottom) for top, bottom in pairs])
+        + "\\end{bmatrix}"
+    )
+
+
 def scalar_tex(value: object) -> str:
     """Return TeX for one exact scalar (a Fraction, an int or a SymPy expression)."""
     if type(value) is Fraction:  # the commonest: no ABC check, no Fraction comparison

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from ..compare import Scalar
 from ..exact import combine, is_rational, scale
-from ..tex import ratio_tex, term_tex, vector_tex
+from ..tex import ratios_tex, term_tex, vector_tex
 
 SELF_POINT = (
     "The sum $\\mathbf{{h}}_i = \\sum_j w_{{ij}}\\,\\mathbf{{x}}_j$ includes $j = i$: the word's "
@@ -37,11 +37,7 @@ def right_term(weight: Scalar, row: Sequence[Scalar]) -> str:
     """Return `$w x = product$` for one term, in TeX."""
     if type(weight) is Fraction and is_rational(row):  # the product's TeX from integers
         top, bottom = weight.numerator, weight.denominator
-        product = (
-            "\\begin{bmatrix}"
-            + "\\\\".join(ratio_tex(top * x.numerator, bottom * x.denominator) for x in row)
-            + "\\end{bmatrix}"
-        )
+        product = ratios_tex([(top * x.numerator, bottom * x.denominator) for x in row])
     else:
         product = vector_tex(scale(weight, row))
     return f"${term_tex(weight, row)} = {product}$"

@@ -13,12 +13,10 @@ from functools import lru_cache
 from typing import Any
 
 from ..exact import (
-    difference,
     floats,
     offset_equal,
     rational_difference_sum,
     rational_sum,
-    scale,
 )
 from ..shapes import Shape, Vector
 from ..spec import (
@@ -34,7 +32,7 @@ from ..spec import (
     strings,
 )
 from ..terms import TermTable
-from ..tex import scalar_tex, vector_tex
+from ..tex import ratios_tex, scalar_tex, vector_tex
 from ..verdict import Diagnosis
 from .base import Form, Gap, Kind, MistakeDef, Variant, gettext_noop, near, register, variant
 from .lookup import SAME_ROW_POINT
@@ -136,13 +134,19 @@ def _one_side_solve(p: P, gap: Gap) -> list[Variant]:
 
 def _forgot_weight_explain(p: P, d: Diagnosis) -> str:
     (k,) = d.terms
-    diff = difference(p.rows_b[k], p.rows_a[k])
-    right = scale(p.weights[k], diff)
+    # x_k^B - x_k^A and w_k times it, written from integers (`load` reads Fractions)
+    steps = [
+        (b.numerator * a.denominator - a.numerator * b.denominator, b.denominator * a.denominator)
+        for b, a in zip(p.rows_b[k], p.rows_a[k], strict=True)
+    ]
+    top, bottom = p.weights[k].numerator, p.weights[k].denominator
+    diff = ratios_tex(steps)
+    right = ratios_tex([(top * n, bottom * m) for n, m in steps])
     return (
         f"In {term_name(p, k)}, you seem to have used "
-        f"$\\mathbf{{x}}_{k}^B - \\mathbf{{x}}_{k}^A = {vector_tex(diff)}$ without its "
+        f"$\\mathbf{{x}}_{k}^B - \\mathbf{{x}}_{k}^A = {diff}$ without its "
         f"weight ${scalar_tex(p.weights[k])}$. The term should be "
-        f"${scalar_tex(p.weights[k])}\\,{vector_tex(diff)} = {vector_tex(right)}$, "
+        f"${scalar_tex(p.weights[k])}\\,{diff} = {right}$, "
         f"so {_answer(p)}."
     )
 

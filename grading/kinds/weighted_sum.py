@@ -363,17 +363,20 @@ def _column_sums(p: P) -> tuple[float, ...]:
     return tuple(sum(column) for column in zip(*_floats(p)[1], strict=True))
 
 
-def _whole_sum_solve(code: str, weight: Callable[[P], Fraction]) -> Callable[[P, Gap], list]:
-    """Return the solver of a whole-sum mistake, every row with one weight w."""
+def _whole_sum_solve(
+    code: str, weight: Callable[[P], Fraction], scale_of: Callable[[P], float]
+) -> Callable[[P, Gap], list]:
+    """Return the solver of a whole-sum mistake, every row with one weight w (`scale_of`
+    gives float(w), so no Fraction is built for an answer the float filter rejects)."""
 
     def solve(p: P, gap: Gap) -> list[Variant]:
-        w = weight(p)
-        scale = float(w)
+        scale = scale_of(p)
         if not all(
             near(scale * total, a)
             for total, a in zip(_column_sums(p), gap.answer_approx, strict=True)
         ):
             return []
+        w = weight(p)
         return [variant(code)] if rational_sum([w] * len(p.rows), p.rows) == gap.answer else []
 
     return solve
@@ -442,7 +445,7 @@ class WeightedSum(Kind):
             number=5,
             label=gettext_noop("added the rows without weights"),
             form=lambda p, d: (0, tuple((Fraction(1), row) for row in p.rows)),
-            solve=_whole_sum_solve("unweighted_sum", lambda p: Fraction(1)),
+            solve=_whole_sum_solve("unweighted_sum", lambda p: Fraction(1), lambda p: 1.0),
             explain=_unweighted_explain,
             weights=lambda p: (Fraction(1),) * len(p.rows),
         ),
@@ -451,7 +454,9 @@ class WeightedSum(Kind):
             number=6,
             label=gettext_noop("averaged the rows with equal weights"),
             form=lambda p, d: (0, tuple((Fraction(1, len(p.rows)), row) for row in p.rows)),
-            solve=_whole_sum_solve("plain_average", lambda p: Fraction(1, len(p.rows))),
+            solve=_whole_sum_solve(
+                "plain_average", lambda p: Fraction(1, len(p.rows)), lambda p: 1 / len(p.rows)
+            ),
             explain=_average_explain,
             weights=lambda p: (Fraction(1, len(p.rows)),) * len(p.rows),
         ),

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from grading import vector_tex
 from grading.exact import scale
 from grading.kinds._sums import right_term
-from grading.tex import ratio_tex, scalar_tex, term_tex
+from grading.tex import ratio_tex, ratios_tex, scalar_tex, term_tex
 
 
 def test_vector_tex_is_a_column_bmatrix_of_exact_values():
@@ -62,3 +62,8 @@ def test_a_right_term_writes_the_product_of_the_weight_and_the_row(weight, row):
     assert right_term(weight, symbolic) == (
         f"${term_tex(weight, symbolic)} = {vector_tex(scale(weight, symbolic))}$"
     )
+
+
+@given(st.lists(st.tuples(st.integers(-(10**6), 10**6), st.integers(1, 10**6)), max_size=8))
+def test_a_column_of_ratios_is_written_as_its_fractions_are(pairs):
+    assert ratios_tex(pairs) == vector_tex([Fraction(n, d) for n, d in pairs])
