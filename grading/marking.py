@@ -268,7 +268,9 @@ def _grade(loaded: Loaded, answer: str) -> Verdict:
         if final is None:
             text = explain_terms(table, report)
         return Verdict(Status.INCORRECT, report.score, interpreted, final, text, notes=tuple(notes))
-    if any(text for text, _, _ in _decimal_items(reading, expected)):
+    if (reading.parts or any(reading.coordinate_decimals)) and any(
+        text for text, _, _ in _decimal_items(reading, expected)
+    ):  # (no decimal typed: no item to list)
         verdict, notes = _decimal_verdict(reading, expected, interpreted)
         if verdict is not None:
             return verdict
