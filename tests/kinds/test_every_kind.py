@@ -5,11 +5,13 @@ A kind's own tests live beside this file, `tests/kinds/test_<kind>.py`."""
 import xml.etree.ElementTree as ET
 
 import pytest
+import sympy
 
 import grading
 from courses.mathml import render_markdown
 from grading.explain import describe, explain
 from grading.spec import load_problem
+from grading.tex import _sympy_tex
 from practice.generators import GENERATORS, generate, render_svg
 from practice.labels import kind_label, mistake_label
 
@@ -53,3 +55,29 @@ def test_a_fresh_picture_when_there_is_one_is_svg(name):
     svg = render_svg(spec)
     if svg is not None:
         assert ET.fromstring(svg).tag.endswith("svg")
+
+
+def _sympy_numbers(value):
+    if isinstance(value, tuple):
+        for part in value:
+            yield from _sympy_numbers(part)
+    elif isinstance(value, sympy.Basic) and not value.is_Rational:
+        yield value
+
+
+@pytest.mark.parametrize("name", KINDS)
+def test_every_kinds_exact_values_are_printed_as_sympy_prints_them(name):
+    """grading.tex orders sums from floats (faster); on every kind's right and mistaken
+    answers and term weights, over seeds and levels, its TeX is sympy.latex's."""
+    generator = GENERATORS[name]
+    for level in generator.levels:
+        for seed in range(12):
+            spec = generate(name, seed=seed, level=level)
+            loaded = load_problem(spec)
+            values = [grading.expected_answer(spec)]
+            values += [value for _, value in grading.mistaken_answers(spec)]
+            table = loaded.kind.terms(loaded.problem)
+            if table is not None:
+                values.append(tuple(table.weights))
+            for number in (x for v in values for x in _sympy_numbers(v)):
+                assert _sympy_tex.__wrapped__(number) == sympy.latex(number), sympy.srepr(number)
