@@ -22,8 +22,7 @@ from . import clock
 from .compare import (
     Rounding,
     TooComplex,
-    approx,
-    close,
+    apart,
     confirmation_budget,
     decimal_places,
     equal,
@@ -110,27 +109,29 @@ def _candidates(loaded: Loaded, reading: Reading, deadline: float) -> list[Diagn
     if index.all_rational and exact:
         return list(index.exact_matches(value))
     shape = loaded.shape
-    learner = shape.approximate(value)
-    halves = [
-        approx(Fraction(1, 2 * 10 ** decimal_places(text))) if text else None
-        for text in (decimals or (None,) * len(learner or ()))
-    ]
+    learner = shape.bounds(value)
     found = []
-    for diagnosis, target, target_approx in index.wrong:
+    for k, (diagnosis, target) in enumerate(index.wrong):
         _check_clock(deadline)
-        # cheap numeric test first; exact confirmation only for the survivors
-        if (
-            target_approx is not None
-            and learner is not None
-            and not all(
-                (abs(got - want) <= half) if half is not None else close(got, want)
-                for got, want, half in zip(learner, target_approx, halves, strict=True)
-            )
-        ):
-            continue
+        # the float filter first (microseconds); `matches` then tests the survivors at 30
+        # digits and only confirms exactly what agrees there
+        if learner is not None:
+            target_bounds = index.bounds(k)
+            if target_bounds is not None and any(
+                apart(got, want, _half_float(text))
+                for got, want, text in zip(
+                    learner, target_bounds, decimals or (None,) * len(learner), strict=True
+                )
+            ):
+                continue
         if shape.matches(reading, target):
             found.append(diagnosis)
     return found
+
+
+def _half_float(text: str | None) -> float:
+    """Return half a unit of a typed decimal's last digit (0.0 for a number not typed so)."""
+    return 0.5 * 10.0 ** -decimal_places(text) if text else 0.0
 
 
 def _final_verdict(

@@ -16,10 +16,9 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any
 
-import mpmath
 import sympy
 
-from .compare import to_sympy
+from .compare import Bound, to_sympy
 from .exact import floats, is_rational, rational_combine, scaled_key
 from .kinds.base import Form, Gap, MistakeDef, Variant
 from .shapes import ScalarShape, Vector
@@ -81,17 +80,15 @@ def expected_cached(loaded: Loaded) -> Any:
     return loaded.kind.right(loaded.problem)
 
 
-Approximation = tuple[mpmath.mpf, ...] | None
-
-
 class MistakeIndex:
     """Hold, per problem, the mistaken answers that differ from the right one, ready to match.
 
     `by_key` maps the shape's exact key of each mistaken answer (for rational vector kinds:
     all coordinates times the common denominator `scale`) to the variants giving it, so an
-    exact answer is diagnosed with one dict lookup. `wrong` lists (diagnosis, exact value,
-    approximation or None) in catalog order: what answers typed with decimals or irrational
-    values are matched against; for rational kinds it is only built when such an answer comes.
+    exact answer is diagnosed with one dict lookup. `wrong` lists (diagnosis, exact value) in
+    catalog order: what answers typed with decimals or irrational values are matched against;
+    for rational kinds it is only built when such an answer comes. `bounds(k)` gives the k-th
+    one's numbers as floats with error bounds (the first filter), computed when first needed.
     """
 
     def __init__(
@@ -99,7 +96,7 @@ class MistakeIndex:
         loaded: Loaded,
         by_key: dict[Hashable, tuple[Variant | Diagnosis, ...]],
         scale: int,
-        wrong: tuple[tuple[Diagnosis, Any, Approximation], ...] | None = None,
+        wrong: tuple[tuple[Diagnosis, Any], ...] | None = None,
         *,
         keyed: bool = True,
     ) -> None:
@@ -108,6 +105,7 @@ class MistakeIndex:
         self.scale = scale
         self.keyed = keyed  # every mistaken answer has an exact key
         self._diagnoses: dict[Hashable, tuple[Diagnosis, ...]] = {}
+        self._bounds: dict[int, tuple[Bound, ...] | None] = {}
         if wrong is not None:
             self.__dict__["wrong"] = wrong
 
@@ -134,24 +132,24 @@ class MistakeIndex:
         return made
 
     @cached_property
-    def wrong(self) -> tuple[tuple[Diagnosis, Any, Approximation], ...]:
-        """Return (diagnosis, exact value, approximation or None) for every mistaken answer
-        that differs from the right one, in catalog order."""
+    def wrong(self) -> tuple[tuple[Diagnosis, Any], ...]:
+        """Return (diagnosis, exact value) for every mistaken answer that differs from the
+        right one, in catalog order."""
         return _wrong(self.loaded)
 
+    def bounds(self, k: int) -> tuple[Bound, ...] | None:
+        """Return the k-th wrong answer's numbers as floats with error bounds (None when the
+        shape has none or one is not available)."""
+        if k not in self._bounds:
+            self._bounds[k] = self.loaded.shape.bounds(self.wrong[k][1])
+        return self._bounds[k]
 
-def _approximation(loaded: Loaded, value: Any) -> Approximation:
-    """Return a high-precision approximation of an irrational mistaken answer (else None)."""
-    if type(value) is Fraction or (isinstance(value, tuple) and is_rational(value)):
-        return None
-    return loaded.shape.approximate(value)
 
-
-def _wrong(loaded: Loaded) -> tuple[tuple[Diagnosis, Any, Approximation], ...]:
+def _wrong(loaded: Loaded) -> tuple[tuple[Diagnosis, Any], ...]:
     expected = expected_cached(loaded)
     shape = loaded.shape
     return tuple(
-        (diagnosis, value, _approximation(loaded, value))
+        (diagnosis, value)
         for diagnosis, value in mistaken(loaded)
         if not shape.equal(value, expected)
     )
@@ -258,11 +256,11 @@ def mistake_index(loaded: Loaded) -> MistakeIndex:
         return index
     wrong = _wrong(loaded)
     shape = loaded.shape
-    keys = [shape.key(value) for _, value, _ in wrong]
+    keys = [shape.key(value) for _, value in wrong]
     if any(key is None for key in keys):
         return MistakeIndex(loaded, {}, 0, wrong, keyed=False)
     by_key: dict[Hashable, list[Diagnosis]] = {}
-    for (diagnosis, _, _), key in zip(wrong, keys, strict=True):
+    for (diagnosis, _), key in zip(wrong, keys, strict=True):
         by_key.setdefault(key, []).append(diagnosis)
     return MistakeIndex(loaded, {k: tuple(v) for k, v in by_key.items()}, 0, wrong)
 
