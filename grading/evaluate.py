@@ -27,7 +27,7 @@ from .bounds import (
     MAX_SYMBOLIC_POWER,
     TIME_BUDGET_SECONDS,
 )
-from .compare import Scalar, approx, as_fraction, to_sympy
+from .compare import Scalar, approx, as_fraction, float_bound, to_sympy
 from .errors import AnswerError
 from .exact import add, multiply, rational_sum
 from .syntax import (
@@ -57,6 +57,9 @@ def is_zero(value: Scalar) -> bool:
     fraction = as_fraction(value)
     if fraction is not None:
         return fraction == 0
+    bound = float_bound(value)
+    if bound is not None and abs(bound[0]) - bound[1] > 1e-20:
+        return False  # surely far from 0 (the float filter): no 40-digit approximation needed
     return bool(abs(approx(value)) < 1e-25)
 
 
