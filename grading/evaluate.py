@@ -149,6 +149,17 @@ class Evaluator:
                 for item in node.items
             )
         if isinstance(node, Sum):
+            # A sum of numbers with an irrational one is built in one step (SymPy's Add of
+            # them all is the same expression as adding them one by one, and cheaper).
+            scalars: list[Scalar] = []
+            for sign, term in node.terms:
+                value = self.value(term)
+                if is_vector(value):
+                    break
+                scalars.append(value if sign == 1 else _negate(value))  # type: ignore[arg-type]
+            else:
+                if any(isinstance(x, sympy.Basic) for x in scalars):
+                    return sympy.Add(*(to_sympy(x) for x in scalars))
             total: Value | None = None
             for sign, term in node.terms:
                 value = self.value(term)

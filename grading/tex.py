@@ -33,6 +33,22 @@ def _sympy_tex(value: sympy.Expr) -> str:
     return _Printer().doprint(value)
 
 
+# What the printer wrote for each part of the values printed lately (the denominator every
+# coordinate of a softmax-weighted vector shares, the terms its sums share), so a part is
+# printed once; cleared with `_sympy_tex` and whenever it holds MEMO_SIZE parts.
+MEMO_SIZE = 4096
+_memo: dict[sympy.Basic, str] = {}
+
+
+def _clear_tex_caches() -> None:
+    _sympy_tex_cached_clear()
+    _memo.clear()
+
+
+_sympy_tex_cached_clear = _sympy_tex.cache_clear
+_sympy_tex.cache_clear = _clear_tex_caches  # type: ignore[method-assign]
+
+
 def _float(value: sympy.Expr) -> float | None:
     """Return a real number built of rationals, e, pi, exp and powers of positive rationals
     as a float (a few ulps off at most), or None for anything else."""
@@ -102,8 +118,21 @@ def _numbers_in_order(terms: Sequence[sympy.Expr]) -> list[sympy.Expr] | None:
 
 class _Printer(LatexPrinter):
     """SymPy's LaTeX printer, with sums of numbers put in its order from floats (see
-    `_numbers_in_order`); every other expression, and every sum whose order is not sure from
-    floats, is ordered by SymPy itself. Its output is `sympy.latex`'s (tests compare them)."""
+    `_numbers_in_order`; every other expression, and every sum whose order is not sure from
+    floats, is ordered by SymPy itself), and each part printed once (`_memo`). Its output is
+    `sympy.latex`'s (tests compare them on every kind's values and on random sums)."""
+
+    def _print(self, expr: object, **kwargs: object) -> str:
+        # A part is printed the same wherever it stands (its parent adds any brackets), so
+        # what was written for it is written again; printing with options is not kept.
+        if kwargs or not isinstance(expr, sympy.Basic):
+            return super()._print(expr, **kwargs)
+        text = _memo.get(expr)
+        if text is None:
+            if len(_memo) >= MEMO_SIZE:
+                _memo.clear()
+            text = _memo[expr] = super()._print(expr)
+        return text
 
     def _as_ordered_terms(self, expr: sympy.Expr, order: str | None = None) -> list:
         if (order or self.order) is None and expr.is_Add:
