@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from fractions import Fraction
@@ -232,6 +232,42 @@ def float_bound(value: Scalar) -> Bound | None:
         return _float_bounded(value)
     except (OverflowError, ZeroDivisionError, ValueError):
         return None
+
+
+def bound_exp(argument: Fraction) -> Bound:
+    """Return exp of a rational as a float with a bound on its error (OverflowError past a
+    double's range)."""
+    x = argument.numerator / argument.denominator
+    y = math.exp(x)
+    if math.isinf(y):
+        raise OverflowError("exp past a double's range")
+    return y, y * _relative(abs(x) + 2)
+
+
+def bound_sum(parts: Iterable[Bound]) -> Bound:
+    """Return the sum of bounded floats, with a bound on its error."""
+    parts = list(parts)
+    total = math.fsum(x for x, _ in parts)
+    return total, math.fsum(e for _, e in parts) + abs(total) * _relative(1)
+
+
+def bound_product(a: Bound, b: Bound) -> Bound:
+    """Return the product of two bounded floats, with a bound on its error."""
+    (x, ex), (y, ey) = a, b
+    product = x * y
+    return product, abs(x) * ey + abs(y) * ex + ex * ey + abs(product) * _relative(1)
+
+
+def bound_quotient(a: Bound, b: Bound) -> Bound:
+    """Return a / b for bounded floats, with a bound on its error (ZeroDivisionError when b's
+    bound does not keep it well away from 0)."""
+    (x, ex), (y, ey) = a, b
+    if not abs(y) > 2 * ey:
+        raise ZeroDivisionError("the divisor's bound reaches 0")
+    quotient = x / y
+    # |x'/y' - x/y| <= (|x| ey + |y| ex) / (|y| (|y| - ey)), plus the rounding of x / y
+    error = (abs(x) * ey + abs(y) * ex) / (abs(y) * (abs(y) - ey))
+    return quotient, error + abs(quotient) * _relative(1)
 
 
 def apart(a: Bound, b: Bound, tolerance: float = 0.0) -> bool:

@@ -29,7 +29,7 @@ from .bounds import (
 )
 from .compare import Scalar, approx, as_fraction, float_bound, to_sympy
 from .errors import AnswerError
-from .exact import add, multiply, rational_sum
+from .exact import add, exp_of, multiply, rational_sum
 from .syntax import (
     Call,
     Const,
@@ -65,6 +65,7 @@ def is_zero(value: Scalar) -> bool:
 
 _ARITHMETIC = frozenset({Sum, Product, Power, Frac, Neg})
 _NOT_FINITE = (sympy.zoo, sympy.oo, -sympy.oo, sympy.nan)
+_QUOTIENTS = frozenset({Product, Frac, Power})
 
 
 class Evaluator:
@@ -89,7 +90,9 @@ class Evaluator:
                 )
             cached = self._value(node)
             if isinstance(cached, sympy.Basic):
-                if cached.has(*_NOT_FINITE):  # zoo, oo, nan: never a value a learner meant
+                # zoo, oo, nan: never a value a learner meant. Only a quotient or a power can
+                # make one of finite parts (sums, negations, exp and sqrt of rationals cannot)
+                if type(node) in _QUOTIENTS and cached.has(*_NOT_FINITE):
                     raise AnswerError("division by zero", column=node.pos + 1)
                 if cached.is_Rational:  # e - e is 0: keep rationals on the Fraction path
                     cached = Fraction(int(cached.p), int(cached.q))
@@ -251,7 +254,7 @@ class Evaluator:
                 bound="exp",
             )
         self.irrational_atom(node)
-        return sympy.exp(sympy.Rational(argument.numerator, argument.denominator))
+        return exp_of(argument)
 
     def call(self, node: Call) -> Scalar:
         """Return exp(x) or sqrt(x) of a rational argument x."""

@@ -30,8 +30,9 @@ from .compare import (
 )
 from .explain import ambiguous, explain, no_mistake_explains
 from .kinds import Status
-from .mistakes import expected_cached, mistake_index, solved_matches
+from .mistakes import MistakeIndex, expected_cached, mistake_index, solved_matches
 from .parse import TIME_BUDGET_SECONDS, AnswerError, Reading
+from .shapes import Shape
 from .spec import Loaded, load_problem
 from .terms import (
     TermReport,
@@ -108,10 +109,18 @@ def _candidates(loaded: Loaded, reading: Reading, deadline: float) -> list[Diagn
     _check_clock(deadline)
     if index.all_rational and exact:
         return list(index.exact_matches(value))
-    shape = loaded.shape
+    return index_matches(index, loaded.shape, reading, deadline)
+
+
+def index_matches(
+    index: MistakeIndex, shape: Shape, reading: Reading, deadline: float = math.inf
+) -> list[Diagnosis]:
+    """Return the candidates of a mistake index whose answer is what was read (decimals may
+    round it), in catalog order: a float filter first, exact tests for the survivors."""
+    value, decimals = reading.value, reading.coordinate_decimals
     learner = shape.bounds(value)
     found = []
-    for k, (diagnosis, target) in enumerate(index.wrong):
+    for k in range(index.size):
         _check_clock(deadline)
         # the float filter first (microseconds); `matches` then tests the survivors at 30
         # digits and only confirms exactly what agrees there
@@ -124,8 +133,9 @@ def _candidates(loaded: Loaded, reading: Reading, deadline: float) -> list[Diagn
                 )
             ):
                 continue
-        if shape.matches(reading, target):
-            found.append(diagnosis)
+        target = index.target(k)
+        if target is not None and shape.matches(reading, target):
+            found.append(index.diagnosis(k))
     return found
 
 

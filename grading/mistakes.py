@@ -137,12 +137,71 @@ class MistakeIndex:
         right one, in catalog order."""
         return _wrong(self.loaded)
 
+    # What answers typed with decimals or irrational values are matched against, one by one
+    # in catalog order: candidate k's diagnosis, its numbers as bounded floats (the first
+    # filter) and its exact value (None when it is the right answer).
+
+    @property
+    def size(self) -> int:
+        """Return how many candidates there are."""
+        return len(self.wrong)
+
+    def diagnosis(self, k: int) -> Diagnosis:
+        """Return candidate k's diagnosis."""
+        return self.wrong[k][0]
+
+    def target(self, k: int) -> Any:
+        """Return candidate k's exact value (None when it is the right answer)."""
+        return self.wrong[k][1]
+
     def bounds(self, k: int) -> tuple[Bound, ...] | None:
-        """Return the k-th wrong answer's numbers as floats with error bounds (None when the
-        shape has none or one is not available)."""
+        """Return candidate k's numbers as floats with error bounds (None when the shape has
+        none or one is not available)."""
         if k not in self._bounds:
             self._bounds[k] = self.loaded.shape.bounds(self.wrong[k][1])
         return self._bounds[k]
+
+
+class EstimatedIndex(MistakeIndex):
+    """The candidates of a kind whose every mistake has `estimate`: each variant of each
+    mistake in catalog order, its bounded floats from the estimate, and its exact value
+    applied only when asked for (when a learner's answer is not surely apart from it)."""
+
+    def __init__(self, loaded: Loaded) -> None:
+        super().__init__(loaded, {}, 0, keyed=False)
+        problem = loaded.problem
+        self._variants = [(m, v) for m in loaded.kind.mistakes for v in m.variants_of(problem)]
+        self._targets: dict[int, Any] = {}
+
+    @property
+    def size(self) -> int:
+        return len(self._variants)
+
+    def diagnosis(self, k: int) -> Diagnosis:
+        return self._variants[k][1].diagnosis()
+
+    def target(self, k: int) -> Any:
+        if k not in self._targets:
+            mistake, variant = self._variants[k]
+            value = _apply_def(self.loaded, mistake, variant)
+            same = self.loaded.shape.equal(value, expected_cached(self.loaded))
+            self._targets[k] = None if same else value
+        return self._targets[k]
+
+    def bounds(self, k: int) -> tuple[Bound, ...] | None:
+        if k not in self._bounds:
+            mistake, variant = self._variants[k]
+            assert mistake.estimate is not None
+            try:
+                self._bounds[k] = mistake.estimate(self.loaded.problem, variant)
+            except (OverflowError, ZeroDivisionError):
+                self._bounds[k] = None  # no bound: the exact value is tested
+        return self._bounds[k]
+
+    @cached_property
+    def wrong(self) -> tuple[tuple[Diagnosis, Any], ...]:
+        found = ((self.diagnosis(k), self.target(k)) for k in range(self.size))
+        return tuple((d, value) for d, value in found if value is not None)
 
 
 def _wrong(loaded: Loaded) -> tuple[tuple[Diagnosis, Any], ...]:
@@ -254,6 +313,8 @@ def mistake_index(loaded: Loaded) -> MistakeIndex:
     index = _scaled_index(loaded)
     if index is not None:
         return index
+    if loaded.kind.mistakes and all(m.estimate is not None for m in loaded.kind.mistakes):
+        return EstimatedIndex(loaded)
     wrong = _wrong(loaded)
     shape = loaded.shape
     keys = [shape.key(value) for _, value in wrong]
