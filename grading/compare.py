@@ -18,9 +18,10 @@ one is not rational are compared in steps, each cheap and sure before the next:
 
 from __future__ import annotations
 
+import math
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
@@ -104,7 +105,12 @@ def _approx_sympy(value: sympy.Expr) -> mpmath.mpf:
         return _walk_cached(value)
 
 
-_approx_sympy.cache_clear = _walk_cached.cache_clear  # type: ignore[attr-defined]
+def _clear_approximations() -> None:
+    _walk_cached.cache_clear()
+    _float_bounded.cache_clear()
+
+
+_approx_sympy.cache_clear = _clear_approximations  # type: ignore[attr-defined]
 
 
 def approx(value: Scalar) -> mpmath.mpf:
@@ -120,6 +126,163 @@ def numeric(value: Scalar) -> Fraction | mpmath.mpf:
     """Return the Fraction itself when rational, else a high-precision mpmath number."""
     fraction = as_fraction(value)
     return fraction if fraction is not None else approx(value)
+
+
+# ---------------------------------------------------------------- the float filter
+# Step 0 of every comparison: a double-precision value with a bound on its error, from which
+# two numbers that differ by far more than any later test could call equal are told apart in
+# microseconds. Only "surely apart" is decided here; everything else goes on to the tests
+# above, so no verdict changes (tests/grading/test_compare.py checks the bounds against
+# mpmath).
+
+Bound = tuple[float, float]  # a float and a bound on its absolute error
+
+_UNIT = 2.0**-53  # the unit roundoff of a double
+_SAFETY = 4.0  # every bound is widened fourfold: it may be loose, never short
+APART = 1e-12  # relative gap above the bounds that "surely apart" needs
+
+
+def _relative(factor: float) -> float:
+    return _SAFETY * factor * _UNIT
+
+
+def _float_bound(value: sympy.Expr) -> Bound | None:
+    """Return a float for a tree of rationals, E, pi, exp of a rational, sums, products and
+    powers (integer exponents, or rational powers of positive rationals), with a bound on its
+    absolute error; None for anything else, an overflow, or a bound that is not small."""
+    try:
+        return _bound_of(value)
+    except (OverflowError, ZeroDivisionError, ValueError):
+        return None
+
+
+def _bound_of(value: sympy.Expr) -> Bound | None:
+    if value.is_Rational:
+        x = int(value.p) / int(value.q)  # correctly rounded, even for big integers
+        return x, abs(x) * _relative(1)
+    if value is sympy.E:
+        return math.e, math.e * _relative(1)
+    if value is sympy.pi:
+        return math.pi, math.pi * _relative(1)
+    if isinstance(value, sympy.exp):
+        argument = value.args[0]
+        if not argument.is_Rational:
+            return None
+        x = int(argument.p) / int(argument.q)
+        y = math.exp(x)
+        return y, y * _relative(abs(x) + 2)
+    if value.is_Add:
+        parts = [_float_bounded(arg) for arg in value.args]
+        if None in parts:
+            return None
+        total = math.fsum(x for x, _ in parts)  # type: ignore[misc]
+        return total, math.fsum(e for _, e in parts) + abs(total) * _relative(1)  # type: ignore[misc]
+    if value.is_Mul:
+        product, spread = 1.0, 1.0
+        for arg in value.args:
+            part = _float_bounded(arg)
+            if part is None:
+                return None
+            x, e = part
+            if x == 0.0:
+                return (0.0, 0.0) if e == 0.0 else None
+            product *= x
+            spread *= 1.0 + e / abs(x) + _relative(1)
+        return _scaled(product, spread - 1.0)
+    if value.is_Pow:
+        base, exponent = value.args
+        if exponent.is_Integer:
+            part = _float_bounded(base)
+            if part is None or part[0] == 0.0:
+                return None
+            x, e = part
+            k = abs(int(exponent))
+            y = x ** int(exponent)
+            return _scaled(y, (1.0 + e / abs(x) + _relative(1)) ** (k + 1) - 1.0)
+        if base.is_Rational and exponent.is_Rational and base > 0:
+            b = int(base.p) / int(base.q)
+            r = int(exponent.p) / int(exponent.q)
+            y = b**r
+            return y, y * _relative(abs(r) * (1 + abs(math.log(b))) + 4)
+    return None
+
+
+def _scaled(value: float, relative: float) -> Bound | None:
+    """Return a value with an absolute bound from a relative one (None when not small)."""
+    if not relative < 1e-6 or not math.isfinite(value):
+        return None
+    return value, abs(value) * relative * _SAFETY
+
+
+_float_bounded = lru_cache(maxsize=4096)(_bound_of)
+
+
+def float_bound(value: Scalar) -> Bound | None:
+    """Return a float for an exact value with a bound on its error (None: not available)."""
+    if type(value) is Fraction:
+        try:
+            x = value.numerator / value.denominator
+        except OverflowError:
+            return None
+        return x, abs(x) * _relative(1)
+    if isinstance(value, int):
+        return float_bound(Fraction(value))
+    try:
+        return _float_bounded(value)
+    except (OverflowError, ZeroDivisionError, ValueError):
+        return None
+
+
+def bound_exp(argument: Fraction) -> Bound:
+    """Return exp of a rational as a float with a bound on its error (OverflowError past a
+    double's range)."""
+    x = argument.numerator / argument.denominator
+    y = math.exp(x)
+    if math.isinf(y):
+        raise OverflowError("exp past a double's range")
+    return y, y * _relative(abs(x) + 2)
+
+
+def bound_sum(parts: Iterable[Bound]) -> Bound:
+    """Return the sum of bounded floats, with a bound on its error."""
+    parts = list(parts)
+    total = math.fsum(x for x, _ in parts)
+    return total, math.fsum(e for _, e in parts) + abs(total) * _relative(1)
+
+
+def bound_product(a: Bound, b: Bound) -> Bound:
+    """Return the product of two bounded floats, with a bound on its error."""
+    (x, ex), (y, ey) = a, b
+    product = x * y
+    return product, abs(x) * ey + abs(y) * ex + ex * ey + abs(product) * _relative(1)
+
+
+def bound_quotient(a: Bound, b: Bound) -> Bound:
+    """Return a / b for bounded floats, with a bound on its error (ZeroDivisionError when b's
+    bound does not keep it well away from 0)."""
+    (x, ex), (y, ey) = a, b
+    if not abs(y) > 2 * ey:
+        raise ZeroDivisionError("the divisor's bound reaches 0")
+    quotient = x / y
+    # |x'/y' - x/y| <= (|x| ey + |y| ex) / (|y| (|y| - ey)), plus the rounding of x / y
+    error = (abs(x) * ey + abs(y) * ex) / (abs(y) * (abs(y) - ey))
+    return quotient, error + abs(quotient) * _relative(1)
+
+
+def apart(a: Bound, b: Bound, tolerance: float = 0.0) -> bool:
+    """Return True when the two numbers the bounds stand for surely differ by more than
+    `tolerance` plus APART of their size: then no 30-digit test calls them equal, and no
+    decimal within `tolerance` of one rounds the other."""
+    (x, ex), (y, ey) = a, b
+    scale = max(abs(x) + ex, abs(y) + ey, 1.0)
+    gap = abs(x - y) * (1.0 - _relative(1)) - ex - ey
+    return gap > tolerance * (1.0 + APART) + APART * scale
+
+
+def floats_apart(a: Scalar, b: Scalar) -> bool:
+    """Return True when a and b surely differ (by the float filter); False: not known."""
+    bound_a, bound_b = float_bound(a), float_bound(b)
+    return bound_a is not None and bound_b is not None and apart(bound_a, bound_b)
 
 
 def close(a: mpmath.mpf, b: mpmath.mpf) -> bool:
@@ -139,7 +302,9 @@ def _pending(a: Scalar, b: Scalar) -> bool | sympy.Expr:
     fa, fb = as_fraction(a), as_fraction(b)
     if fa is not None and fb is not None:
         return fa == fb
-    if not _close(a, b):
+    if isinstance(a, sympy.Basic) and isinstance(b, sympy.Basic) and a == b:
+        return True  # the same expression (SymPy's structural ==): equal, nothing to test
+    if floats_apart(a, b) or not _close(a, b):
         return False
     diff = to_sympy(a) - to_sympy(b)  # SymPy's automatic evaluation only: nothing expanded
     if diff == 0:

@@ -27,9 +27,9 @@ from .bounds import (
     MAX_SYMBOLIC_POWER,
     TIME_BUDGET_SECONDS,
 )
-from .compare import Scalar, approx, as_fraction, to_sympy
+from .compare import Scalar, approx, as_fraction, float_bound, to_sympy
 from .errors import AnswerError
-from .exact import add, multiply, rational_sum
+from .exact import add, exp_of, multiply, rational_sum
 from .syntax import (
     Call,
     Const,
@@ -57,11 +57,15 @@ def is_zero(value: Scalar) -> bool:
     fraction = as_fraction(value)
     if fraction is not None:
         return fraction == 0
+    bound = float_bound(value)
+    if bound is not None and abs(bound[0]) - bound[1] > 1e-20:
+        return False  # surely far from 0 (the float filter): no 40-digit approximation needed
     return bool(abs(approx(value)) < 1e-25)
 
 
 _ARITHMETIC = frozenset({Sum, Product, Power, Frac, Neg})
 _NOT_FINITE = (sympy.zoo, sympy.oo, -sympy.oo, sympy.nan)
+_QUOTIENTS = frozenset({Product, Frac, Power})
 
 
 class Evaluator:
@@ -86,7 +90,9 @@ class Evaluator:
                 )
             cached = self._value(node)
             if isinstance(cached, sympy.Basic):
-                if cached.has(*_NOT_FINITE):  # zoo, oo, nan: never a value a learner meant
+                # zoo, oo, nan: never a value a learner meant. Only a quotient or a power can
+                # make one of finite parts (sums, negations, exp and sqrt of rationals cannot)
+                if type(node) in _QUOTIENTS and cached.has(*_NOT_FINITE):
                     raise AnswerError("division by zero", column=node.pos + 1)
                 if cached.is_Rational:  # e - e is 0: keep rationals on the Fraction path
                     cached = Fraction(int(cached.p), int(cached.q))
@@ -146,6 +152,17 @@ class Evaluator:
                 for item in node.items
             )
         if isinstance(node, Sum):
+            # A sum of numbers with an irrational one is built in one step (SymPy's Add of
+            # them all is the same expression as adding them one by one, and cheaper).
+            scalars: list[Scalar] = []
+            for sign, term in node.terms:
+                value = self.value(term)
+                if is_vector(value):
+                    break
+                scalars.append(value if sign == 1 else _negate(value))  # type: ignore[arg-type]
+            else:
+                if any(isinstance(x, sympy.Basic) for x in scalars):
+                    return sympy.Add(*(to_sympy(x) for x in scalars))
             total: Value | None = None
             for sign, term in node.terms:
                 value = self.value(term)
@@ -237,7 +254,7 @@ class Evaluator:
                 bound="exp",
             )
         self.irrational_atom(node)
-        return sympy.exp(sympy.Rational(argument.numerator, argument.denominator))
+        return exp_of(argument)
 
     def call(self, node: Call) -> Scalar:
         """Return exp(x) or sqrt(x) of a rational argument x."""

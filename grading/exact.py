@@ -12,6 +12,8 @@ from fractions import Fraction
 from functools import lru_cache
 from math import gcd
 
+import sympy
+
 from .compare import Scalar, to_sympy
 
 Vector = tuple[Scalar, ...]
@@ -219,3 +221,11 @@ def ratio_literal(text: str) -> Fraction | None:
     if denominator.isascii() and denominator.isdigit() and int(denominator):
         return Fraction(int(numerator), int(denominator))
     return None
+
+
+@lru_cache(maxsize=4096)
+def exp_of(argument: Fraction) -> sympy.Expr:
+    """Return exp of a rational as a SymPy number (cached by the rational: exp values are
+    literals, the same few in answer after answer and problem after problem; SymPy's own cache
+    is too small to keep them)."""
+    return sympy.exp(sympy.Rational(argument.numerator, argument.denominator))

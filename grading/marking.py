@@ -22,8 +22,7 @@ from . import clock
 from .compare import (
     Rounding,
     TooComplex,
-    approx,
-    close,
+    apart,
     confirmation_budget,
     decimal_places,
     equal,
@@ -31,8 +30,9 @@ from .compare import (
 )
 from .explain import ambiguous, explain, no_mistake_explains
 from .kinds import Status
-from .mistakes import expected_cached, mistake_index, solved_matches
+from .mistakes import MistakeIndex, expected_cached, mistake_index, solved_matches
 from .parse import TIME_BUDGET_SECONDS, AnswerError, Reading
+from .shapes import Shape
 from .spec import Loaded, load_problem
 from .terms import (
     TermReport,
@@ -109,28 +109,39 @@ def _candidates(loaded: Loaded, reading: Reading, deadline: float) -> list[Diagn
     _check_clock(deadline)
     if index.all_rational and exact:
         return list(index.exact_matches(value))
-    shape = loaded.shape
-    learner = shape.approximate(value)
-    halves = [
-        approx(Fraction(1, 2 * 10 ** decimal_places(text))) if text else None
-        for text in (decimals or (None,) * len(learner or ()))
-    ]
+    return index_matches(index, loaded.shape, reading, deadline)
+
+
+def index_matches(
+    index: MistakeIndex, shape: Shape, reading: Reading, deadline: float = math.inf
+) -> list[Diagnosis]:
+    """Return the candidates of a mistake index whose answer is what was read (decimals may
+    round it), in catalog order: a float filter first, exact tests for the survivors."""
+    value, decimals = reading.value, reading.coordinate_decimals
+    learner = shape.bounds(value)
     found = []
-    for diagnosis, target, target_approx in index.wrong:
+    for k in range(index.size):
         _check_clock(deadline)
-        # cheap numeric test first; exact confirmation only for the survivors
-        if (
-            target_approx is not None
-            and learner is not None
-            and not all(
-                (abs(got - want) <= half) if half is not None else close(got, want)
-                for got, want, half in zip(learner, target_approx, halves, strict=True)
-            )
-        ):
-            continue
-        if shape.matches(reading, target):
-            found.append(diagnosis)
+        # the float filter first (microseconds); `matches` then tests the survivors at 30
+        # digits and only confirms exactly what agrees there
+        if learner is not None:
+            target_bounds = index.bounds(k)
+            if target_bounds is not None and any(
+                apart(got, want, _half_float(text))
+                for got, want, text in zip(
+                    learner, target_bounds, decimals or (None,) * len(learner), strict=True
+                )
+            ):
+                continue
+        target = index.target(k)
+        if target is not None and shape.matches(reading, target):
+            found.append(index.diagnosis(k))
     return found
+
+
+def _half_float(text: str | None) -> float:
+    """Return half a unit of a typed decimal's last digit (0.0 for a number not typed so)."""
+    return 0.5 * 10.0 ** -decimal_places(text) if text else 0.0
 
 
 def _final_verdict(

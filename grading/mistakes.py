@@ -16,10 +16,9 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any
 
-import mpmath
 import sympy
 
-from .compare import to_sympy
+from .compare import Bound, to_sympy
 from .exact import floats, is_rational, rational_combine, scaled_key
 from .kinds.base import Form, Gap, MistakeDef, Variant
 from .shapes import ScalarShape, Vector
@@ -81,17 +80,15 @@ def expected_cached(loaded: Loaded) -> Any:
     return loaded.kind.right(loaded.problem)
 
 
-Approximation = tuple[mpmath.mpf, ...] | None
-
-
 class MistakeIndex:
     """Hold, per problem, the mistaken answers that differ from the right one, ready to match.
 
     `by_key` maps the shape's exact key of each mistaken answer (for rational vector kinds:
     all coordinates times the common denominator `scale`) to the variants giving it, so an
-    exact answer is diagnosed with one dict lookup. `wrong` lists (diagnosis, exact value,
-    approximation or None) in catalog order: what answers typed with decimals or irrational
-    values are matched against; for rational kinds it is only built when such an answer comes.
+    exact answer is diagnosed with one dict lookup. `wrong` lists (diagnosis, exact value) in
+    catalog order: what answers typed with decimals or irrational values are matched against;
+    for rational kinds it is only built when such an answer comes. `bounds(k)` gives the k-th
+    one's numbers as floats with error bounds (the first filter), computed when first needed.
     """
 
     def __init__(
@@ -99,7 +96,7 @@ class MistakeIndex:
         loaded: Loaded,
         by_key: dict[Hashable, tuple[Variant | Diagnosis, ...]],
         scale: int,
-        wrong: tuple[tuple[Diagnosis, Any, Approximation], ...] | None = None,
+        wrong: tuple[tuple[Diagnosis, Any], ...] | None = None,
         *,
         keyed: bool = True,
     ) -> None:
@@ -108,6 +105,7 @@ class MistakeIndex:
         self.scale = scale
         self.keyed = keyed  # every mistaken answer has an exact key
         self._diagnoses: dict[Hashable, tuple[Diagnosis, ...]] = {}
+        self._bounds: dict[int, tuple[Bound, ...] | None] = {}
         if wrong is not None:
             self.__dict__["wrong"] = wrong
 
@@ -134,24 +132,83 @@ class MistakeIndex:
         return made
 
     @cached_property
-    def wrong(self) -> tuple[tuple[Diagnosis, Any, Approximation], ...]:
-        """Return (diagnosis, exact value, approximation or None) for every mistaken answer
-        that differs from the right one, in catalog order."""
+    def wrong(self) -> tuple[tuple[Diagnosis, Any], ...]:
+        """Return (diagnosis, exact value) for every mistaken answer that differs from the
+        right one, in catalog order."""
         return _wrong(self.loaded)
 
+    # What answers typed with decimals or irrational values are matched against, one by one
+    # in catalog order: candidate k's diagnosis, its numbers as bounded floats (the first
+    # filter) and its exact value (None when it is the right answer).
 
-def _approximation(loaded: Loaded, value: Any) -> Approximation:
-    """Return a high-precision approximation of an irrational mistaken answer (else None)."""
-    if type(value) is Fraction or (isinstance(value, tuple) and is_rational(value)):
-        return None
-    return loaded.shape.approximate(value)
+    @property
+    def size(self) -> int:
+        """Return how many candidates there are."""
+        return len(self.wrong)
+
+    def diagnosis(self, k: int) -> Diagnosis:
+        """Return candidate k's diagnosis."""
+        return self.wrong[k][0]
+
+    def target(self, k: int) -> Any:
+        """Return candidate k's exact value (None when it is the right answer)."""
+        return self.wrong[k][1]
+
+    def bounds(self, k: int) -> tuple[Bound, ...] | None:
+        """Return candidate k's numbers as floats with error bounds (None when the shape has
+        none or one is not available)."""
+        if k not in self._bounds:
+            self._bounds[k] = self.loaded.shape.bounds(self.wrong[k][1])
+        return self._bounds[k]
 
 
-def _wrong(loaded: Loaded) -> tuple[tuple[Diagnosis, Any, Approximation], ...]:
+class EstimatedIndex(MistakeIndex):
+    """The candidates of a kind whose every mistake has `estimate`: each variant of each
+    mistake in catalog order, its bounded floats from the estimate, and its exact value
+    applied only when asked for (when a learner's answer is not surely apart from it)."""
+
+    def __init__(self, loaded: Loaded) -> None:
+        super().__init__(loaded, {}, 0, keyed=False)
+        problem = loaded.problem
+        self._variants = [(m, v) for m in loaded.kind.mistakes for v in m.variants_of(problem)]
+        self._targets: dict[int, Any] = {}
+
+    @property
+    def size(self) -> int:
+        return len(self._variants)
+
+    def diagnosis(self, k: int) -> Diagnosis:
+        return self._variants[k][1].diagnosis()
+
+    def target(self, k: int) -> Any:
+        if k not in self._targets:
+            mistake, variant = self._variants[k]
+            value = _apply_def(self.loaded, mistake, variant)
+            same = self.loaded.shape.equal(value, expected_cached(self.loaded))
+            self._targets[k] = None if same else value
+        return self._targets[k]
+
+    def bounds(self, k: int) -> tuple[Bound, ...] | None:
+        if k not in self._bounds:
+            mistake, variant = self._variants[k]
+            assert mistake.estimate is not None
+            try:
+                self._bounds[k] = mistake.estimate(self.loaded.problem, variant)
+            except (OverflowError, ZeroDivisionError):
+                self._bounds[k] = None  # no bound: the exact value is tested
+        return self._bounds[k]
+
+    @cached_property
+    def wrong(self) -> tuple[tuple[Diagnosis, Any], ...]:
+        found = ((self.diagnosis(k), self.target(k)) for k in range(self.size))
+        return tuple((d, value) for d, value in found if value is not None)
+
+
+def _wrong(loaded: Loaded) -> tuple[tuple[Diagnosis, Any], ...]:
     expected = expected_cached(loaded)
     shape = loaded.shape
     return tuple(
-        (diagnosis, value, _approximation(loaded, value))
+        (diagnosis, value)
         for diagnosis, value in mistaken(loaded)
         if not shape.equal(value, expected)
     )
@@ -256,13 +313,15 @@ def mistake_index(loaded: Loaded) -> MistakeIndex:
     index = _scaled_index(loaded)
     if index is not None:
         return index
+    if loaded.kind.mistakes and all(m.estimate is not None for m in loaded.kind.mistakes):
+        return EstimatedIndex(loaded)
     wrong = _wrong(loaded)
     shape = loaded.shape
-    keys = [shape.key(value) for _, value, _ in wrong]
+    keys = [shape.key(value) for _, value in wrong]
     if any(key is None for key in keys):
         return MistakeIndex(loaded, {}, 0, wrong, keyed=False)
     by_key: dict[Hashable, list[Diagnosis]] = {}
-    for (diagnosis, _, _), key in zip(wrong, keys, strict=True):
+    for (diagnosis, _), key in zip(wrong, keys, strict=True):
         by_key.setdefault(key, []).append(diagnosis)
     return MistakeIndex(loaded, {k: tuple(v) for k, v in by_key.items()}, 0, wrong)
 

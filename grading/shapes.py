@@ -32,11 +32,13 @@ from fractions import Fraction
 from typing import Any
 
 from .compare import (
+    Bound,
     Rounding,
     Scalar,
     approx,
     as_fraction,
     equal,
+    float_bound,
     rounding,
     vectors_equal,
 )
@@ -135,6 +137,11 @@ class Shape:
         (None: the shape compares exactly only)."""
         return None
 
+    def bounds(self, value: Any) -> tuple[Bound, ...] | None:
+        """Return a value's numbers as floats with error bounds, for the cheapest first test
+        (None: the shape has none, or one is not available)."""
+        return None
+
 
 # ---------------------------------------------------------------- arithmetic shapes
 
@@ -214,6 +221,10 @@ class Vector(Shape):
     def approximate(self, value: Any) -> tuple[Any, ...] | None:
         return tuple(approx(x) for x in value)
 
+    def bounds(self, value: Any) -> tuple[Bound, ...] | None:
+        found = tuple(float_bound(x) for x in value)
+        return None if None in found else found  # type: ignore[return-value]
+
     def matches(self, reading: Reading, target: Any) -> bool:
         decimals = reading.coordinate_decimals
         for d, (got, want) in enumerate(zip(reading.value, target, strict=True)):
@@ -254,6 +265,10 @@ class ScalarShape(Shape):
 
     def approximate(self, value: Any) -> tuple[Any, ...] | None:
         return (approx(value),)
+
+    def bounds(self, value: Any) -> tuple[Bound, ...] | None:
+        found = float_bound(value)
+        return None if found is None else (found,)
 
     def matches(self, reading: Reading, target: Any) -> bool:
         decimals = reading.coordinate_decimals

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+import math
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from math import gcd
 
 import sympy
+from sympy.printing.latex import LatexPrinter
 
 from .syntax import Call, Const, Frac, Group, Neg, Node, Num, Power, Product, Sum, Vec
 
@@ -57,7 +60,116 @@ def scalar_tex(value: object) -> str:
 @lru_cache(maxsize=4096)
 def _sympy_tex(value: sympy.Expr) -> str:
     # Printing an exp expression costs milliseconds; problems repeat, so their values repeat.
-    return sympy.latex(value)
+    return _Printer().doprint(value)
+
+
+# What the printer wrote for each part of the values printed lately (the denominator every
+# coordinate of a softmax-weighted vector shares, the terms its sums share), so a part is
+# printed once; cleared with `_sympy_tex` and whenever it holds MEMO_SIZE parts.
+MEMO_SIZE = 4096
+_memo: dict[sympy.Basic, str] = {}
+
+
+def _clear_tex_caches() -> None:
+    _sympy_tex_cached_clear()
+    _memo.clear()
+
+
+_sympy_tex_cached_clear = _sympy_tex.cache_clear
+_sympy_tex.cache_clear = _clear_tex_caches  # type: ignore[method-assign]
+
+
+def _float(value: sympy.Expr) -> float | None:
+    """Return a real number built of rationals, e, pi, exp and powers of positive rationals
+    as a float (a few ulps off at most), or None for anything else."""
+    if value.is_Rational:
+        return value.p / value.q
+    if isinstance(value, sympy.exp):
+        argument = value.args[0]
+        return math.exp(argument.p / argument.q) if argument.is_Rational else None
+    if value is sympy.E:
+        return math.e
+    if value is sympy.pi:
+        return math.pi
+    if value.is_Mul:
+        product = 1.0
+        for factor in value.args:
+            part = _float(factor)
+            if part is None:
+                return None
+            product *= part
+        return product
+    if value.is_Pow:
+        base, exponent = value.args
+        if base.is_Rational and exponent.is_Rational and base > 0:
+            return (base.p / base.q) ** (exponent.p / exponent.q)
+        if exponent.is_Integer and (part := _float(base)) is not None:
+            return part ** int(exponent)
+    return None
+
+
+_NUMBERS = (sympy.Number, sympy.NumberSymbol)
+
+
+def _numbers_in_order(terms: Sequence[sympy.Expr]) -> list[sympy.Expr] | None:
+    """Return the terms of a sum of real numbers in the order SymPy's printer gives them, or
+    None when that order is not sure from floats (a term that is not such a number, or two
+    terms within 1e-9 of each other).
+
+    `Expr.as_ordered_terms` orders a sum whose terms are all numbers by their values, from the
+    least, after one special case (a positive number and a product with a negative
+    coefficient keep that order: `1 - e^{2}`); it finds the values by SymPy's `evalf` of every
+    factor, which is most of the cost of printing such a sum. The values here are floats:
+    where no two terms are within 1e-9 of each other, their order is the same.
+    """
+    if len(terms) == 2:
+        number, other = sorted(terms, key=lambda t: not isinstance(t, _NUMBERS))
+        if isinstance(number, _NUMBERS) and other.is_Mul:
+            factors = sorted(other.args, key=lambda t: not isinstance(t, _NUMBERS))
+            if (
+                len(factors) == 2
+                and isinstance(factors[0], sympy.Number)
+                and number.is_positive
+                and factors[0].is_negative
+            ):
+                return [number, other]
+    values = []
+    for term in terms:
+        value = _float(term)
+        if value is None:
+            return None
+        values.append(value)
+    order = sorted(range(len(terms)), key=values.__getitem__)
+    for a, b in itertools.pairwise(order):
+        if abs(values[b] - values[a]) <= 1e-9 * max(abs(values[a]), abs(values[b])):
+            return None
+    return [terms[k] for k in order]
+
+
+class _Printer(LatexPrinter):
+    """SymPy's LaTeX printer, with sums of numbers put in its order from floats (see
+    `_numbers_in_order`; every other expression, and every sum whose order is not sure from
+    floats, is ordered by SymPy itself), and each part printed once (`_memo`). Its output is
+    `sympy.latex`'s (tests compare them on every kind's values and on random sums)."""
+
+    def _print(self, expr: object, **kwargs: object) -> str:
+        # A part is printed the same wherever it stands (its parent adds any brackets), so
+        # what was written for it is written again; printing with options is not kept.
+        if kwargs or not isinstance(expr, sympy.Basic):
+            return super()._print(expr, **kwargs)
+        text = _memo.get(expr)
+        if text is None:
+            if len(_memo) >= MEMO_SIZE:
+                _memo.clear()
+            text = _memo[expr] = super()._print(expr)
+        return text
+
+    def _as_ordered_terms(self, expr: sympy.Expr, order: str | None = None) -> list:
+        if (order or self.order) is None and expr.is_Add:
+            ordered = _numbers_in_order(expr.args)
+            if ordered is not None:
+                return ordered
+        return super()._as_ordered_terms(expr, order=order)
 
 
 def vector_tex(vector: Iterable[object]) -> str:

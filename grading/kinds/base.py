@@ -37,6 +37,12 @@ Optional, for kinds that need them:
   form directly instead of building every variant's vector; when every mistake of a kind has
   one, an exact rational answer is diagnosed without building an index (the tests check it
   finds what the index finds, in the same order);
+- `MistakeDef.estimate(problem, variant)`: for a kind whose mistaken answers are not all
+  rational, the numbers of what `apply` gives as floats with bounds on their errors
+  (`grading.compare.Bound`, built with `bound_exp`, `bound_sum`, `bound_product`,
+  `bound_quotient`), from the problem's own numbers without SymPy; when every mistake of a kind
+  has one, a learner's answer is first compared with these, and only the variants they cannot
+  tell apart from it are applied (the tests check every bound holds the exact value);
 - `Kind.terms(problem) -> TermTable`: a vector kind whose answer is a weighted sum declares its
   terms (weights, rows, names), and the engine then compares a written-out sum term by term;
   with it, `MistakeDef.weights(problem)` (the weight each term gets under a whole-sum mistake,
@@ -64,6 +70,7 @@ from ..shapes import Shape
 from ..verdict import Diagnosis
 
 if TYPE_CHECKING:
+    from ..compare import Bound
     from ..terms import TermReport, TermTable
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -158,6 +165,7 @@ class MistakeDef:
     apply: Callable[[Problem, Any], Any] | None = None
     form: Callable[[Problem, Any], Form] | None = None
     solve: Callable[[Problem, Gap], Iterable[Variant]] | None = None
+    estimate: Callable[[Problem, Any], tuple[Bound, ...]] | None = None
     describe: Callable[[Problem, Diagnosis], str] | None = None
     weights: Callable[[Problem], tuple[Any, ...] | None] | None = None
     from_terms: Callable[[Problem, TermReport], Diagnosis | None] | None = None

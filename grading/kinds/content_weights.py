@@ -16,8 +16,17 @@ from typing import Any
 
 import sympy
 
-from ..compare import Scalar, to_sympy
-from ..exact import combine, dot
+from ..compare import (
+    Bound,
+    Scalar,
+    bound_exp,
+    bound_product,
+    bound_quotient,
+    bound_sum,
+    float_bound,
+    to_sympy,
+)
+from ..exact import combine, dot, exp_of
 from ..shapes import Shape, Vector
 from ..spec import MAX_POSITIONS, SpecError, position, rows, rows_out, same_length, strings
 from ..terms import TermTable
@@ -51,20 +60,50 @@ def scores(p: P) -> tuple[Fraction, ...]:
 
 def softmax(exponents: Sequence[Fraction]) -> tuple[sympy.Expr, ...]:
     """Return exact softmax weights exp(a_j) / sum_k exp(a_k)."""
-    powers = [sympy.exp(sympy.Rational(a.numerator, a.denominator)) for a in exponents]
+    powers = [exp_of(a) for a in exponents]
     total = sympy.Add(*powers)
     return tuple(p / total for p in powers)
 
 
 def softmax_combine(exponents: Sequence[Fraction], values: Sequence[Sequence[Scalar]]) -> tuple:
     """Return sum_j softmax(a)_j x_j as one fraction per coordinate (numerator / total)."""
-    powers = [sympy.exp(sympy.Rational(a.numerator, a.denominator)) for a in exponents]
+    powers = [exp_of(a) for a in exponents]
     total = sympy.Add(*powers)
     dim = len(values[0])
     return tuple(
         sympy.Add(*[p * to_sympy(row[d]) for p, row in zip(powers, values, strict=True)]) / total
         for d in range(dim)
     )
+
+
+def _bounded(x: Fraction) -> Bound:
+    found = float_bound(x)
+    if found is None:
+        raise OverflowError("a number past a double's range")
+    return found
+
+
+def estimate_combine(
+    exponents: Sequence[Fraction], values: Sequence[Sequence[Fraction]], *, divide: bool
+) -> tuple[Bound, ...]:
+    """Return sum_j exp(a_j) x_j, divided by sum_k exp(a_k) when `divide` (the softmax), as
+    floats with bounds on their errors: what `softmax_combine` (or `combine` of the exp
+    values) gives, estimated without SymPy."""
+    powers = [bound_exp(a) for a in exponents]
+    total = bound_sum(powers)
+    out = []
+    for d in range(len(values[0])):
+        top = bound_sum(
+            bound_product(p, _bounded(row[d])) for p, row in zip(powers, values, strict=True)
+        )
+        out.append(bound_quotient(top, total) if divide else top)
+    return tuple(out)
+
+
+def _omitted(p: P) -> tuple[list[Fraction], list[Row]]:
+    keep = [j for j in range(len(p.rows)) if j != p.position]
+    s = scores(p)
+    return [s[j] for j in keep], [p.rows[j] for j in keep]
 
 
 @lru_cache(maxsize=512)
@@ -108,10 +147,7 @@ def _omitted_self_variants(p: P) -> list[Variant]:
 
 
 def _omitted_self_apply(p: P, d: Any) -> tuple:
-    i = p.position
-    s = scores(p)
-    keep = [j for j in range(len(p.rows)) if j != i]
-    return softmax_combine([s[j] for j in keep], [p.rows[j] for j in keep])
+    return softmax_combine(*_omitted(p))
 
 
 def _omitted_self_weights(p: P) -> tuple[Any, ...] | None:
@@ -145,6 +181,7 @@ class ContentWeights(Kind):
                 )
             ),
             weights=lambda p: tuple(sympy.exp(to_sympy(x)) for x in scores(p)),
+            estimate=lambda p, d: estimate_combine(scores(p), p.rows, divide=False),
         ),
         MistakeDef(
             code="positional_weights",
@@ -159,6 +196,7 @@ class ContentWeights(Kind):
                 )
             ),
             weights=lambda p: softmax(_positional_exponents(p)),
+            estimate=lambda p, d: estimate_combine(_positional_exponents(p), p.rows, divide=True),
         ),
         MistakeDef(
             code="omitted_self_score",
@@ -169,6 +207,7 @@ class ContentWeights(Kind):
             apply=_omitted_self_apply,
             explain=_explain(_omitted_self_did),
             weights=_omitted_self_weights,
+            estimate=lambda p, d: estimate_combine(*_omitted(p), divide=True),
         ),
         MistakeDef(
             code="raw_scores",
@@ -182,6 +221,7 @@ class ContentWeights(Kind):
                 )
             ),
             weights=scores,
+            estimate=lambda p, d: tuple(_bounded(x) for x in combine(scores(p), p.rows)),
         ),
     )
 

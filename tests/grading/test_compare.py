@@ -1,11 +1,19 @@
 from fractions import Fraction
 
+import mpmath
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grading.compare import (
     Rounding,
+    apart,
+    approx,
+    close,
     equal,
+    float_bound,
+    floats_apart,
     rounding,
     significant_figures,
     vectors_equal,
@@ -70,3 +78,95 @@ def test_typed_decimals_are_classified_by_the_decimal_policy(text, exact, expect
 )
 def test_significant_figures_count_from_the_first_nonzero_digit(text, figures):
     assert significant_figures(text) == figures
+
+
+# ---------------------------------------------------------------- the float filter
+# float_bound gives a float and a bound on its error; `apart` decides only "surely different".
+# Checked against mpmath at 60 digits: the bound always holds, and "apart" is never said of two
+# values a 30-digit test calls equal.
+
+
+@st.composite
+def _exact_numbers(draw) -> sympy.Expr:
+    """Sums, products, quotients and powers of what grading's values are made of."""
+
+    def atom():
+        kind = draw(st.sampled_from(["rational", "exp", "sqrt", "root", "e", "pi"]))
+        if kind == "rational":
+            q = draw(st.fractions(min_value=-50, max_value=50, max_denominator=60))
+            return sympy.Rational(q.numerator, q.denominator)
+        if kind == "exp":
+            q = draw(st.fractions(min_value=-60, max_value=60, max_denominator=60))
+            return sympy.exp(sympy.Rational(q.numerator, q.denominator))
+        if kind == "sqrt":
+            return sympy.sqrt(draw(st.integers(2, 50)))
+        if kind == "root":
+            return sympy.Rational(draw(st.integers(2, 30)), draw(st.integers(1, 7))) ** (
+                sympy.Rational(1, draw(st.integers(2, 7)))
+            )
+        return E if kind == "e" else sympy.pi
+
+    def term():
+        return sympy.Mul(*[atom() for _ in range(draw(st.integers(1, 3)))])
+
+    top = sympy.Add(*[term() for _ in range(draw(st.integers(1, 5)))])
+    shape = draw(st.sampled_from(["sum", "quotient", "power"]))
+    if shape == "quotient":
+        bottom = sympy.Add(*[term() for _ in range(draw(st.integers(1, 4)))])
+        return top if bottom == 0 else top / bottom
+    if shape == "power" and top != 0:
+        return top ** draw(st.integers(-3, 3))
+    return top
+
+
+def _true(value) -> mpmath.mpf:
+    with mpmath.workdps(60):
+        return mpmath.mpf(str(sympy.N(value, 60)))
+
+
+@settings(max_examples=500, deadline=None)
+@given(_exact_numbers())
+def test_float_bound_holds_the_exact_value(value):
+    found = float_bound(value)
+    if found is None:
+        return
+    x, error = found
+    assert error >= 0
+    with mpmath.workdps(60):
+        assert abs(mpmath.mpf(x) - _true(value)) <= error, (sympy.srepr(value), x, error)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_exact_numbers(), _exact_numbers())
+def test_apart_is_never_said_of_values_a_thirty_digit_test_calls_close(a, b):
+    bound_a, bound_b = float_bound(a), float_bound(b)
+    if bound_a is None or bound_b is None or not apart(bound_a, bound_b):
+        return
+    assert not close(approx(a), approx(b))
+    assert not equal(a, b)
+
+
+def test_near_misses_are_never_apart_and_go_on_to_the_exact_tests():
+    value = sympy.exp(sympy.Rational(1, 3)) / (1 + E)
+    for offset in (sympy.Rational(1, 10**13), sympy.Rational(1, 10**40), sympy.Integer(0)):
+        assert not floats_apart(value, value + offset)
+    assert not floats_apart(Fraction(1, 3), Fraction(1, 3))
+    assert floats_apart(value, value + sympy.Rational(1, 10**6))
+    # a value built of what float_bound does not know has no bound: nothing is decided
+    assert float_bound(sympy.log(3)) is None
+    assert not floats_apart(sympy.log(3), Fraction(1))
+
+
+def test_apart_with_a_tolerance_is_a_half_unit_test_of_a_typed_decimal():
+    third = float_bound(Fraction(1, 3))
+    assert not apart(float_bound(Fraction("0.333")), third, 0.0005)  # rounds 1/3
+    assert apart(float_bound(Fraction("0.334")), third, 0.0005)  # does not
+    assert not apart(float_bound(Fraction("0.3")), float_bound(E / 8), 0.05)  # 0.3398 rounds
+    assert apart(float_bound(Fraction("0.2")), float_bound(E / 8), 0.05)
+
+
+def test_bounds_too_wide_to_trust_and_overflows_give_no_bound():
+    assert float_bound(sympy.exp(sympy.Integer(800))) is None  # past a double's range
+    assert float_bound(Fraction(10**400, 3)) is None
+    huge_power = (E - sympy.Rational(2718281828459045, 10**15)) ** -50
+    assert float_bound(huge_power) is None  # the base's error is too large relative to it

@@ -1,8 +1,11 @@
+import functools
 import math
 from fractions import Fraction
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grading.errors import AnswerError
 from grading.evaluate import Evaluator, Term, expand, is_zero, sum_terms
@@ -63,3 +66,65 @@ def test_zero_is_exact_for_rationals_and_numeric_for_the_rest():
     assert is_zero(F(0)) and not is_zero(F(1, 10**20))
     assert is_zero(sympy.exp(1) - sympy.E)
     assert Term(F(1), (F(1),)).explicit is False
+
+
+# A sum of numbers with an irrational one is built with one Add; it must be the very
+# expression adding them one by one gives (what "read as" and the pictures print).
+
+_term = st.one_of(
+    st.fractions(min_value=-20, max_value=20, max_denominator=12).map(
+        lambda q: sympy.Rational(q.numerator, q.denominator)
+    ),
+    st.fractions(min_value=-9, max_value=9, max_denominator=6).map(
+        lambda q: sympy.exp(sympy.Rational(q.numerator, q.denominator))
+    ),
+    st.integers(2, 12).map(sympy.sqrt),
+    st.sampled_from([sympy.E, sympy.pi, -sympy.E, 2 * sympy.pi]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), _term, _term), min_size=2, max_size=6))
+def test_one_add_is_the_expression_adding_one_by_one_gives(parts):
+    terms = [c * a * b + a / (b + 2) for c, a, b in parts]
+    folded = functools.reduce(lambda x, y: x + y, terms)
+    assert sympy.Add(*terms) == folded
+    assert sympy.srepr(sympy.Add(*terms)) == sympy.srepr(folded)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["+", "-"]),
+            st.sampled_from(
+                [
+                    "exp(2)",
+                    "2*exp(-1/2)",
+                    "e",
+                    "sqrt(3)",
+                    "1/3",
+                    "pi/4",
+                    "(1 + e)",
+                    "exp(1/3)/(2 + e)",
+                    "7",
+                ]
+            ),
+        ),
+        min_size=2,
+        max_size=7,
+    )
+)
+def test_a_sum_read_is_the_sum_of_its_terms_added_one_by_one(parts):
+    text = "".join(sign + term for sign, term in parts)
+    values = [evaluate(term) for _, term in parts]
+    folded = functools.reduce(
+        lambda x, y: x + y,
+        [
+            sympy.sympify(v) if sign == "+" else -sympy.sympify(v)
+            for (sign, _), v in zip(parts, values, strict=True)
+        ],
+    )
+    read = evaluate(text)
+    read = sympy.Rational(read.numerator, read.denominator) if isinstance(read, F) else read
+    assert sympy.srepr(read) == sympy.srepr(folded)

@@ -1,13 +1,20 @@
 from fractions import Fraction
 
 import sympy
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grading import vector_tex
 from grading.exact import scale
 from grading.kinds._sums import right_term
-from grading.tex import ratio_tex, ratios_tex, scalar_tex, term_tex
+from grading.tex import (
+    _numbers_in_order,
+    _sympy_tex,
+    ratio_tex,
+    ratios_tex,
+    scalar_tex,
+    term_tex,
+)
 
 
 def test_vector_tex_is_a_column_bmatrix_of_exact_values():
@@ -67,3 +74,81 @@ def test_a_right_term_writes_the_product_of_the_weight_and_the_row(weight, row):
 @given(st.lists(st.tuples(st.integers(-(10**6), 10**6), st.integers(1, 10**6)), max_size=8))
 def test_a_column_of_ratios_is_written_as_its_fractions_are(pairs):
     assert ratios_tex(pairs) == vector_tex([Fraction(n, d) for n, d in pairs])
+
+
+# ---------------------------------------------------------------- the faster printer
+# grading.tex prints SymPy values with SymPy's own LaTeX printer, ordering sums of numbers from
+# floats instead of SymPy's evalf of every factor. Its output must be sympy.latex's, always.
+
+E, PI = sympy.E, sympy.pi
+
+
+def _printed_as_sympy_does(value: sympy.Expr) -> None:
+    assert _sympy_tex.__wrapped__(value) == sympy.latex(value), sympy.srepr(value)
+
+
+def test_the_printer_keeps_sympys_special_case_and_its_order_of_terms():
+    for value in (
+        1 - E,
+        E - 2 * sympy.exp(3),
+        -1 + sympy.sqrt(2),
+        sympy.Rational(1, 2) - sympy.exp(sympy.Rational(-1, 3)),
+        sympy.exp(-2) - 4 * sympy.exp(4),
+        (-2 * sympy.exp(8) - sympy.exp(2) - 1) / (1 + sympy.exp(2) + 2 * sympy.exp(8)),
+        -sympy.exp(5) / (sympy.exp(-2) + sympy.exp(5)),
+        PI + sympy.exp(sympy.Rational(7, 6)) - 3 * sympy.sqrt(3),
+        sympy.sqrt(2) * sympy.exp(1) + sympy.sqrt(3),
+    ):
+        _printed_as_sympy_does(value)
+
+
+def test_terms_too_close_for_floats_are_ordered_by_sympy():
+    # exp(1/2) and a ratio agreeing with it to 12 digits: the float order is not trusted
+    close = sympy.Rational(int(sympy.floor(sympy.exp(sympy.Rational(1, 2)) * 10**12)), 10**12)
+    value = sympy.exp(sympy.Rational(1, 2)) + close
+    assert _numbers_in_order(value.args) is None
+    _printed_as_sympy_does(value)
+
+
+def test_sums_with_symbols_or_sums_inside_are_left_to_sympy():
+    x = sympy.Symbol("x")
+    assert _numbers_in_order((x, sympy.Integer(2))) is None
+    assert _numbers_in_order((1 / (1 + E), sympy.Integer(2))) is None
+    _printed_as_sympy_does(x**2 + 3 * x - E)
+    _printed_as_sympy_does(1 / (1 + E) + 2)
+
+
+_exponents = st.fractions(min_value=-60, max_value=60, max_denominator=60)
+_coefficients = st.fractions(min_value=-9, max_value=9, max_denominator=7)
+
+
+@st.composite
+def _numbers(draw) -> sympy.Expr:
+    """A sum of terms c, c e^q, c sqrt(r), c e, c pi (what grading's values are made of)."""
+    terms = []
+    for _ in range(draw(st.integers(1, 6))):
+        c = draw(_coefficients)
+        factor = draw(
+            st.sampled_from(["1", "exp", "sqrt", "e", "pi"]),
+        )
+        coefficient = sympy.Rational(c.numerator, c.denominator)
+        if factor == "exp":
+            q = draw(_exponents)
+            terms.append(coefficient * sympy.exp(sympy.Rational(q.numerator, q.denominator)))
+        elif factor == "sqrt":
+            terms.append(coefficient * sympy.sqrt(draw(st.integers(2, 30))))
+        elif factor == "e":
+            terms.append(coefficient * E)
+        elif factor == "pi":
+            terms.append(coefficient * PI)
+        else:
+            terms.append(coefficient)
+    return sympy.Add(*terms)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_numbers(), _numbers())
+def test_the_printer_prints_sums_and_quotients_as_sympy_does(top, bottom):
+    _printed_as_sympy_does(top)
+    if bottom != 0:
+        _printed_as_sympy_does(top / bottom)
