@@ -37,6 +37,7 @@ from .compare import (
     Scalar,
     approx,
     as_fraction,
+    bound_sum,
     equal,
     float_bound,
     rounding,
@@ -160,10 +161,31 @@ def _offset(index: int, what: str, got: Scalar, want: Scalar) -> str | None:
             return None
         sign = "+" if diff > 0 else ""
         return f"the {ordinal(index)} {what} is off by ${sign}{scalar_tex(diff)}$"
-    off = float(approx(got) - approx(want))
-    if abs(off) < 1e-12:
+    told = _told_offset(got, want)
+    if told is None:  # the float filter cannot say it: 40 digits
+        off = float(approx(got) - approx(want))
+        told = None if abs(off) < 1e-12 else f"{off:+.4g}"
+    elif not told:
         return None
-    return f"the {ordinal(index)} {what} is off by about ${off:+.4g}$"
+    return f"the {ordinal(index)} {what} is off by about ${told}$"
+
+
+def _told_offset(got: Scalar, want: Scalar) -> str | None:
+    """Return got − want written to 4 significant figures, "" when it is below 1e-12 in size,
+    from floats with error bounds, when every value within the bounds is written the same
+    (else None): what the 40-digit difference gives, without computing it."""
+    bounds = float_bound(got), float_bound(want)
+    if bounds[0] is None or bounds[1] is None:
+        return None
+    (g, eg), (w, ew) = bounds
+    off, error = bound_sum([(g, eg), (-w, ew)])
+    error += 1e-30 * (abs(g) + abs(w))  # the 40-digit approximations' own error
+    if abs(off) + error < 1e-12:
+        return ""
+    if abs(off) - error < 1e-12:
+        return None
+    low, high = f"{off - error:+.4g}", f"{off + error:+.4g}"
+    return low if low == high else None
 
 
 class Vector(Shape):

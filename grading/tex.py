@@ -164,6 +164,23 @@ class _Printer(LatexPrinter):
             text = _memo[expr] = super()._print(expr)
         return text
 
+    def _print_Mul(self, expr: sympy.Mul) -> str:
+        # A sum over a sum, `Mul(a, Pow(b, -1))` with a and b sums: SymPy's printer writes
+        # `\frac{a}{b}` (no number to keep apart, no sign to take out, `fraction` gives a and
+        # b), so it is written so without building `-expr` and the fraction's parts.
+        if len(expr.args) == 2:
+            top, bottom = expr.args
+            if top.is_Pow:
+                top, bottom = bottom, top
+            if (
+                top.is_Add
+                and bottom.is_Pow
+                and bottom.exp is sympy.S.NegativeOne
+                and bottom.base.is_Add
+            ):
+                return f"\\frac{{{self._print(top)}}}{{{self._print(bottom.base)}}}"
+        return super()._print_Mul(expr)
+
     def _as_ordered_terms(self, expr: sympy.Expr, order: str | None = None) -> list:
         if (order or self.order) is None and expr.is_Add:
             ordered = _numbers_in_order(expr.args)

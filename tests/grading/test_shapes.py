@@ -2,8 +2,11 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from courses.mathml import tex_to_mathml
+from grading.compare import approx
 from grading.parse import AnswerError
 from grading.shapes import (
     MAX_PIECES,
@@ -15,10 +18,12 @@ from grading.shapes import (
     ScalarShape,
     TupleShape,
     Vector,
+    _told_offset,
     listed,
     ordinal,
     text_tex,
 )
+from tests.grading.test_compare import _exact_numbers
 
 F = Fraction
 
@@ -366,3 +371,15 @@ def test_ordinal_and_listed_words():
 )
 def test_typed_text_reads_back_as_the_value(shape, value):
     assert shape.equal(shape.read(shape.typed(value)).value, value)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_exact_numbers(), _exact_numbers(), st.integers(0, 14))
+def test_an_offset_told_from_floats_is_written_as_the_forty_digit_one(a, b, closeness):
+    # b is a, or a moved by 10^-closeness, or unrelated: offsets near every threshold
+    for want in (b, a + sympy.Rational(1, 10**closeness), a + sympy.Rational(3, 10**closeness)):
+        told = _told_offset(a, want)
+        if told is None:
+            continue
+        off = float(approx(a) - approx(want))
+        assert told == ("" if abs(off) < 1e-12 else f"{off:+.4g}"), (a, want)
