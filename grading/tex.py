@@ -169,6 +169,20 @@ class _Printer(LatexPrinter):
         # `\frac{a}{b}` (no number to keep apart, no sign to take out, `fraction` gives a and
         # b), so it is written so without building `-expr` and the fraction's parts.
         if len(expr.args) == 2:
+            # An integer times e to a positive rational, `c e^{q}`: SymPy's printer writes the
+            # integer, a space and the power (a minus sign apart), as here without building
+            # `-expr` and the fraction's parts.
+            c, power = expr.args
+            if (
+                c.is_Integer
+                and isinstance(power, sympy.exp)
+                and power.args[0].is_Rational
+                and power.args[0].is_positive
+            ):
+                atom = self._print(power)
+                if c == -1:
+                    return f"- {atom}"
+                return f"{c} {atom}" if c > 0 else f"- {-c} {atom}"
             top, bottom = expr.args
             if top.is_Pow:
                 top, bottom = bottom, top
