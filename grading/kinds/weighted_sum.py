@@ -254,108 +254,116 @@ def _floats(p: P) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
     return floats(p.weights), tuple(floats(row) for row in p.rows)
 
 
-def _multiples(p: P, gap: Gap) -> list[float | None]:
-    """Return, per term k, the λ with difference ≈ λ·x_k in floats (None: there is none);
-    computed once per answer for the mistakes that change one term's weight."""
-    found = gap.memo.get("multiples")
-    if found is None:
-        _, rows = _floats(p)
-        approx = gap.approx
-        found = []
-        for row in rows:
-            factor = None
-            for x, d in zip(row, approx, strict=True):
-                if x:
-                    factor = d / x
-                    for y, e in zip(row, approx, strict=True):
-                        if abs(e - factor * y) > 1e-9 * (1.0 + abs(e)):
-                            factor = None
+def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
+    """Return the variants of omitted_term, wrong_weight, wrong_row and swapped_weights that
+    give the learner's vector, each list in its `variants` order; found in one pass over the
+    terms per answer (shared through `gap.memo`), a float filter before each exact test.
+
+    Per term k, λ with difference ≈ λ·x_k (omitted: λ = -w_k; wrong weight: w_k + λ another
+    weight or 1); per term k, the row x_k + difference / w_k (wrong row: another row, its
+    first coordinate compared first); per pair a < b, (w_b - w_a)(x_a - x_b) (swapped)."""
+    found = gap.memo.get("solved")
+    if found is not None:
+        return found
+    weights, rows = _floats(p)
+    approx = gap.approx
+    answer, right = gap.answer, gap.right
+    exact_weights, exact_rows = p.weights, p.rows
+    omitted: list[Variant] = []
+    wrong_weight: list[Variant] = []
+    wrong_row: list[Variant] = []
+    d0 = approx[0]
+    for k, row in enumerate(rows):
+        weight = weights[k]
+        # the λ with difference ≈ λ·x_k, from the row's first nonzero coordinate
+        factor = None
+        for x, d in zip(row, approx, strict=True):
+            if x:
+                factor = d / x
+                for y, e in zip(row, approx, strict=True):
+                    if abs(e - factor * y) > 1e-9 * (1.0 + abs(e)):
+                        factor = None
+                        break
+                break
+        if factor is not None:
+            # omitted_term: -w_k x_k = diff
+            if near(factor, -weight) and offset_equal(
+                answer, right, -exact_weights[k], exact_rows[k]
+            ):
+                omitted.append(variant("omitted_term", (k,)))
+            # wrong_weight: (w' - w_k) x_k = diff, w' another term's weight or 1
+            if not near(factor, 0.0):
+                used = weight + factor
+                one = near(used, 1.0)
+                listed = [
+                    w for j, w in enumerate(exact_weights) if j != k and near(weights[j], used)
+                ]
+                if one or listed:
+                    own = exact_weights[k]
+                    for exact in [*listed, Fraction(1)] if one else listed:
+                        if exact != own and offset_equal(answer, right, exact - own, exact_rows[k]):
+                            wrong_weight.append(
+                                variant("wrong_weight", (k,), {"weight": str(exact)})
+                            )
                             break
-                    break
-            found.append(factor)
-        gap.memo["multiples"] = found
+        # wrong_row: w_k (x_r - x_k) = diff
+        if weight:
+            start = row[0] + d0 / weight
+            bound = 1e-9 * (1.0 + abs(start))
+            for r, other in enumerate(rows):
+                if (
+                    r != k
+                    and abs(other[0] - start) <= bound
+                    and all(
+                        near(weight * (y - x), d)
+                        for y, x, d in zip(other, row, approx, strict=True)
+                    )
+                    and offset_equal(answer, right, exact_weights[k], exact_rows[r], exact_rows[k])
+                ):
+                    wrong_row.append(variant("wrong_row", (k,), {"row": r}))
+    # swapped_weights: (w_b - w_a)(x_a - x_b) = diff
+    swapped: list[Variant] = []
+    bound = 1e-9 * (1.0 + abs(d0))
+    n = len(weights)
+    for a in range(n):
+        weight_a, row_a = weights[a], rows[a]
+        first_a = row_a[0]
+        for b in range(a + 1, n):
+            change = weights[b] - weight_a
+            if (
+                abs(d0 - change * (first_a - rows[b][0])) <= bound
+                and exact_weights[a] != exact_weights[b]
+                and all(
+                    near(d, change * (x - y))
+                    for d, x, y in zip(approx, row_a, rows[b], strict=True)
+                )
+                and offset_equal(
+                    answer,
+                    right,
+                    exact_weights[b] - exact_weights[a],
+                    exact_rows[a],
+                    exact_rows[b],
+                )
+            ):
+                swapped.append(variant("swapped_weights", (a, b)))
+    found = gap.memo["solved"] = (omitted, wrong_weight, wrong_row, swapped)
     return found
 
 
 def _omitted_solve(p: P, gap: Gap) -> list[Variant]:
-    # -w_k x_k = diff
-    weights, _ = _floats(p)
-    return [
-        variant("omitted_term", (k,))
-        for k, factor in enumerate(_multiples(p, gap))
-        if factor is not None
-        and near(factor, -weights[k])
-        and offset_equal(gap.answer, gap.right, -p.weights[k], p.rows[k])
-    ]
+    return _solved(p, gap)[0]
 
 
 def _wrong_weight_solve(p: P, gap: Gap) -> list[Variant]:
-    # (w' - w_k) x_k = diff, w' another term's weight or 1
-    weights, _ = _floats(p)
-    out = []
-    for k, change in enumerate(_multiples(p, gap)):
-        if change is None or near(change, 0.0):
-            continue
-        weight = weights[k] + change
-        if not near(weight, 1.0) and not any(
-            near(w, weight) for j, w in enumerate(weights) if j != k
-        ):
-            continue
-        own = p.weights[k]
-        listed = [w for j, w in enumerate(p.weights) if j != k and near(weights[j], weight)]
-        for exact in [*listed, Fraction(1)] if near(weight, 1.0) else listed:
-            if exact != own and offset_equal(gap.answer, gap.right, exact - own, p.rows[k]):
-                out.append(variant("wrong_weight", (k,), {"weight": str(exact)}))
-                break
-    return out
+    return _solved(p, gap)[1]
 
 
 def _wrong_row_solve(p: P, gap: Gap) -> list[Variant]:
-    # w_k (x_r - x_k) = diff
-    weights, rows = _floats(p)
-    d0 = gap.approx[0]
-    out = []
-    for k, weight in enumerate(weights):
-        if not p.weights[k]:
-            continue
-        start = rows[k][0] + d0 / weight
-        for r, row in enumerate(rows):
-            if (
-                r != k
-                and abs(row[0] - start) <= 1e-9 * (1.0 + abs(start))
-                and all(
-                    near(weight * (y - x), d)
-                    for y, x, d in zip(row, rows[k], gap.approx, strict=True)
-                )
-                and offset_equal(gap.answer, gap.right, p.weights[k], p.rows[r], p.rows[k])
-            ):
-                out.append(variant("wrong_row", (k,), {"row": r}))
-    return out
+    return _solved(p, gap)[2]
 
 
 def _swapped_solve(p: P, gap: Gap) -> list[Variant]:
-    # (w_b - w_a)(x_a - x_b) = diff
-    weights, rows = _floats(p)
-    d0 = gap.approx[0]
-    bound = 1e-9 * (1.0 + abs(d0))
-    n = len(weights)
-    out = []
-    for a in range(n):
-        for b in range(a + 1, n):
-            change = weights[b] - weights[a]
-            if (
-                abs(d0 - change * (rows[a][0] - rows[b][0])) <= bound
-                and p.weights[a] != p.weights[b]
-                and all(
-                    near(d, change * (x - y))
-                    for d, x, y in zip(gap.approx, rows[a], rows[b], strict=True)
-                )
-                and offset_equal(
-                    gap.answer, gap.right, p.weights[b] - p.weights[a], p.rows[a], p.rows[b]
-                )
-            ):
-                out.append(variant("swapped_weights", (a, b)))
-    return out
+    return _solved(p, gap)[3]
 
 
 @lru_cache(maxsize=512)
