@@ -174,7 +174,19 @@ def offset_equal(
 ) -> bool:
     """Return True when answer - right == factor * (row - minus) exactly (minus: 0 when None),
     cross-multiplied in integers (no Fraction built: a mistake's form checked in a few µs)."""
-    fn, fd = factor.numerator, factor.denominator
+    return ratio_offset_equal(answer, right, factor.numerator, factor.denominator, row, minus)
+
+
+def ratio_offset_equal(
+    answer: Sequence[Fraction],
+    right: Sequence[Fraction],
+    fn: int,
+    fd: int,
+    row: Sequence[Fraction],
+    minus: Sequence[Fraction] | None = None,
+) -> bool:
+    """Return what `offset_equal` returns for the factor fn/fd (fd > 0, not necessarily in
+    lowest terms), so a caller holding the factor's integers builds no Fraction for it."""
     for k, (a, r, x) in enumerate(zip(answer, right, row, strict=True)):
         an, ad, rn, rd = a.numerator, a.denominator, r.numerator, r.denominator
         xn, xd = x.numerator, x.denominator

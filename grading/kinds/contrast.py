@@ -14,7 +14,7 @@ from typing import Any
 
 from ..exact import (
     floats,
-    offset_equal,
+    ratio_offset_equal,
     rational_difference_sum,
     rational_sum,
 )
@@ -101,7 +101,7 @@ def _forgot_weight_solve(p: P, gap: Gap) -> list[Variant]:
             if not near(d, change * (b.numerator / b.denominator - a.numerator / a.denominator)):
                 break
         else:
-            if offset_equal(gap.answer, gap.right, 1 - weight, row_b, row_a):
+            if ratio_offset_equal(gap.answer, gap.right, bottom - top, bottom, row_b, row_a):
                 out.append(variant("forgot_weight", (k,)))
     return out
 
@@ -110,7 +110,7 @@ def _reversed_solve(p: P, gap: Gap) -> list[Variant]:
     # -right = right + diff: diff = 2 * answer
     if not all(near(d, 2 * a) for d, a in zip(gap.approx, gap.answer_approx, strict=True)):
         return []
-    exact = offset_equal(gap.answer, gap.right, Fraction(-2), gap.right)
+    exact = ratio_offset_equal(gap.answer, gap.right, -2, 1, gap.right)
     return [variant("reversed_difference")] if exact else []
 
 

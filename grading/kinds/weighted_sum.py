@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..compare import as_fraction, equal, vectors_equal
-from ..exact import floats, offset_equal, rational_combine, rational_sum
+from ..exact import floats, ratio_offset_equal, rational_combine, rational_sum
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -249,9 +249,15 @@ def _average_explain(p: P, d: Diagnosis) -> str:
 
 
 @lru_cache(maxsize=512)
-def _floats(p: P) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
-    """Return the weights and rows as floats."""
-    return floats(p.weights), tuple(floats(row) for row in p.rows)
+def _floats(
+    p: P,
+) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...], tuple[tuple[int, int], ...]]:
+    """Return the weights and rows as floats, and each weight's numerator and denominator."""
+    return (
+        floats(p.weights),
+        tuple(floats(row) for row in p.rows),
+        tuple((w.numerator, w.denominator) for w in p.weights),
+    )
 
 
 def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
@@ -265,10 +271,10 @@ def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
     found = gap.memo.get("solved")
     if found is not None:
         return found
-    weights, rows = _floats(p)
+    weights, rows, ratios = _floats(p)
     approx = gap.approx
     answer, right = gap.answer, gap.right
-    exact_weights, exact_rows = p.weights, p.rows
+    exact_rows = p.rows
     omitted: list[Variant] = []
     wrong_weight: list[Variant] = []
     wrong_row: list[Variant] = []
@@ -287,23 +293,29 @@ def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
                 break
         if factor is not None:
             # omitted_term: -w_k x_k = diff
-            if near(factor, -weight) and offset_equal(
-                answer, right, -exact_weights[k], exact_rows[k]
+            own_top, own_bottom = ratios[k]
+            if near(factor, -weight) and ratio_offset_equal(
+                answer, right, -own_top, own_bottom, exact_rows[k]
             ):
                 omitted.append(variant("omitted_term", (k,)))
             # wrong_weight: (w' - w_k) x_k = diff, w' another term's weight or 1
             if not near(factor, 0.0):
                 used = weight + factor
                 one = near(used, 1.0)
-                listed = [
-                    w for j, w in enumerate(exact_weights) if j != k and near(weights[j], used)
-                ]
+                listed = [j for j, w in enumerate(weights) if j != k and near(w, used)]
                 if one or listed:
-                    own = exact_weights[k]
-                    for exact in [*listed, Fraction(1)] if one else listed:
-                        if exact != own and offset_equal(answer, right, exact - own, exact_rows[k]):
+                    # (w' - w_k) in integers; a Fraction is built only for the one named
+                    for top, bottom in [ratios[j] for j in listed] + ([(1, 1)] if one else []):
+                        if (top, bottom) != (own_top, own_bottom) and ratio_offset_equal(
+                            answer,
+                            right,
+                            top * own_bottom - own_top * bottom,
+                            bottom * own_bottom,
+                            exact_rows[k],
+                        ):
+                            used_weight = Fraction(top, bottom)
                             wrong_weight.append(
-                                variant("wrong_weight", (k,), {"weight": str(exact)})
+                                variant("wrong_weight", (k,), {"weight": str(used_weight)})
                             )
                             break
         # wrong_row: w_k (x_r - x_k) = diff
@@ -318,7 +330,7 @@ def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
                         near(weight * (y - x), d)
                         for y, x, d in zip(other, row, approx, strict=True)
                     )
-                    and offset_equal(answer, right, exact_weights[k], exact_rows[r], exact_rows[k])
+                    and ratio_offset_equal(answer, right, *ratios[k], exact_rows[r], exact_rows[k])
                 ):
                     wrong_row.append(variant("wrong_row", (k,), {"row": r}))
     # swapped_weights: (w_b - w_a)(x_a - x_b) = diff
@@ -328,19 +340,21 @@ def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
     for a in range(n):
         weight_a, row_a = weights[a], rows[a]
         first_a = row_a[0]
+        top_a, bottom_a = ratios[a]
         for b in range(a + 1, n):
             change = weights[b] - weight_a
             if (
                 abs(d0 - change * (first_a - rows[b][0])) <= bound
-                and exact_weights[a] != exact_weights[b]
+                and ratios[b] != ratios[a]
                 and all(
                     near(d, change * (x - y))
                     for d, x, y in zip(approx, row_a, rows[b], strict=True)
                 )
-                and offset_equal(
+                and ratio_offset_equal(
                     answer,
                     right,
-                    exact_weights[b] - exact_weights[a],
+                    ratios[b][0] * bottom_a - top_a * ratios[b][1],
+                    ratios[b][1] * bottom_a,
                     exact_rows[a],
                     exact_rows[b],
                 )

@@ -13,6 +13,7 @@ from grading.exact import (
     multiply,
     offset_equal,
     ratio_literal,
+    ratio_offset_equal,
     rational_combine,
     rational_difference_sum,
     rational_sum,
@@ -95,3 +96,30 @@ def test_offset_equal_checks_a_form_exactly_in_integers():
     single = tuple(r - F(1, 7) * x for r, x in zip(right, row, strict=True))
     assert offset_equal(single, right, F(-1, 7), row)
     assert not offset_equal((single[0], single[1] + F(1, 10**30)), right, F(-1, 7), row)
+
+
+@given(
+    st.lists(st.tuples(fractions, fractions, fractions, fractions), min_size=1, max_size=5),
+    fractions,
+    st.integers(1, 12),
+    st.booleans(),
+    st.booleans(),
+)
+def test_ratio_offset_equal_is_offset_equal_of_the_fraction(columns, factor, spread, minus, hit):
+    # a factor given as integers not in lowest terms (times `spread`) is the Fraction's
+    right = tuple(r for r, _, _, _ in columns)
+    row = tuple(x for _, x, _, _ in columns)
+    other = tuple(y for _, _, y, _ in columns) if minus else None
+    if hit:  # an answer the form gives, so both say True
+        answer = tuple(
+            r + factor * (x - (other[k] if other else 0))
+            for k, (r, x) in enumerate(zip(right, row, strict=True))
+        )
+    else:
+        answer = tuple(a for _, _, _, a in columns)
+    top, bottom = factor.numerator * spread, factor.denominator * spread
+    assert ratio_offset_equal(answer, right, top, bottom, row, other) == offset_equal(
+        answer, right, factor, row, other
+    )
+    if hit:
+        assert offset_equal(answer, right, factor, row, other)
