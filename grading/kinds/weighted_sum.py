@@ -251,12 +251,20 @@ def _average_explain(p: P, d: Diagnosis) -> str:
 @lru_cache(maxsize=512)
 def _floats(
     p: P,
-) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...], tuple[tuple[int, int], ...]]:
-    """Return the weights and rows as floats, and each weight's numerator and denominator."""
+) -> tuple[
+    tuple[float, ...],
+    tuple[tuple[float, ...], ...],
+    tuple[tuple[int, int], ...],
+    tuple[float, ...],
+]:
+    """Return the weights and rows as floats, each weight's numerator and denominator, and
+    the rows' column sums in floats (the whole-sum mistakes' filter)."""
+    rows = tuple([floats(row) for row in p.rows])
     return (
         floats(p.weights),
-        tuple(floats(row) for row in p.rows),
-        tuple((w.numerator, w.denominator) for w in p.weights),
+        rows,
+        tuple([(w.numerator, w.denominator) for w in p.weights]),
+        tuple([sum(column) for column in zip(*rows, strict=True)]),
     )
 
 
@@ -271,7 +279,7 @@ def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
     found = gap.memo.get("solved")
     if found is not None:
         return found
-    weights, rows, ratios = _floats(p)
+    weights, rows, ratios, _ = _floats(p)
     approx = gap.approx
     answer, right = gap.answer, gap.right
     exact_rows = p.rows
@@ -279,11 +287,24 @@ def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
     wrong_weight: list[Variant] = []
     wrong_row: list[Variant] = []
     d0 = approx[0]
+    # Parallel to x_k needs d_0 x_1 ≈ d_1 x_0, a cross-ratio of two coordinates that rules
+    # out most rows at once: when every |d_j - λ x_j| <= τ_j (the test below, τ_j =
+    # 1e-9 (1 + |d_j|)), |d_0 x_1 - d_1 x_0| <= τ_0 |x_1| + τ_1 |x_0| (rounding adds far less
+    # than the factor 2 allows), so no row the test below passes is ruled out.
+    two = len(approx) >= 2
+    if two:
+        d1 = approx[1]
+        tau0, tau1 = 2e-9 * (1.0 + abs(d0)), 2e-9 * (1.0 + abs(d1))
     for k, row in enumerate(rows):
         weight = weights[k]
         # the λ with difference ≈ λ·x_k, from the row's first nonzero coordinate
         factor = None
-        for x, d in zip(row, approx, strict=True):
+        if two:
+            x0, x1 = row[0], row[1]
+            parallel = abs(d0 * x1 - d1 * x0) <= tau0 * abs(x1) + tau1 * abs(x0)
+        else:
+            parallel = True
+        for x, d in zip(row, approx, strict=True) if parallel else ():
             if x:
                 factor = d / x
                 for y, e in zip(row, approx, strict=True):
@@ -302,7 +323,12 @@ def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
             if not near(factor, 0.0):
                 used = weight + factor
                 one = near(used, 1.0)
-                listed = [j for j, w in enumerate(weights) if j != k and near(w, used)]
+                size = abs(used)
+                listed = [  # near(w, used), inline
+                    j
+                    for j, w in enumerate(weights)
+                    if j != k and abs(w - used) <= 1e-9 * (1.0 + abs(w) + size)
+                ]
                 if one or listed:
                     # (w' - w_k) in integers; a Fraction is built only for the one named
                     for top, bottom in [ratios[j] for j in listed] + ([(1, 1)] if one else []):
@@ -313,10 +339,9 @@ def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
                             bottom * own_bottom,
                             exact_rows[k],
                         ):
-                            used_weight = Fraction(top, bottom)
-                            wrong_weight.append(
-                                variant("wrong_weight", (k,), {"weight": str(used_weight)})
-                            )
+                            # str of the Fraction top/bottom (in lowest terms, bottom > 0)
+                            text = f"{top}/{bottom}" if bottom != 1 else str(top)
+                            wrong_weight.append(variant("wrong_weight", (k,), {"weight": text}))
                             break
         # wrong_row: w_k (x_r - x_k) = diff
         if weight:
@@ -380,11 +405,6 @@ def _swapped_solve(p: P, gap: Gap) -> list[Variant]:
     return _solved(p, gap)[3]
 
 
-@lru_cache(maxsize=512)
-def _column_sums(p: P) -> tuple[float, ...]:
-    return tuple(sum(column) for column in zip(*_floats(p)[1], strict=True))
-
-
 def _whole_sum_solve(
     code: str, weight: Callable[[P], Fraction], scale_of: Callable[[P], float]
 ) -> Callable[[P, Gap], list]:
@@ -393,10 +413,11 @@ def _whole_sum_solve(
 
     def solve(p: P, gap: Gap) -> list[Variant]:
         scale = scale_of(p)
-        if not all(
-            near(scale * total, a)
-            for total, a in zip(_column_sums(p), gap.answer_approx, strict=True)
-        ):
+        totals = _floats(p)[3]
+        answer = gap.answer_approx
+        if not near(scale * totals[0], answer[0]) or not all(
+            near(scale * total, a) for total, a in zip(totals, answer, strict=True)
+        ):  # the first coordinate alone rules out almost every answer
             return []
         w = weight(p)
         return [variant(code)] if rational_sum([w] * len(p.rows), p.rows) == gap.answer else []
