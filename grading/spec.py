@@ -213,6 +213,10 @@ def _build(data: dict[str, Any], source: str) -> Loaded:
 
 # json.dumps(data, sort_keys=True) without building an encoder per call
 _spec_key = json.JSONEncoder(sort_keys=True).encode
+# the same text without recording every list and dict to detect a cycle: a cycle recurses
+# until RecursionError, and then `_spec_key` says what it says of it (ValueError, or the
+# RecursionError of data nested too deep)
+_spec_key_unchecked = json.JSONEncoder(sort_keys=True, check_circular=False).encode
 
 
 @lru_cache(maxsize=512)
@@ -225,7 +229,10 @@ def load_problem(data: dict[str, Any]) -> Loaded:
     if not isinstance(data, dict):
         raise SpecError("spec", "must be a JSON object")
     try:
-        key = _spec_key(data)
+        try:
+            key = _spec_key_unchecked(data)
+        except RecursionError:
+            key = _spec_key(data)
     except (TypeError, ValueError):
         raise SpecError("spec", "must hold only JSON values") from None
     return _load_cached(key)

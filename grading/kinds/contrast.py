@@ -117,8 +117,18 @@ def _reversed_solve(p: P, gap: Gap) -> list[Variant]:
 def _one_side_solve(p: P, gap: Gap) -> list[Variant]:
     # h^B (or h^A) = answer
     weights = floats(p.weights)
+    # the first coordinate of both sides in one pass (summed as `sum` adds, left to right):
+    # it rules out almost every answer before a side's loop
+    first_b = first_a = 0
+    for w, row_b, row_a in zip(weights, p.rows_b, p.rows_a, strict=True):
+        x, y = row_b[0], row_a[0]
+        first_b += w * (x.numerator / x.denominator)
+        first_a += w * (y.numerator / y.denominator)
+    first = gap.answer_approx[0]
     out = []
-    for side, values in (("b", p.rows_b), ("a", p.rows_a)):
+    for side, values, made in (("b", p.rows_b, first_b), ("a", p.rows_a, first_a)):
+        if not near(first, made):
+            continue
         for d, a in enumerate(gap.answer_approx):
             made = sum(
                 w * (row[d].numerator / row[d].denominator)
