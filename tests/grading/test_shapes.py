@@ -2,6 +2,8 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from hypothesis import given
+from hypothesis import strategies as st
 
 from courses.mathml import tex_to_mathml
 from grading.parse import AnswerError
@@ -15,10 +17,12 @@ from grading.shapes import (
     ScalarShape,
     TupleShape,
     Vector,
+    _offset,
     listed,
     ordinal,
     text_tex,
 )
+from grading.tex import scalar_tex
 
 F = Fraction
 
@@ -366,3 +370,18 @@ def test_ordinal_and_listed_words():
 )
 def test_typed_text_reads_back_as_the_value(shape, value):
     assert shape.equal(shape.read(shape.typed(value)).value, value)
+
+
+@given(
+    st.fractions(max_denominator=10**6).filter(lambda x: abs(x) < 10**9),
+    st.fractions(max_denominator=10**6).filter(lambda x: abs(x) < 10**9),
+    st.integers(0, 9),
+)
+def test_an_offset_of_fractions_is_written_as_the_fraction_of_the_difference(got, want, index):
+    # the integer path says what subtracting the Fractions says
+    diff = got - want
+    expected = None
+    if diff != 0:
+        sign = "+" if diff > 0 else ""
+        expected = f"the {ordinal(index)} coordinate is off by ${sign}{scalar_tex(diff)}$"
+    assert _offset(index, "coordinate", got, want) == expected
