@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..compare import as_fraction, equal, vectors_equal
-from ..exact import floats, ratio_offset_equal, rational_combine, rational_sum
+from ..exact import floats, ratio_literal, ratio_offset_equal, rational_combine, rational_sum
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -59,6 +59,13 @@ def _weight_text(text: object) -> Fraction:
     """Return the weight a `detail["weight"]` names ("1/2", "1"), without Fraction's regex."""
     numerator, _, denominator = str(text).partition("/")
     return Fraction(int(numerator), int(denominator or 1))
+
+
+def _weight_of(text: object) -> Fraction:
+    """Return the weight a `detail["weight"]` names, as Fraction(text) reads it (the usual
+    spelling from the literals shared by every problem, without Fraction's regex)."""
+    used = ratio_literal(text) if type(text) is str else None
+    return Fraction(text) if used is None else used  # type: ignore[arg-type]
 
 
 def _unique(values: list[Fraction]) -> list[Fraction]:
@@ -118,10 +125,15 @@ def _wrong_weight_form(p: P, d: Any) -> Form:
 
 def _wrong_weight_explain(p: P, d: Diagnosis) -> str:
     (k,) = d.terms
-    used = Fraction(d.detail["weight"])
+    used = _weight_of(d.detail["weight"])
     where = "1, as if the row had no weight"
-    if used != 1:
-        owners = [j for j, w in enumerate(p.weights) if w == used and j != k]
+    top, bottom = used.numerator, used.denominator
+    if top != 1 or bottom != 1:  # (Fractions are equal when their integers are)
+        owners = [
+            j
+            for j, w in enumerate(p.weights)
+            if w.numerator == top and w.denominator == bottom and j != k
+        ]
         where = f"${scalar_tex(used)}$" + (
             f", the weight of {_term(p, owners[0])}" if owners else ""
         )
@@ -452,7 +464,7 @@ class WeightedSum(Kind):
             solve=_wrong_weight_solve,
             explain=_wrong_weight_explain,
             describe=lambda p, d: (
-                f"using the weight ${scalar_tex(Fraction(d.detail['weight']))}$ in "
+                f"using the weight ${scalar_tex(_weight_of(d.detail['weight']))}$ in "
                 f"{_term(p, d.terms[0])}"
             ),
             from_terms=_wrong_weight_from_terms,
