@@ -18,6 +18,13 @@ from .compare import Scalar, to_sympy
 
 Vector = tuple[Scalar, ...]
 
+# The few helpers below that read every number of a problem or an answer (`floats`,
+# `rational_difference_sum`, `ratio_offset_equal`) take a Fraction's integers from its two
+# slots, `_numerator` and `_denominator` (CPython's fractions module; this project runs on
+# 3.11 only), not through the `numerator` and `denominator` properties, a Python call each:
+# a third of the time. They are given Fractions only (never an int or a SymPy number), and a
+# test checks the slots hold what the properties return.
+
 
 def add(a: Scalar, b: Scalar) -> Scalar:
     """Return a + b, a Fraction when both are."""
@@ -100,13 +107,13 @@ def rational_difference_sum(
     """Return sum_j weights[j] * (rows_b[j] - rows_a[j]) in integer arithmetic, as
     `rational_sum` adds its terms (a running least common denominator), one Fraction per
     coordinate: no Fraction is built for a negated weight, a difference or a partial sum."""
-    pairs = [(w.numerator, w.denominator) for w in weights]
+    pairs = [(w._numerator, w._denominator) for w in weights]
     out = []
     for d in range(len(rows_b[0])):
         num, den = 0, 1
         for (wn, wd), row_b, row_a in zip(pairs, rows_b, rows_a, strict=True):
             b, a = row_b[d], row_a[d]
-            bn, bd, an, ad = b.numerator, b.denominator, a.numerator, a.denominator
+            bn, bd, an, ad = b._numerator, b._denominator, a._numerator, a._denominator
             if bd == ad:
                 term_num, term_den = wn * (bn - an), wd * bd
             else:
@@ -130,7 +137,7 @@ def rational_difference_sum(
 def floats(values: Sequence[Fraction]) -> tuple[float, ...]:
     """Return Fractions as floats, each the correctly rounded quotient, as float(x) gives
     (without the abstract base class's float(), which converts through int() twice)."""
-    return tuple([x.numerator / x.denominator for x in values])
+    return tuple([x._numerator / x._denominator for x in values])
 
 
 def is_rational(values: Sequence[Scalar]) -> bool:
@@ -188,11 +195,11 @@ def ratio_offset_equal(
     """Return what `offset_equal` returns for the factor fn/fd (fd > 0, not necessarily in
     lowest terms), so a caller holding the factor's integers builds no Fraction for it."""
     for k, (a, r, x) in enumerate(zip(answer, right, row, strict=True)):
-        an, ad, rn, rd = a.numerator, a.denominator, r.numerator, r.denominator
-        xn, xd = x.numerator, x.denominator
+        an, ad, rn, rd = a._numerator, a._denominator, r._numerator, r._denominator
+        xn, xd = x._numerator, x._denominator
         if minus is not None:
             y = minus[k]
-            yn, yd = y.numerator, y.denominator
+            yn, yd = y._numerator, y._denominator
             xn, xd = xn * yd - yn * xd, xd * yd
         if (an * rd - rn * ad) * fd * xd != fn * xn * ad * rd:
             return False

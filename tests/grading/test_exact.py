@@ -10,6 +10,7 @@ from grading.exact import (
     decimal_literal,
     difference,
     dot,
+    floats,
     multiply,
     offset_equal,
     ratio_literal,
@@ -123,3 +124,12 @@ def test_ratio_offset_equal_is_offset_equal_of_the_fraction(columns, factor, spr
     )
     if hit:
         assert offset_equal(answer, right, factor, row, other)
+
+
+@given(st.lists(st.fractions(), min_size=1, max_size=6))
+def test_fraction_slots_hold_what_the_properties_return(values):
+    # exact.floats, rational_difference_sum and ratio_offset_equal read Fraction's slots
+    assert {"_numerator", "_denominator"} <= set(Fraction.__slots__)
+    for x in values:
+        assert (x._numerator, x._denominator) == (x.numerator, x.denominator)
+    assert floats(values) == tuple(float(x) for x in values)
