@@ -18,12 +18,14 @@ from .compare import Scalar, to_sympy
 
 Vector = tuple[Scalar, ...]
 
-# The few helpers below that read every number of a problem or an answer (`floats`,
+# The helpers below that read every number of a problem or an answer (`floats`,
 # `rational_difference_sum`, `ratio_offset_equal`) take a Fraction's integers from its two
 # slots, `_numerator` and `_denominator` (CPython's fractions module; this project runs on
 # 3.11 only), not through the `numerator` and `denominator` properties, a Python call each:
-# a third of the time. They are given Fractions only (never an int or a SymPy number), and a
-# test checks the slots hold what the properties return.
+# a third of the time. They are given Fractions only (never an int or a SymPy number); the
+# few other hot places that read the slots (tex.scalar_tex, compare.vectors_equal,
+# shapes._offset, kinds._sums.right_term, the contrast and weighted_sum solvers) do so only
+# where the value's type is Fraction. A test checks the slots hold what the properties return.
 
 
 def add(a: Scalar, b: Scalar) -> Scalar:

@@ -155,11 +155,11 @@ def _rounds(text: str | None, got: Scalar, want: Scalar) -> bool:
 def _offset(index: int, what: str, got: Scalar, want: Scalar) -> str | None:
     if type(got) is Fraction and type(want) is Fraction:
         # the commonest: got - want from integers, written as scalar_tex writes the Fraction
-        top = got.numerator * want.denominator - want.numerator * got.denominator
+        top = got._numerator * want._denominator - want._numerator * got._denominator
         if not top:
             return None
         sign = "+" if top > 0 else ""
-        off = ratio_tex(top, got.denominator * want.denominator)
+        off = ratio_tex(top, got._denominator * want._denominator)
         return f"the {ordinal(index)} {what} is off by ${sign}{off}$"
     got_fraction, want_fraction = as_fraction(got), as_fraction(want)
     if got_fraction is not None and want_fraction is not None:

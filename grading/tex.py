@@ -42,7 +42,7 @@ def ratios_tex(pairs: Iterable[tuple[int, int]]) -> str:
 def scalar_tex(value: object) -> str:
     """Return TeX for one exact scalar (a Fraction, an int or a SymPy expression)."""
     if type(value) is Fraction:  # the commonest: no ABC check, no Fraction comparison
-        numerator, denominator = value.numerator, value.denominator
+        numerator, denominator = value._numerator, value._denominator  # (its slots)
         if denominator == 1:
             return str(numerator)
         sign = "-" if numerator < 0 else ""

@@ -275,7 +275,7 @@ def _floats(
     return (
         floats(p.weights),
         rows,
-        tuple([(w.numerator, w.denominator) for w in p.weights]),
+        tuple([(w._numerator, w._denominator) for w in p.weights]),  # (Fraction's slots)
         tuple([sum(column) for column in zip(*rows, strict=True)]),
     )
 
