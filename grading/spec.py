@@ -16,6 +16,7 @@ from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .exact import ratio_literal
+from .verdict import filled
 
 if TYPE_CHECKING:
     from .kinds.base import Kind
@@ -208,7 +209,8 @@ def _build(data: dict[str, Any], source: str) -> Loaded:
         known = ", ".join(KINDS)
         raise SpecError("kind", f"{str(raw_kind)[:40]!r} is not one of {known}")
     problem = kind.load(data)
-    return Loaded(kind, problem, source, kind.shape(problem))
+    shape = kind.shape(problem)
+    return filled(Loaded, {"kind": kind, "problem": problem, "source": source, "shape": shape})
 
 
 # json.dumps(data, sort_keys=True) without building an encoder per call

@@ -105,7 +105,7 @@ class Variant(NamedTuple):
 
     def diagnosis(self) -> Diagnosis:
         """Return the Diagnosis naming this variant."""
-        return Diagnosis(self.code, self.terms, detail=dict(self.detail))
+        return Diagnosis.named(self.code, self.terms, dict(self.detail))
 
 
 class Gap:
