@@ -3,7 +3,7 @@ from fractions import Fraction
 
 from grading import Diagnosis, MistakeCode, Status, Verdict
 from grading.parse import Reading, _plain_vector
-from grading.spec import Loaded, load_problem
+from grading.spec import Loaded, _build
 
 from .conftest import seed_weighted_sum
 
@@ -79,7 +79,8 @@ def test_objects_filled_at_once_are_what_their_constructors_make():
             ),
         ),
     ]
-    loaded = load_problem(seed_weighted_sum())
+    spec = seed_weighted_sum()
+    loaded = _build(spec, json.dumps(spec, sort_keys=True))  # a fresh one (no `spec` cached)
     pairs.append((loaded, Loaded(loaded.kind, loaded.problem, loaded.source, loaded.shape)))
     for filled_in, constructed in pairs:
         assert type(filled_in) is type(constructed)
