@@ -19,13 +19,14 @@ from .compare import Scalar, to_sympy
 Vector = tuple[Scalar, ...]
 
 # The helpers below that read every number of a problem or an answer (`floats`,
-# `rational_difference_sum`, `ratio_offset_equal`) take a Fraction's integers from its two
-# slots, `_numerator` and `_denominator` (CPython's fractions module; this project runs on
-# 3.11 only), not through the `numerator` and `denominator` properties, a Python call each:
-# a third of the time. They are given Fractions only (never an int or a SymPy number); the
-# few other hot places that read the slots (tex.scalar_tex, compare.vectors_equal,
-# shapes._offset, kinds._sums.right_term, the contrast and weighted_sum solvers) do so only
-# where the value's type is Fraction. A test checks the slots hold what the properties return.
+# `rational_combine`, `rational_sum`, `rational_difference_sum`, `ratio_offset_equal`) take
+# a Fraction's integers from its two slots, `_numerator` and `_denominator` (CPython's
+# fractions module; this project runs on 3.11 only), not through the `numerator` and
+# `denominator` properties, a Python call each: a third of the time. They are given
+# Fractions (the two sums also take ints, as Fractions); the few other hot places that read
+# the slots (tex.scalar_tex and vector_tex, compare.vectors_equal, shapes._offset,
+# kinds._sums.right_term, the contrast and weighted_sum solvers) do so only where the
+# value's type is Fraction. A test checks the slots hold what the properties return.
 
 
 def add(a: Scalar, b: Scalar) -> Scalar:
@@ -56,15 +57,28 @@ def rational_combine(
     multiplying the denominators together (no gcd until the end): the faster way for the two
     or three terms of a mistake's form. No Fraction is built per product or partial sum
     (Fraction's + and * reduce by a gcd at every step, which dominated listing mistakes)."""
-    pairs = [(w.numerator, w.denominator) for w in weights]
+    try:
+        return _rational_combine(weights, rows)
+    except AttributeError:  # an int among them (no slots): the same sum, as Fractions
+        return _rational_combine(_as_fractions(weights), [_as_fractions(row) for row in rows])
+
+
+def _as_fractions(values: Sequence[Fraction | int]) -> list[Fraction]:
+    return [Fraction(x) if type(x) is int else x for x in values]  # type: ignore[misc]
+
+
+def _rational_combine(
+    weights: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]
+) -> tuple[Fraction, ...]:
+    pairs = [(w._numerator, w._denominator) for w in weights]
     out = []
     for d in range(len(rows[0])):
         num, den = 0, 1
         for (wn, wd), row in zip(pairs, rows, strict=True):
             x = row[d]
-            xn = x.numerator
+            xn = x._numerator
             if wn and xn:
-                term_den = wd * x.denominator
+                term_den = wd * x._denominator
                 num = num * term_den + wn * xn * den
                 den *= term_den
         out.append(Fraction(num, den))
@@ -78,15 +92,24 @@ def rational_sum(
     keeping the running denominator the least common multiple of the terms' (a gcd per term):
     the faster way for many terms that share denominators, as in a learner's written-out sum.
     """
+    try:
+        return _rational_sum(weights, rows)
+    except AttributeError:  # an int among them (no slots): the same sum, as Fractions
+        return _rational_sum(_as_fractions(weights), [_as_fractions(row) for row in rows])
+
+
+def _rational_sum(
+    weights: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]
+) -> tuple[Fraction, ...]:
     out = []
     for d in range(len(rows[0])):
         num, den = 0, 1
         for weight, row in zip(weights, rows, strict=True):
             x = row[d]
-            term_num = weight.numerator * x.numerator
+            term_num = weight._numerator * x._numerator
             if not term_num:
                 continue
-            term_den = weight.denominator * x.denominator
+            term_den = weight._denominator * x._denominator
             if term_den == den:
                 num += term_num
                 continue

@@ -37,6 +37,11 @@ def test_both_integer_weighted_sums_equal_fraction_arithmetic(terms):
     assert rational_combine(weights, rows) == expected
     assert rational_sum(weights, rows) == expected
     assert combine(weights, rows) == expected
+    # an integer weight or coordinate given as an int is read as its Fraction
+    ints = [int(w) if w.denominator == 1 else w for w in weights]
+    int_rows = [(int(x) if x.denominator == 1 else x, y) for x, y in rows]
+    assert rational_combine(ints, int_rows) == expected
+    assert rational_sum(ints, int_rows) == expected
 
 
 @given(st.lists(st.tuples(fractions, fractions, fractions, fractions), min_size=1, max_size=7))
