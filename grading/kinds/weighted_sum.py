@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from ..compare import as_fraction, equal, vectors_equal
@@ -268,15 +269,24 @@ def _floats(
     tuple[tuple[float, ...], ...],
     tuple[tuple[int, int], ...],
     tuple[float, ...],
+    tuple[float, float, float],
 ]:
-    """Return the weights and rows as floats, each weight's numerator and denominator, and
-    the rows' column sums in floats (the whole-sum mistakes' filter)."""
+    """Return the weights and rows as floats, each weight's numerator and denominator, the
+    rows' column sums in floats (the whole-sum mistakes' filter), and the largest |w| and
+    |x_j| in the first two coordinates (the pairs' filter's bound in `_solved`)."""
     rows = tuple([floats(row) for row in p.rows])
+    weights = floats(p.weights)
+    two = len(rows[0]) >= 2
     return (
-        floats(p.weights),
+        weights,
         rows,
         tuple([(w._numerator, w._denominator) for w in p.weights]),  # (Fraction's slots)
         tuple([sum(column) for column in zip(*rows, strict=True)]),
+        (
+            max(map(abs, weights)),
+            max([abs(row[0]) for row in rows]),
+            max([abs(row[1]) for row in rows]) if two else 0.0,
+        ),
     )
 
 
@@ -291,7 +301,7 @@ def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
     found = gap.memo.get("solved")
     if found is not None:
         return found
-    weights, rows, ratios, _ = _floats(p)
+    weights, rows, ratios, _, (big_w, big_x0, big_x1) = _floats(p)
     approx = gap.approx
     answer, right = gap.answer, gap.right
     exact_rows = p.rows
@@ -307,13 +317,16 @@ def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
     if two:
         d1 = approx[1]
         tau0, tau1 = 2e-9 * (1.0 + abs(d0)), 2e-9 * (1.0 + abs(d1))
+    crosses = []
     for k, row in enumerate(rows):
         weight = weights[k]
         # the λ with difference ≈ λ·x_k, from the row's first nonzero coordinate
         factor = None
         if two:
             x0, x1 = row[0], row[1]
-            parallel = abs(d0 * x1 - d1 * x0) <= tau0 * abs(x1) + tau1 * abs(x0)
+            cross = d0 * x1 - d1 * x0
+            crosses.append(cross)
+            parallel = abs(cross) <= tau0 * abs(x1) + tau1 * abs(x0)
         else:
             parallel = True
         for x, d in zip(row, approx, strict=True) if parallel else ():
@@ -355,6 +368,29 @@ def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
                             text = f"{top}/{bottom}" if bottom != 1 else str(top)
                             wrong_weight.append(variant("wrong_weight", (k,), {"weight": text}))
                             break
+    # The pairs: a wrong row (k, r) gives diff = w_k (x_r - x_k), swapped weights (a, b) give
+    # diff = (w_b - w_a)(x_a - x_b); either way the pair's rows differ by Δ parallel to diff,
+    # and the cross-ratio c_j = d_0 x_j1 - d_1 x_j0 of the two rows is nearly equal:
+    # c_r - c_k = d_0 Δ_1 - d_1 Δ_0 = e_0 Δ_1 - e_1 Δ_0 where e_j = (factor) Δ_j - d_j, which
+    # the tests below bound by 1e-9 (1 + |(factor) Δ_j| + |d_j|), |factor| <= 2 max |w|,
+    # |Δ_j| <= 2 max |x_j|. With no two c_j that close (sorted, neighbours compared), no pair
+    # passes those tests and neither loop runs (rounding is far below the bound's slack and
+    # its last term).
+    pairs = True
+    if two and len(crosses) > 1:
+        span0, span1 = 2.0 * big_x0, 2.0 * big_x1
+        tolerance = 2e-9 * (
+            (1.0 + 2.0 * big_w * span0 + abs(d0)) * span1
+            + (1.0 + 2.0 * big_w * span1 + abs(d1)) * span0
+        ) + 1e-12 * (abs(d0) * big_x1 + abs(d1) * big_x0)
+        crosses.sort()
+        pairs = False
+        for low, high in pairwise(crosses):
+            if high - low <= tolerance:
+                pairs = True
+                break
+    for k, row in enumerate(rows) if pairs else ():
+        weight = weights[k]
         # wrong_row: w_k (x_r - x_k) = diff
         if weight:
             start = row[0] + d0 / weight
@@ -373,7 +409,7 @@ def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
     # swapped_weights: (w_b - w_a)(x_a - x_b) = diff
     swapped: list[Variant] = []
     bound = 1e-9 * (1.0 + abs(d0))
-    n = len(weights)
+    n = len(weights) if pairs else 0
     for a in range(n):
         weight_a, row_a = weights[a], rows[a]
         first_a = row_a[0]
