@@ -391,7 +391,7 @@ def vectors_equal(a: Sequence[Scalar], b: Sequence[Scalar]) -> bool:
     for x, y in zip(a, b, strict=True):
         if type(x) is Fraction and type(y) is Fraction:
             # Fractions are kept in lowest terms: equal exactly when both parts are
-            if x.numerator != y.numerator or x.denominator != y.denominator:
+            if x._numerator != y._numerator or x._denominator != y._denominator:  # (slots)
                 return False
             continue
         decided = _pending(x, y)

@@ -18,6 +18,16 @@ from .compare import Scalar, to_sympy
 
 Vector = tuple[Scalar, ...]
 
+# The helpers below that read every number of a problem or an answer (`floats`,
+# `rational_combine`, `rational_sum`, `rational_difference_sum`, `ratio_offset_equal`) take
+# a Fraction's integers from its two slots, `_numerator` and `_denominator` (CPython's
+# fractions module; this project runs on 3.11 only), not through the `numerator` and
+# `denominator` properties, a Python call each: a third of the time. They are given
+# Fractions (the two sums also take ints, as Fractions); the few other hot places that read
+# the slots (tex.scalar_tex and vector_tex, compare.vectors_equal, shapes._offset,
+# kinds._sums.right_term, the contrast and weighted_sum solvers) do so only where the
+# value's type is Fraction. A test checks the slots hold what the properties return.
+
 
 def add(a: Scalar, b: Scalar) -> Scalar:
     """Return a + b, a Fraction when both are."""
@@ -47,15 +57,28 @@ def rational_combine(
     multiplying the denominators together (no gcd until the end): the faster way for the two
     or three terms of a mistake's form. No Fraction is built per product or partial sum
     (Fraction's + and * reduce by a gcd at every step, which dominated listing mistakes)."""
-    pairs = [(w.numerator, w.denominator) for w in weights]
+    try:
+        return _rational_combine(weights, rows)
+    except AttributeError:  # an int among them (no slots): the same sum, as Fractions
+        return _rational_combine(_as_fractions(weights), [_as_fractions(row) for row in rows])
+
+
+def _as_fractions(values: Sequence[Fraction | int]) -> list[Fraction]:
+    return [Fraction(x) if type(x) is int else x for x in values]  # type: ignore[misc]
+
+
+def _rational_combine(
+    weights: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]
+) -> tuple[Fraction, ...]:
+    pairs = [(w._numerator, w._denominator) for w in weights]
     out = []
     for d in range(len(rows[0])):
         num, den = 0, 1
         for (wn, wd), row in zip(pairs, rows, strict=True):
             x = row[d]
-            xn = x.numerator
+            xn = x._numerator
             if wn and xn:
-                term_den = wd * x.denominator
+                term_den = wd * x._denominator
                 num = num * term_den + wn * xn * den
                 den *= term_den
         out.append(Fraction(num, den))
@@ -69,15 +92,24 @@ def rational_sum(
     keeping the running denominator the least common multiple of the terms' (a gcd per term):
     the faster way for many terms that share denominators, as in a learner's written-out sum.
     """
+    try:
+        return _rational_sum(weights, rows)
+    except AttributeError:  # an int among them (no slots): the same sum, as Fractions
+        return _rational_sum(_as_fractions(weights), [_as_fractions(row) for row in rows])
+
+
+def _rational_sum(
+    weights: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]
+) -> tuple[Fraction, ...]:
     out = []
     for d in range(len(rows[0])):
         num, den = 0, 1
         for weight, row in zip(weights, rows, strict=True):
             x = row[d]
-            term_num = weight.numerator * x.numerator
+            term_num = weight._numerator * x._numerator
             if not term_num:
                 continue
-            term_den = weight.denominator * x.denominator
+            term_den = weight._denominator * x._denominator
             if term_den == den:
                 num += term_num
                 continue
@@ -100,13 +132,13 @@ def rational_difference_sum(
     """Return sum_j weights[j] * (rows_b[j] - rows_a[j]) in integer arithmetic, as
     `rational_sum` adds its terms (a running least common denominator), one Fraction per
     coordinate: no Fraction is built for a negated weight, a difference or a partial sum."""
-    pairs = [(w.numerator, w.denominator) for w in weights]
+    pairs = [(w._numerator, w._denominator) for w in weights]
     out = []
     for d in range(len(rows_b[0])):
         num, den = 0, 1
         for (wn, wd), row_b, row_a in zip(pairs, rows_b, rows_a, strict=True):
             b, a = row_b[d], row_a[d]
-            bn, bd, an, ad = b.numerator, b.denominator, a.numerator, a.denominator
+            bn, bd, an, ad = b._numerator, b._denominator, a._numerator, a._denominator
             if bd == ad:
                 term_num, term_den = wn * (bn - an), wd * bd
             else:
@@ -130,7 +162,7 @@ def rational_difference_sum(
 def floats(values: Sequence[Fraction]) -> tuple[float, ...]:
     """Return Fractions as floats, each the correctly rounded quotient, as float(x) gives
     (without the abstract base class's float(), which converts through int() twice)."""
-    return tuple([x.numerator / x.denominator for x in values])
+    return tuple([x._numerator / x._denominator for x in values])
 
 
 def is_rational(values: Sequence[Scalar]) -> bool:
@@ -174,13 +206,25 @@ def offset_equal(
 ) -> bool:
     """Return True when answer - right == factor * (row - minus) exactly (minus: 0 when None),
     cross-multiplied in integers (no Fraction built: a mistake's form checked in a few µs)."""
-    fn, fd = factor.numerator, factor.denominator
+    return ratio_offset_equal(answer, right, factor.numerator, factor.denominator, row, minus)
+
+
+def ratio_offset_equal(
+    answer: Sequence[Fraction],
+    right: Sequence[Fraction],
+    fn: int,
+    fd: int,
+    row: Sequence[Fraction],
+    minus: Sequence[Fraction] | None = None,
+) -> bool:
+    """Return what `offset_equal` returns for the factor fn/fd (fd > 0, not necessarily in
+    lowest terms), so a caller holding the factor's integers builds no Fraction for it."""
     for k, (a, r, x) in enumerate(zip(answer, right, row, strict=True)):
-        an, ad, rn, rd = a.numerator, a.denominator, r.numerator, r.denominator
-        xn, xd = x.numerator, x.denominator
+        an, ad, rn, rd = a._numerator, a._denominator, r._numerator, r._denominator
+        xn, xd = x._numerator, x._denominator
         if minus is not None:
             y = minus[k]
-            yn, yd = y.numerator, y.denominator
+            yn, yd = y._numerator, y._denominator
             xn, xd = xn * yd - yn * xd, xd * yd
         if (an * rd - rn * ad) * fd * xd != fn * xn * ad * rd:
             return False

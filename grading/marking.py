@@ -256,7 +256,7 @@ def _grade(loaded: Loaded, answer: str) -> Verdict:
     value = reading.value
     expected = expected_cached(loaded)
     if shape.equal(value, expected):
-        return Verdict(Status.CORRECT, 1.0, interpreted, explanation="Correct.")
+        return Verdict.marked(Status.CORRECT, 1.0, interpreted, None, "Correct.")
     notes: list[str] = []
     table = term_table(loaded) if reading.written_out else None
     if table is not None:
@@ -286,7 +286,7 @@ def _grade(loaded: Loaded, answer: str) -> Verdict:
         if verdict is not None:
             return verdict
     diagnosis, text = _final_verdict(loaded, reading, deadline)
-    return Verdict(Status.INCORRECT, 0.0, interpreted, diagnosis, text, notes=tuple(notes))
+    return Verdict.marked(Status.INCORRECT, 0.0, interpreted, diagnosis, text, tuple(notes))
 
 
 def grade(spec: dict[str, Any], answer: str) -> Verdict:

@@ -255,14 +255,29 @@ def _scaled_index(loaded: Loaded) -> MistakeIndex | None:
     return MistakeIndex(loaded, {k: tuple(v) for k, v in by_key.items()}, scale)
 
 
+# per kind class: its catalog, and whether every mistake in it solves (checked again when the
+# catalog is another object)
+_SOLVES: dict[type, tuple[tuple[MistakeDef, ...], bool]] = {}
+
+
+def _kind_solves(kind: Any) -> bool:
+    """Return whether every mistake of a kind (at least one) has a form and solves for it."""
+    mistakes = kind.mistakes
+    found = _SOLVES.get(type(kind))
+    if found is None or found[0] is not mistakes:
+        solves = bool(mistakes) and all(
+            m.solve is not None and m.form is not None for m in mistakes
+        )
+        found = _SOLVES[type(kind)] = (mistakes, solves)
+    return found[1]
+
+
 @lru_cache(maxsize=512)
 def _solvable(loaded: Loaded) -> tuple[float, ...] | None:
     """Return the right answer as floats when every mistake of the kind solves for its
     variants (`MistakeDef.solve`) on a vector problem whose right answer is rational; else
     None."""
-    if not isinstance(loaded.shape, Vector) or not loaded.kind.mistakes:
-        return None
-    if any(m.solve is None or m.form is None for m in loaded.kind.mistakes):
+    if not isinstance(loaded.shape, Vector) or not _kind_solves(loaded.kind):
         return None
     expected = expected_cached(loaded)
     return floats(expected) if is_rational(expected) else None

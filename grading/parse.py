@@ -47,6 +47,7 @@ from .evaluate import (
 from .lexer import Token, tokenize
 from .syntax import Frac, Group, Neg, Node, Product, Sum, Vec, parse, parse_with_values
 from .tex import tree_tex as to_tex
+from .verdict import filled
 
 __all__ = [
     "MAX_BITS",
@@ -106,7 +107,19 @@ def _plain_vector(text: str) -> Reading | None:
     if read is None or len(read[0]) < 2:
         return None
     values, tex = read
-    return Reading(value=values, tex=tex, coordinate_decimals=(None,) * len(values))
+    return filled(  # Reading(value=values, tex=tex, coordinate_decimals=(None,) * len(values))
+        Reading,
+        {
+            "value": values,
+            "tex": tex,
+            "coordinate_decimals": (None,) * len(values),
+            "terms": (),
+            "written_out": False,
+            "symbolic": False,
+            "parts": (),
+            "timings": {},
+        },
+    )
 
 
 # A sum written out as plain terms, `1/4*[2, -2] + 3/4*[3, 0] - [1, 1]`: a coefficient (an

@@ -44,7 +44,7 @@ from .compare import (
     vectors_equal,
 )
 from .parse import AnswerError, Reading, read_answer
-from .tex import scalar_tex, vector_tex
+from .tex import ratio_tex, scalar_tex, vector_tex
 
 MAX_SEQUENCE_CHARS = 2000
 MAX_INTEGER_DIGITS = 30
@@ -154,6 +154,14 @@ def _rounds(text: str | None, got: Scalar, want: Scalar) -> bool:
 
 
 def _offset(index: int, what: str, got: Scalar, want: Scalar) -> str | None:
+    if type(got) is Fraction and type(want) is Fraction:
+        # the commonest: got - want from integers, written as scalar_tex writes the Fraction
+        top = got._numerator * want._denominator - want._numerator * got._denominator
+        if not top:
+            return None
+        sign = "+" if top > 0 else ""
+        off = ratio_tex(top, got._denominator * want._denominator)
+        return f"the {ordinal(index)} {what} is off by ${sign}{off}$"
     got_fraction, want_fraction = as_fraction(got), as_fraction(want)
     if got_fraction is not None and want_fraction is not None:
         diff = got_fraction - want_fraction

@@ -16,6 +16,7 @@ from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .exact import ratio_literal
+from .verdict import filled
 
 if TYPE_CHECKING:
     from .kinds.base import Kind
@@ -208,11 +209,16 @@ def _build(data: dict[str, Any], source: str) -> Loaded:
         known = ", ".join(KINDS)
         raise SpecError("kind", f"{str(raw_kind)[:40]!r} is not one of {known}")
     problem = kind.load(data)
-    return Loaded(kind, problem, source, kind.shape(problem))
+    shape = kind.shape(problem)
+    return filled(Loaded, {"kind": kind, "problem": problem, "source": source, "shape": shape})
 
 
 # json.dumps(data, sort_keys=True) without building an encoder per call
 _spec_key = json.JSONEncoder(sort_keys=True).encode
+# the same text without recording every list and dict to detect a cycle: a cycle recurses
+# until RecursionError, and then `_spec_key` says what it says of it (ValueError, or the
+# RecursionError of data nested too deep)
+_spec_key_unchecked = json.JSONEncoder(sort_keys=True, check_circular=False).encode
 
 
 @lru_cache(maxsize=512)
@@ -225,7 +231,10 @@ def load_problem(data: dict[str, Any]) -> Loaded:
     if not isinstance(data, dict):
         raise SpecError("spec", "must be a JSON object")
     try:
-        key = _spec_key(data)
+        try:
+            key = _spec_key_unchecked(data)
+        except RecursionError:
+            key = _spec_key(data)
     except (TypeError, ValueError):
         raise SpecError("spec", "must hold only JSON values") from None
     return _load_cached(key)

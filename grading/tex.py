@@ -32,17 +32,25 @@ def ratio_tex(numerator: int, denominator: int) -> str:
 def ratios_tex(pairs: Iterable[tuple[int, int]]) -> str:
     """Return the column `bmatrix` of rationals given as (numerator, denominator > 0) pairs,
     as `vector_tex` writes their Fractions."""
-    return (
-        "\\begin{bmatrix}"
-        + "\\\\".join([ratio_tex(top, bottom) for top, bottom in pairs])
-        + "\\end{bmatrix}"
-    )
+    parts = []
+    for top, bottom in pairs:  # ratio_tex, inline (a call per coordinate was half the time)
+        common = gcd(top, bottom)
+        if common != 1:
+            top //= common
+            bottom //= common
+        if bottom == 1:
+            parts.append(str(top))
+        elif top < 0:
+            parts.append(f"-\\frac{{{-top}}}{{{bottom}}}")
+        else:
+            parts.append(f"\\frac{{{top}}}{{{bottom}}}")
+    return "\\begin{bmatrix}" + "\\\\".join(parts) + "\\end{bmatrix}"
 
 
 def scalar_tex(value: object) -> str:
     """Return TeX for one exact scalar (a Fraction, an int or a SymPy expression)."""
     if type(value) is Fraction:  # the commonest: no ABC check, no Fraction comparison
-        numerator, denominator = value.numerator, value.denominator
+        numerator, denominator = value._numerator, value._denominator  # (its slots)
         if denominator == 1:
             return str(numerator)
         sign = "-" if numerator < 0 else ""
@@ -205,7 +213,19 @@ class _Printer(LatexPrinter):
 
 def vector_tex(vector: Iterable[object]) -> str:
     """Return a vector as a TeX column `bmatrix`."""
-    return "\\begin{bmatrix}" + "\\\\".join(scalar_tex(x) for x in vector) + "\\end{bmatrix}"
+    parts = []
+    for x in vector:
+        if type(x) is Fraction:  # scalar_tex's commonest case, inline
+            top, bottom = x._numerator, x._denominator  # (its slots)
+            if bottom == 1:
+                parts.append(str(top))
+            elif top < 0:
+                parts.append(f"-\\frac{{{-top}}}{{{bottom}}}")
+            else:
+                parts.append(f"\\frac{{{top}}}{{{bottom}}}")
+        else:
+            parts.append(scalar_tex(x))
+    return "\\begin{bmatrix}" + "\\\\".join(parts) + "\\end{bmatrix}"
 
 
 def term_tex(weight: object, row: Iterable[object]) -> str:

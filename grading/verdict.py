@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def filled(cls: type[T], fields: dict[str, Any]) -> T:
+    """Return the instance of a frozen dataclass (one without `__post_init__` or slots) that
+    `cls(**fields)` makes, `fields` naming every field in order, with its `__dict__` filled
+    at once instead of the generated `__init__`'s object.__setattr__ per field: for the few
+    objects every answer makes (its Reading, Diagnosis, Verdict and Loaded)."""
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made
 
 
 class Status(StrEnum):
@@ -33,6 +45,13 @@ class Diagnosis:
     def code(self) -> str:
         """Return the mistake's code (as a Variant names it)."""
         return self.mistake
+
+    @classmethod
+    def named(cls, mistake: str, terms: tuple[int, ...], detail: dict[str, Any]) -> Diagnosis:
+        """Return Diagnosis(mistake, terms, detail=detail) quickly (`filled`)."""
+        return filled(
+            cls, {"mistake": mistake, "terms": terms, "coordinate": None, "detail": detail}
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON form of DESIGN.md plus `detail`."""
@@ -65,6 +84,31 @@ class Verdict:
     explanation: str = ""
     message: str = ""
     notes: tuple[str, ...] = ()
+
+    @classmethod
+    def marked(
+        cls,
+        status: Status,
+        score: float,
+        interpreted: str,
+        diagnosis: Diagnosis | None,
+        explanation: str,
+        notes: tuple[str, ...] = (),
+    ) -> Verdict:
+        """Return Verdict(status, score, interpreted, diagnosis, explanation, notes=notes)
+        quickly (`filled`)."""
+        return filled(
+            cls,
+            {
+                "status": status,
+                "score": score,
+                "interpreted": interpreted,
+                "diagnosis": diagnosis,
+                "explanation": explanation,
+                "message": "",
+                "notes": notes,
+            },
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON of DESIGN.md plus `"notes"`."""

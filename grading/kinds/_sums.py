@@ -36,8 +36,8 @@ def row_name(tokens: Sequence[str], r: int) -> str:
 def right_term(weight: Scalar, row: Sequence[Scalar]) -> str:
     """Return `$w x = product$` for one term, in TeX."""
     if type(weight) is Fraction and is_rational(row):  # the product's TeX from integers
-        top, bottom = weight.numerator, weight.denominator
-        product = ratios_tex([(top * x.numerator, bottom * x.denominator) for x in row])
+        top, bottom = weight._numerator, weight._denominator  # (Fraction's slots)
+        product = ratios_tex([(top * x._numerator, bottom * x._denominator) for x in row])
     else:
         product = vector_tex(scale(weight, row))
     return f"${term_tex(weight, row)} = {product}$"

@@ -62,6 +62,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import sub
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -104,7 +105,7 @@ class Variant(NamedTuple):
 
     def diagnosis(self) -> Diagnosis:
         """Return the Diagnosis naming this variant."""
-        return Diagnosis(self.code, self.terms, detail=dict(self.detail))
+        return Diagnosis.named(self.code, self.terms, dict(self.detail))
 
 
 class Gap:
@@ -121,7 +122,8 @@ class Gap:
         self.answer = answer
         self.right = right
         self.answer_approx = floats(answer)
-        self.approx = tuple(a - r for a, r in zip(self.answer_approx, right_approx, strict=True))
+        # answer and right have one length (`mistakes._solve` checks it before making a Gap)
+        self.approx = tuple(map(sub, self.answer_approx, right_approx))
         self._difference: tuple[Fraction, ...] | None = None
         self.memo: dict[str, Any] = {}  # what a kind's mistakes share while solving
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..exact import (
     floats,
-    offset_equal,
+    ratio_offset_equal,
     rational_difference_sum,
     rational_sum,
 )
@@ -92,16 +92,18 @@ def _forgot_weight_solve(p: P, gap: Gap) -> list[Variant]:
     approx = gap.approx
     out = []
     for k, weight in enumerate(p.weights):
-        top, bottom = weight.numerator, weight.denominator
+        top, bottom = weight._numerator, weight._denominator  # (exact.py: Fraction's slots)
         if top == bottom:
             continue  # a weight of 1: forgetting it changes nothing
         change = (bottom - top) / bottom  # float(1 - w)
         row_b, row_a = p.rows_b[k], p.rows_a[k]
         for d, b, a in zip(approx, row_b, row_a, strict=True):
-            if not near(d, change * (b.numerator / b.denominator - a.numerator / a.denominator)):
+            if not near(
+                d, change * (b._numerator / b._denominator - a._numerator / a._denominator)
+            ):
                 break
         else:
-            if offset_equal(gap.answer, gap.right, 1 - weight, row_b, row_a):
+            if ratio_offset_equal(gap.answer, gap.right, bottom - top, bottom, row_b, row_a):
                 out.append(variant("forgot_weight", (k,)))
     return out
 
@@ -110,18 +112,28 @@ def _reversed_solve(p: P, gap: Gap) -> list[Variant]:
     # -right = right + diff: diff = 2 * answer
     if not all(near(d, 2 * a) for d, a in zip(gap.approx, gap.answer_approx, strict=True)):
         return []
-    exact = offset_equal(gap.answer, gap.right, Fraction(-2), gap.right)
+    exact = ratio_offset_equal(gap.answer, gap.right, -2, 1, gap.right)
     return [variant("reversed_difference")] if exact else []
 
 
 def _one_side_solve(p: P, gap: Gap) -> list[Variant]:
     # h^B (or h^A) = answer
     weights = floats(p.weights)
+    # the first coordinate of both sides in one pass (summed as `sum` adds, left to right):
+    # it rules out almost every answer before a side's loop
+    first_b = first_a = 0
+    for w, row_b, row_a in zip(weights, p.rows_b, p.rows_a, strict=True):
+        x, y = row_b[0], row_a[0]
+        first_b += w * (x._numerator / x._denominator)
+        first_a += w * (y._numerator / y._denominator)
+    first = gap.answer_approx[0]
     out = []
-    for side, values in (("b", p.rows_b), ("a", p.rows_a)):
+    for side, values, made in (("b", p.rows_b, first_b), ("a", p.rows_a, first_a)):
+        if not near(first, made):
+            continue
         for d, a in enumerate(gap.answer_approx):
             made = sum(
-                w * (row[d].numerator / row[d].denominator)
+                w * (row[d]._numerator / row[d]._denominator)
                 for w, row in zip(weights, values, strict=True)
             )
             if not near(a, made):
@@ -136,7 +148,10 @@ def _forgot_weight_explain(p: P, d: Diagnosis) -> str:
     (k,) = d.terms
     # x_k^B - x_k^A and w_k times it, written from integers (`load` reads Fractions)
     steps = [
-        (b.numerator * a.denominator - a.numerator * b.denominator, b.denominator * a.denominator)
+        (
+            b._numerator * a._denominator - a._numerator * b._denominator,
+            b._denominator * a._denominator,
+        )
         for b, a in zip(p.rows_b[k], p.rows_a[k], strict=True)
     ]
     top, bottom = p.weights[k].numerator, p.weights[k].denominator

@@ -11,10 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from ..compare import as_fraction, equal, vectors_equal
-from ..exact import floats, offset_equal, rational_combine, rational_sum
+from ..exact import floats, ratio_literal, ratio_offset_equal, rational_combine, rational_sum
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -59,6 +60,13 @@ def _weight_text(text: object) -> Fraction:
     """Return the weight a `detail["weight"]` names ("1/2", "1"), without Fraction's regex."""
     numerator, _, denominator = str(text).partition("/")
     return Fraction(int(numerator), int(denominator or 1))
+
+
+def _weight_of(text: object) -> Fraction:
+    """Return the weight a `detail["weight"]` names, as Fraction(text) reads it (the usual
+    spelling from the literals shared by every problem, without Fraction's regex)."""
+    used = ratio_literal(text) if type(text) is str else None
+    return Fraction(text) if used is None else used  # type: ignore[arg-type]
 
 
 def _unique(values: list[Fraction]) -> list[Fraction]:
@@ -118,10 +126,15 @@ def _wrong_weight_form(p: P, d: Any) -> Form:
 
 def _wrong_weight_explain(p: P, d: Diagnosis) -> str:
     (k,) = d.terms
-    used = Fraction(d.detail["weight"])
+    used = _weight_of(d.detail["weight"])
     where = "1, as if the row had no weight"
-    if used != 1:
-        owners = [j for j, w in enumerate(p.weights) if w == used and j != k]
+    top, bottom = used.numerator, used.denominator
+    if top != 1 or bottom != 1:  # (Fractions are equal when their integers are)
+        owners = [
+            j
+            for j, w in enumerate(p.weights)
+            if w.numerator == top and w.denominator == bottom and j != k
+        ]
         where = f"${scalar_tex(used)}$" + (
             f", the weight of {_term(p, owners[0])}" if owners else ""
         )
@@ -249,118 +262,195 @@ def _average_explain(p: P, d: Diagnosis) -> str:
 
 
 @lru_cache(maxsize=512)
-def _floats(p: P) -> tuple[tuple[float, ...], tuple[tuple[float, ...], ...]]:
-    """Return the weights and rows as floats."""
-    return floats(p.weights), tuple(floats(row) for row in p.rows)
+def _floats(
+    p: P,
+) -> tuple[
+    tuple[float, ...],
+    tuple[tuple[float, ...], ...],
+    tuple[tuple[int, int], ...],
+    tuple[float, ...],
+    tuple[float, float, float],
+]:
+    """Return the weights and rows as floats, each weight's numerator and denominator, the
+    rows' column sums in floats (the whole-sum mistakes' filter), and the largest |w| and
+    |x_j| in the first two coordinates (the pairs' filter's bound in `_solved`)."""
+    rows = tuple([floats(row) for row in p.rows])
+    weights = floats(p.weights)
+    two = len(rows[0]) >= 2
+    return (
+        weights,
+        rows,
+        tuple([(w._numerator, w._denominator) for w in p.weights]),  # (Fraction's slots)
+        tuple([sum(column) for column in zip(*rows, strict=True)]),
+        (
+            max(map(abs, weights)),
+            max([abs(row[0]) for row in rows]),
+            max([abs(row[1]) for row in rows]) if two else 0.0,
+        ),
+    )
 
 
-def _multiples(p: P, gap: Gap) -> list[float | None]:
-    """Return, per term k, the λ with difference ≈ λ·x_k in floats (None: there is none);
-    computed once per answer for the mistakes that change one term's weight."""
-    found = gap.memo.get("multiples")
-    if found is None:
-        _, rows = _floats(p)
-        approx = gap.approx
-        found = []
-        for row in rows:
-            factor = None
-            for x, d in zip(row, approx, strict=True):
-                if x:
-                    factor = d / x
-                    for y, e in zip(row, approx, strict=True):
-                        if abs(e - factor * y) > 1e-9 * (1.0 + abs(e)):
-                            factor = None
+def _solved(p: P, gap: Gap) -> tuple[list[Variant], ...]:
+    """Return the variants of omitted_term, wrong_weight, wrong_row and swapped_weights that
+    give the learner's vector, each list in its `variants` order; found in one pass over the
+    terms per answer (shared through `gap.memo`), a float filter before each exact test.
+
+    Per term k, λ with difference ≈ λ·x_k (omitted: λ = -w_k; wrong weight: w_k + λ another
+    weight or 1); per term k, the row x_k + difference / w_k (wrong row: another row, its
+    first coordinate compared first); per pair a < b, (w_b - w_a)(x_a - x_b) (swapped)."""
+    found = gap.memo.get("solved")
+    if found is not None:
+        return found
+    weights, rows, ratios, _, (big_w, big_x0, big_x1) = _floats(p)
+    approx = gap.approx
+    answer, right = gap.answer, gap.right
+    exact_rows = p.rows
+    omitted: list[Variant] = []
+    wrong_weight: list[Variant] = []
+    wrong_row: list[Variant] = []
+    d0 = approx[0]
+    # Parallel to x_k needs d_0 x_1 ≈ d_1 x_0, a cross-ratio of two coordinates that rules
+    # out most rows at once: when every |d_j - λ x_j| <= τ_j (the test below, τ_j =
+    # 1e-9 (1 + |d_j|)), |d_0 x_1 - d_1 x_0| <= τ_0 |x_1| + τ_1 |x_0| (rounding adds far less
+    # than the factor 2 allows), so no row the test below passes is ruled out.
+    two = len(approx) >= 2
+    if two:
+        d1 = approx[1]
+        tau0, tau1 = 2e-9 * (1.0 + abs(d0)), 2e-9 * (1.0 + abs(d1))
+    crosses = []
+    for k, row in enumerate(rows):
+        weight = weights[k]
+        # the λ with difference ≈ λ·x_k, from the row's first nonzero coordinate
+        factor = None
+        if two:
+            x0, x1 = row[0], row[1]
+            cross = d0 * x1 - d1 * x0
+            crosses.append(cross)
+            parallel = abs(cross) <= tau0 * abs(x1) + tau1 * abs(x0)
+        else:
+            parallel = True
+        for x, d in zip(row, approx, strict=True) if parallel else ():
+            if x:
+                factor = d / x
+                for y, e in zip(row, approx, strict=True):
+                    if abs(e - factor * y) > 1e-9 * (1.0 + abs(e)):
+                        factor = None
+                        break
+                break
+        if factor is not None:
+            # omitted_term: -w_k x_k = diff
+            own_top, own_bottom = ratios[k]
+            if near(factor, -weight) and ratio_offset_equal(
+                answer, right, -own_top, own_bottom, exact_rows[k]
+            ):
+                omitted.append(variant("omitted_term", (k,)))
+            # wrong_weight: (w' - w_k) x_k = diff, w' another term's weight or 1
+            if not near(factor, 0.0):
+                used = weight + factor
+                one = near(used, 1.0)
+                size = abs(used)
+                listed = [  # near(w, used), inline
+                    j
+                    for j, w in enumerate(weights)
+                    if j != k and abs(w - used) <= 1e-9 * (1.0 + abs(w) + size)
+                ]
+                if one or listed:
+                    # (w' - w_k) in integers; a Fraction is built only for the one named
+                    for top, bottom in [ratios[j] for j in listed] + ([(1, 1)] if one else []):
+                        if (top, bottom) != (own_top, own_bottom) and ratio_offset_equal(
+                            answer,
+                            right,
+                            top * own_bottom - own_top * bottom,
+                            bottom * own_bottom,
+                            exact_rows[k],
+                        ):
+                            # str of the Fraction top/bottom (in lowest terms, bottom > 0)
+                            text = f"{top}/{bottom}" if bottom != 1 else str(top)
+                            wrong_weight.append(variant("wrong_weight", (k,), {"weight": text}))
                             break
-                    break
-            found.append(factor)
-        gap.memo["multiples"] = found
+    # The pairs: a wrong row (k, r) gives diff = w_k (x_r - x_k), swapped weights (a, b) give
+    # diff = (w_b - w_a)(x_a - x_b); either way the pair's rows differ by Δ parallel to diff,
+    # and the cross-ratio c_j = d_0 x_j1 - d_1 x_j0 of the two rows is nearly equal:
+    # c_r - c_k = d_0 Δ_1 - d_1 Δ_0 = e_0 Δ_1 - e_1 Δ_0 where e_j = (factor) Δ_j - d_j, which
+    # the tests below bound by 1e-9 (1 + |(factor) Δ_j| + |d_j|), |factor| <= 2 max |w|,
+    # |Δ_j| <= 2 max |x_j|. With no two c_j that close (sorted, neighbours compared), no pair
+    # passes those tests and neither loop runs (rounding is far below the bound's slack and
+    # its last term).
+    pairs = True
+    if two and len(crosses) > 1:
+        span0, span1 = 2.0 * big_x0, 2.0 * big_x1
+        tolerance = 2e-9 * (
+            (1.0 + 2.0 * big_w * span0 + abs(d0)) * span1
+            + (1.0 + 2.0 * big_w * span1 + abs(d1)) * span0
+        ) + 1e-12 * (abs(d0) * big_x1 + abs(d1) * big_x0)
+        crosses.sort()
+        pairs = False
+        for low, high in pairwise(crosses):
+            if high - low <= tolerance:
+                pairs = True
+                break
+    for k, row in enumerate(rows) if pairs else ():
+        weight = weights[k]
+        # wrong_row: w_k (x_r - x_k) = diff
+        if weight:
+            start = row[0] + d0 / weight
+            bound = 1e-9 * (1.0 + abs(start))
+            for r, other in enumerate(rows):
+                if (
+                    r != k
+                    and abs(other[0] - start) <= bound
+                    and all(
+                        near(weight * (y - x), d)
+                        for y, x, d in zip(other, row, approx, strict=True)
+                    )
+                    and ratio_offset_equal(answer, right, *ratios[k], exact_rows[r], exact_rows[k])
+                ):
+                    wrong_row.append(variant("wrong_row", (k,), {"row": r}))
+    # swapped_weights: (w_b - w_a)(x_a - x_b) = diff
+    swapped: list[Variant] = []
+    bound = 1e-9 * (1.0 + abs(d0))
+    n = len(weights) if pairs else 0
+    for a in range(n):
+        weight_a, row_a = weights[a], rows[a]
+        first_a = row_a[0]
+        top_a, bottom_a = ratios[a]
+        for b in range(a + 1, n):
+            change = weights[b] - weight_a
+            if (
+                abs(d0 - change * (first_a - rows[b][0])) <= bound
+                and ratios[b] != ratios[a]
+                and all(
+                    near(d, change * (x - y))
+                    for d, x, y in zip(approx, row_a, rows[b], strict=True)
+                )
+                and ratio_offset_equal(
+                    answer,
+                    right,
+                    ratios[b][0] * bottom_a - top_a * ratios[b][1],
+                    ratios[b][1] * bottom_a,
+                    exact_rows[a],
+                    exact_rows[b],
+                )
+            ):
+                swapped.append(variant("swapped_weights", (a, b)))
+    found = gap.memo["solved"] = (omitted, wrong_weight, wrong_row, swapped)
     return found
 
 
 def _omitted_solve(p: P, gap: Gap) -> list[Variant]:
-    # -w_k x_k = diff
-    weights, _ = _floats(p)
-    return [
-        variant("omitted_term", (k,))
-        for k, factor in enumerate(_multiples(p, gap))
-        if factor is not None
-        and near(factor, -weights[k])
-        and offset_equal(gap.answer, gap.right, -p.weights[k], p.rows[k])
-    ]
+    return _solved(p, gap)[0]
 
 
 def _wrong_weight_solve(p: P, gap: Gap) -> list[Variant]:
-    # (w' - w_k) x_k = diff, w' another term's weight or 1
-    weights, _ = _floats(p)
-    out = []
-    for k, change in enumerate(_multiples(p, gap)):
-        if change is None or near(change, 0.0):
-            continue
-        weight = weights[k] + change
-        if not near(weight, 1.0) and not any(
-            near(w, weight) for j, w in enumerate(weights) if j != k
-        ):
-            continue
-        own = p.weights[k]
-        listed = [w for j, w in enumerate(p.weights) if j != k and near(weights[j], weight)]
-        for exact in [*listed, Fraction(1)] if near(weight, 1.0) else listed:
-            if exact != own and offset_equal(gap.answer, gap.right, exact - own, p.rows[k]):
-                out.append(variant("wrong_weight", (k,), {"weight": str(exact)}))
-                break
-    return out
+    return _solved(p, gap)[1]
 
 
 def _wrong_row_solve(p: P, gap: Gap) -> list[Variant]:
-    # w_k (x_r - x_k) = diff
-    weights, rows = _floats(p)
-    d0 = gap.approx[0]
-    out = []
-    for k, weight in enumerate(weights):
-        if not p.weights[k]:
-            continue
-        start = rows[k][0] + d0 / weight
-        for r, row in enumerate(rows):
-            if (
-                r != k
-                and abs(row[0] - start) <= 1e-9 * (1.0 + abs(start))
-                and all(
-                    near(weight * (y - x), d)
-                    for y, x, d in zip(row, rows[k], gap.approx, strict=True)
-                )
-                and offset_equal(gap.answer, gap.right, p.weights[k], p.rows[r], p.rows[k])
-            ):
-                out.append(variant("wrong_row", (k,), {"row": r}))
-    return out
+    return _solved(p, gap)[2]
 
 
 def _swapped_solve(p: P, gap: Gap) -> list[Variant]:
-    # (w_b - w_a)(x_a - x_b) = diff
-    weights, rows = _floats(p)
-    d0 = gap.approx[0]
-    bound = 1e-9 * (1.0 + abs(d0))
-    n = len(weights)
-    out = []
-    for a in range(n):
-        for b in range(a + 1, n):
-            change = weights[b] - weights[a]
-            if (
-                abs(d0 - change * (rows[a][0] - rows[b][0])) <= bound
-                and p.weights[a] != p.weights[b]
-                and all(
-                    near(d, change * (x - y))
-                    for d, x, y in zip(gap.approx, rows[a], rows[b], strict=True)
-                )
-                and offset_equal(
-                    gap.answer, gap.right, p.weights[b] - p.weights[a], p.rows[a], p.rows[b]
-                )
-            ):
-                out.append(variant("swapped_weights", (a, b)))
-    return out
-
-
-@lru_cache(maxsize=512)
-def _column_sums(p: P) -> tuple[float, ...]:
-    return tuple(sum(column) for column in zip(*_floats(p)[1], strict=True))
+    return _solved(p, gap)[3]
 
 
 def _whole_sum_solve(
@@ -371,10 +461,11 @@ def _whole_sum_solve(
 
     def solve(p: P, gap: Gap) -> list[Variant]:
         scale = scale_of(p)
-        if not all(
-            near(scale * total, a)
-            for total, a in zip(_column_sums(p), gap.answer_approx, strict=True)
-        ):
+        totals = _floats(p)[3]
+        answer = gap.answer_approx
+        if not near(scale * totals[0], answer[0]) or not all(
+            near(scale * total, a) for total, a in zip(totals, answer, strict=True)
+        ):  # the first coordinate alone rules out almost every answer
             return []
         w = weight(p)
         return [variant(code)] if rational_sum([w] * len(p.rows), p.rows) == gap.answer else []
@@ -409,7 +500,7 @@ class WeightedSum(Kind):
             solve=_wrong_weight_solve,
             explain=_wrong_weight_explain,
             describe=lambda p, d: (
-                f"using the weight ${scalar_tex(Fraction(d.detail['weight']))}$ in "
+                f"using the weight ${scalar_tex(_weight_of(d.detail['weight']))}$ in "
                 f"{_term(p, d.terms[0])}"
             ),
             from_terms=_wrong_weight_from_terms,

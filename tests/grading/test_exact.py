@@ -10,9 +10,11 @@ from grading.exact import (
     decimal_literal,
     difference,
     dot,
+    floats,
     multiply,
     offset_equal,
     ratio_literal,
+    ratio_offset_equal,
     rational_combine,
     rational_difference_sum,
     rational_sum,
@@ -35,6 +37,11 @@ def test_both_integer_weighted_sums_equal_fraction_arithmetic(terms):
     assert rational_combine(weights, rows) == expected
     assert rational_sum(weights, rows) == expected
     assert combine(weights, rows) == expected
+    # an integer weight or coordinate given as an int is read as its Fraction
+    ints = [int(w) if w.denominator == 1 else w for w in weights]
+    int_rows = [(int(x) if x.denominator == 1 else x, y) for x, y in rows]
+    assert rational_combine(ints, int_rows) == expected
+    assert rational_sum(ints, int_rows) == expected
 
 
 @given(st.lists(st.tuples(fractions, fractions, fractions, fractions), min_size=1, max_size=7))
@@ -95,3 +102,39 @@ def test_offset_equal_checks_a_form_exactly_in_integers():
     single = tuple(r - F(1, 7) * x for r, x in zip(right, row, strict=True))
     assert offset_equal(single, right, F(-1, 7), row)
     assert not offset_equal((single[0], single[1] + F(1, 10**30)), right, F(-1, 7), row)
+
+
+@given(
+    st.lists(st.tuples(fractions, fractions, fractions, fractions), min_size=1, max_size=5),
+    fractions,
+    st.integers(1, 12),
+    st.booleans(),
+    st.booleans(),
+)
+def test_ratio_offset_equal_is_offset_equal_of_the_fraction(columns, factor, spread, minus, hit):
+    # a factor given as integers not in lowest terms (times `spread`) is the Fraction's
+    right = tuple(r for r, _, _, _ in columns)
+    row = tuple(x for _, x, _, _ in columns)
+    other = tuple(y for _, _, y, _ in columns) if minus else None
+    if hit:  # an answer the form gives, so both say True
+        answer = tuple(
+            r + factor * (x - (other[k] if other else 0))
+            for k, (r, x) in enumerate(zip(right, row, strict=True))
+        )
+    else:
+        answer = tuple(a for _, _, _, a in columns)
+    top, bottom = factor.numerator * spread, factor.denominator * spread
+    assert ratio_offset_equal(answer, right, top, bottom, row, other) == offset_equal(
+        answer, right, factor, row, other
+    )
+    if hit:
+        assert offset_equal(answer, right, factor, row, other)
+
+
+@given(st.lists(st.fractions(), min_size=1, max_size=6))
+def test_fraction_slots_hold_what_the_properties_return(values):
+    # exact.floats, rational_difference_sum and ratio_offset_equal read Fraction's slots
+    assert {"_numerator", "_denominator"} <= set(Fraction.__slots__)
+    for x in values:
+        assert (x._numerator, x._denominator) == (x.numerator, x.denominator)
+    assert floats(values) == tuple(float(x) for x in values)

@@ -243,3 +243,39 @@ def test_a_problems_first_answers_are_solved_and_later_ones_use_its_index():
     assert solved_matches(problem, vector) == (diagnosis,)
     assert solved_matches(problem, vector) is None
     assert mistake_index(problem).exact_matches(vector) == (diagnosis,)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_weighted_sum_solved_in_one_pass_finds_what_the_index_finds(seed):
+    # given weighted sums of every size, with weights and rows that tie, vanish, repeat,
+    # are 0 or 1, or make a difference parallel to several rows at once
+    rng = random.Random(1000 + seed)
+    for _ in range(10):
+        n, dim = rng.randint(1, 6), rng.randint(1, 4)
+        pool = [*_WEIGHTS, "7/3", "-5/6", "12", "1/12"]
+        rows = _random_rows(rng, n, dim)
+        if rng.random() < 0.3 and n > 1:
+            rows[-1] = [str(2 * int(x)) for x in rows[0]]  # a row parallel to another
+        problem = load_problem(
+            {
+                "kind": "weighted_sum",
+                "tokens": [f"w{j}" for j in range(n)],
+                "position": rng.randrange(n),
+                "weights": [rng.choice(pool) for _ in range(n)],
+                "rows": rows,
+            }
+        )
+        index = mistake_index(problem)
+        right = expected_cached(problem)
+        values = problem.problem.rows
+        answers = {vector for _, vector in mistaken(problem)}
+        for row in values:
+            for other in values:
+                for c in (Fraction(1), Fraction(-1, 3), Fraction(5, 2)):
+                    answers.add(
+                        tuple(r + c * (x - y) for r, x, y in zip(right, row, other, strict=True))
+                    )
+                    answers.add(tuple(r + c * x for r, x in zip(right, row, strict=True)))
+        # then solving gives every answer the index's diagnoses, in the same order
+        for vector in answers:
+            assert list(solve_matches(problem, vector)) == list(index.exact_matches(vector))

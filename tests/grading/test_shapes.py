@@ -18,11 +18,13 @@ from grading.shapes import (
     ScalarShape,
     TupleShape,
     Vector,
+    _offset,
     _told_offset,
     listed,
     ordinal,
     text_tex,
 )
+from grading.tex import scalar_tex
 from tests.grading.test_compare import _exact_numbers
 
 F = Fraction
@@ -383,3 +385,18 @@ def test_an_offset_told_from_floats_is_written_as_the_forty_digit_one(a, b, clos
             continue
         off = float(approx(a) - approx(want))
         assert told == ("" if abs(off) < 1e-12 else f"{off:+.4g}"), (a, want)
+
+
+@given(
+    st.fractions(max_denominator=10**6).filter(lambda x: abs(x) < 10**9),
+    st.fractions(max_denominator=10**6).filter(lambda x: abs(x) < 10**9),
+    st.integers(0, 9),
+)
+def test_an_offset_of_fractions_is_written_as_the_fraction_of_the_difference(got, want, index):
+    # the integer path says what subtracting the Fractions says
+    diff = got - want
+    expected = None
+    if diff != 0:
+        sign = "+" if diff > 0 else ""
+        expected = f"the {ordinal(index)} coordinate is off by ${sign}{scalar_tex(diff)}$"
+    assert _offset(index, "coordinate", got, want) == expected

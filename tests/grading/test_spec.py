@@ -3,7 +3,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grading import SpecError, validate_spec
-from grading.spec import MAX_DIM, list_field, number, numbers, rows
+from grading.spec import MAX_DIM, list_field, load_problem, number, numbers, rows
 
 from .conftest import content_spec, contrast_spec, lookup_spec, seed_weighted_sum, three_terms
 
@@ -165,3 +165,24 @@ def test_rows_read_as_number_by_number(items):
     if isinstance(items, list) and items and isinstance(items[0], list):
         expected = _outcome(lambda: tuple(number(x, f"w[{j}]") for j, x in enumerate(items[0])))
         assert _outcome(numbers, items[0], "w") == expected
+
+
+def test_a_spec_that_holds_itself_or_is_nested_too_deep_is_refused_as_before():
+    # a cycle (found without recording every list: it recurses, then the checking encoder
+    # names it) is a SpecError; data nested deeper than the recursion limit stays the
+    # RecursionError json gives it
+    cyclic: dict = {"kind": "weighted_sum"}
+    cyclic["rows"] = cyclic
+    looped: list = []
+    looped.append(looped)
+    for spec in (cyclic, {"kind": "lookup", "table": looped}):
+        with pytest.raises(SpecError) as raised:
+            load_problem(spec)
+        assert (raised.value.field, raised.value.message) == ("spec", "must hold only JSON values")
+    deep: list = []
+    inner = deep
+    for _ in range(5000):
+        inner.append([])
+        inner = inner[0]
+    with pytest.raises(RecursionError):
+        load_problem({"kind": "lookup", "table": deep})

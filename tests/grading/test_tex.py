@@ -74,6 +74,11 @@ def test_a_right_term_writes_the_product_of_the_weight_and_the_row(weight, row):
 @given(st.lists(st.tuples(st.integers(-(10**6), 10**6), st.integers(1, 10**6)), max_size=8))
 def test_a_column_of_ratios_is_written_as_its_fractions_are(pairs):
     assert ratios_tex(pairs) == vector_tex([Fraction(n, d) for n, d in pairs])
+    # and a vector of Fractions as each coordinate is written alone
+    column = [_fraction_tex(Fraction(n, d)) for n, d in pairs]
+    assert vector_tex([Fraction(n, d) for n, d in pairs]) == (
+        "\\begin{bmatrix}" + "\\\\".join(column) + "\\end{bmatrix}"
+    )
 
 
 # ---------------------------------------------------------------- the faster printer
