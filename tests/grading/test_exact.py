@@ -95,3 +95,12 @@ def test_offset_equal_checks_a_form_exactly_in_integers():
     single = tuple(r - F(1, 7) * x for r, x in zip(right, row, strict=True))
     assert offset_equal(single, right, F(-1, 7), row)
     assert not offset_equal((single[0], single[1] + F(1, 10**30)), right, F(-1, 7), row)
+
+
+_RATIOS = st.fractions(min_value=-50, max_value=50, max_denominator=60)
+
+
+@given(st.integers(1, 8).flatmap(lambda n: st.tuples(*[st.tuples(_RATIOS, _RATIOS)] * n)))
+def test_the_dot_product_in_integers_is_the_fractions_sum(pairs):
+    a, b = [x for x, _ in pairs], [y for _, y in pairs]
+    assert dot(a, b) == sum((x * y for x, y in pairs), F(0))
