@@ -193,8 +193,19 @@ def difference(a: Sequence[Scalar], b: Sequence[Scalar]) -> Vector:
 
 
 def dot(a: Sequence[Fraction], b: Sequence[Fraction]) -> Fraction:
-    """Return the dot product of two rational vectors."""
-    return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))
+    """Return the dot product of two rational vectors, in integer arithmetic (one Fraction at
+    the end, no gcd per product or partial sum)."""
+    num, den = 0, 1
+    for x, y in zip(a, b, strict=True):
+        term_num = x.numerator * y.numerator
+        if term_num:
+            term_den = x.denominator * y.denominator
+            if term_den == den:
+                num += term_num
+            else:
+                num = num * term_den + term_num * den
+                den *= term_den
+    return Fraction(num, den)
 
 
 def offset_equal(

@@ -46,16 +46,15 @@ class ContentProblem:
     tokens: tuple[str, ...]
     position: int
     rows: tuple[Row, ...]
+    scores: tuple[Fraction, ...]  # s_ij = x_i . x_j, found while the spec is checked
 
 
 P = ContentProblem
 
 
-@lru_cache(maxsize=512)
 def scores(p: P) -> tuple[Fraction, ...]:
     """Return the content scores s_ij = x_i . x_j."""
-    own = p.rows[p.position]
-    return tuple(dot(own, row) for row in p.rows)
+    return p.scores
 
 
 def softmax(exponents: Sequence[Fraction]) -> tuple[sympy.Expr, ...]:
@@ -230,15 +229,15 @@ class ContentWeights(Kind):
         tokens = strings(spec, "tokens", low=1, high=MAX_POSITIONS)
         same_length("tokens", tokens, "rows", len(values))
         at = position(spec, len(values))
-        for j, row in enumerate(values):
-            score = dot(values[at], row)
+        found = tuple(dot(values[at], row) for row in values)
+        for j, score in enumerate(found):
             if abs(score) > MAX_SCORE or score.denominator > MAX_SCORE_DENOMINATOR:
                 raise SpecError(
                     f"rows[{j}]",
                     f"its score with the row at position {at} is {score}; scores must "
                     f"stay within ±{MAX_SCORE} with denominators up to {MAX_SCORE_DENOMINATOR}",
                 )
-        return P(tokens, at, values)
+        return P(tokens, at, values, found)
 
     def normal(self, problem: P) -> dict[str, Any]:
         return {

@@ -138,3 +138,12 @@ def test_fraction_slots_hold_what_the_properties_return(values):
     for x in values:
         assert (x._numerator, x._denominator) == (x.numerator, x.denominator)
     assert floats(values) == tuple(float(x) for x in values)
+
+
+_RATIOS = st.fractions(min_value=-50, max_value=50, max_denominator=60)
+
+
+@given(st.integers(1, 8).flatmap(lambda n: st.tuples(*[st.tuples(_RATIOS, _RATIOS)] * n)))
+def test_the_dot_product_in_integers_is_the_fractions_sum(pairs):
+    a, b = [x for x, _ in pairs], [y for _, y in pairs]
+    assert dot(a, b) == sum((x * y for x, y in pairs), F(0))
