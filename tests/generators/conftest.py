@@ -77,6 +77,7 @@ def answer_text(vector, spec: dict | None = None) -> str:
 
     import sympy
 
+    from grading.compare import to_sympy
     from grading.parse import MAX_IRRATIONAL_ATOMS
     from grading.shapes import Vector
     from grading.spec import load_problem
@@ -85,6 +86,7 @@ def answer_text(vector, spec: dict | None = None) -> str:
         shape = load_problem(spec).shape
         if not isinstance(shape, Vector):
             return shape.typed(vector)
+    vector = [to_sympy(x) for x in vector]  # a tuple answer's vector part holds Fractions
     if all(x.is_Rational for x in vector):
         return "[" + ", ".join(str(x) for x in vector) + "]"
     parts = [sympy.fraction(sympy.together(x)) for x in vector]

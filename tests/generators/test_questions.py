@@ -75,3 +75,10 @@ def test_content_weights_answers_in_decimals_are_diagnosed_too(level):
             verdict = grading.grade(spec, typed)
             assert verdict.diagnosis is not None, (seed, listed, verdict.explanation)
             assert verdict.diagnosis.mistake == listed.mistake
+
+
+def test_a_vector_of_fractions_is_typed_as_a_learner_types_it():
+    # a tuple answer's vector part holds Fractions (make bench's per-kind rows type them)
+    from fractions import Fraction
+
+    assert answer_text((Fraction(1, 2), Fraction(-3))) == "[1/2, -3]"
