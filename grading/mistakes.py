@@ -279,6 +279,8 @@ def _solvable(loaded: Loaded) -> tuple[float, ...] | None:
     None."""
     if not isinstance(loaded.shape, Vector) or not _kind_solves(loaded.kind):
         return None
+    if not loaded.kind.solves(loaded.problem):
+        return None
     expected = expected_cached(loaded)
     return floats(expected) if is_rational(expected) else None
 

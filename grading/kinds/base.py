@@ -36,7 +36,8 @@ Optional, for kinds that need them:
   all 0; `gap.approx` its floats, for a quick filter before an exact test), found from the
   form directly instead of building every variant's vector; when every mistake of a kind has
   one, an exact rational answer is diagnosed without building an index (the tests check it
-  finds what the index finds, in the same order);
+  finds what the index finds, in the same order); `Kind.solves(problem)` may turn it off for a
+  problem whose numbers are too large for the float filters to be sure;
 - `MistakeDef.estimate(problem, variant)`: for a kind whose mistaken answers are not all
   rational, the numbers of what `apply` gives as floats with bounds on their errors
   (`grading.compare.Bound`, built with `bound_exp`, `bound_sum`, `bound_product`,
@@ -62,7 +63,6 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from operator import sub
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -122,8 +122,16 @@ class Gap:
         self.answer = answer
         self.right = right
         self.answer_approx = floats(answer)
-        # answer and right have one length (`mistakes._solve` checks it before making a Gap)
-        self.approx = tuple(map(sub, self.answer_approx, right_approx))
+        # answer and right have one length (`mistakes._solve` checks it before making a Gap).
+        # Each difference is computed in integers and rounded once, so its float is within
+        # half an ulp of it however large answer and right are (their floats subtracted
+        # would be off by up to an ulp of the larger, more than the filters' tolerance once
+        # the numbers are large and the difference small).
+        self.approx = tuple(
+            (a._numerator * r._denominator - r._numerator * a._denominator)
+            / (a._denominator * r._denominator)
+            for a, r in zip(answer, right)  # noqa: B905 (same length, checked above)
+        )
         self._difference: tuple[Fraction, ...] | None = None
         self.memo: dict[str, Any] = {}  # what a kind's mistakes share while solving
 
@@ -133,6 +141,15 @@ class Gap:
         if self._difference is None:
             self._difference = tuple(a - r for a, r in zip(self.answer, self.right, strict=True))
         return self._difference
+
+
+# The float filters of the rational kinds' `solve` compare products and sums of a problem's
+# numbers with a tolerance of 1e-9 (`near`), and the answer's difference from the right one
+# is rounded once (`Gap`): with every weight and row at most SOLVE_BOUND in size those
+# products stay below about 10^4 and double rounding some 30 times under the tolerance. The
+# generators' numbers are at most 12; a problem with larger ones is diagnosed from its index
+# (exact in integers): past about 10^3, solving missed diagnoses the index found.
+SOLVE_BOUND = 100
 
 
 def near(a: float, b: float) -> bool:
@@ -215,6 +232,13 @@ class Kind(ABC):
     def normal(self, problem: Problem) -> dict[str, Any]:
         """Return the spec's fields in canonical form (default: none rewritten)."""
         return {}
+
+    def solves(self, problem: Problem) -> bool:
+        """Return True when the float filters of this kind's `MistakeDef.solve` are sure on
+        this problem (default); False sends its answers to the index, exact in integers. A
+        kind whose filters compare products of the problem's numbers answers False when those
+        numbers are too large for double rounding to stay far below the filters' tolerance."""
+        return True
 
     def size(self, problem: Problem) -> int | None:
         """Return how many parts a diagnosis's terms may index (None: not checked)."""

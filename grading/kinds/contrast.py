@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 from ..exact import (
@@ -34,7 +35,18 @@ from ..spec import (
 from ..terms import TermTable
 from ..tex import ratios_tex, scalar_tex, vector_tex
 from ..verdict import Diagnosis
-from .base import Form, Gap, Kind, MistakeDef, Variant, gettext_noop, near, register, variant
+from .base import (
+    SOLVE_BOUND,
+    Form,
+    Gap,
+    Kind,
+    MistakeDef,
+    Variant,
+    gettext_noop,
+    near,
+    register,
+    variant,
+)
 from .lookup import SAME_ROW_POINT
 
 Row = tuple[Fraction, ...]
@@ -258,6 +270,10 @@ class Contrast(Kind):
 
     def right(self, problem: P) -> tuple[Fraction, ...]:
         return _right(problem)
+
+    def solves(self, problem: P) -> bool:
+        numbers = floats([*problem.weights, *chain(*problem.rows_a, *problem.rows_b)])
+        return max(map(abs, numbers)) <= SOLVE_BOUND
 
     def size(self, problem: P) -> int:
         return len(problem.rows_a)

@@ -15,7 +15,13 @@ from itertools import pairwise
 from typing import Any
 
 from ..compare import as_fraction, equal, vectors_equal
-from ..exact import floats, ratio_literal, ratio_offset_equal, rational_combine, rational_sum
+from ..exact import (
+    floats,
+    ratio_literal,
+    ratio_offset_equal,
+    rational_combine,
+    rational_sum,
+)
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -32,7 +38,18 @@ from ..terms import TermReport, TermTable
 from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
 from ._sums import SELF_POINT, right_term, row_name, sum_tex, term_name
-from .base import Form, Gap, Kind, MistakeDef, Variant, gettext_noop, near, register, variant
+from .base import (
+    SOLVE_BOUND,
+    Form,
+    Gap,
+    Kind,
+    MistakeDef,
+    Variant,
+    gettext_noop,
+    near,
+    register,
+    variant,
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -576,6 +593,12 @@ class WeightedSum(Kind):
     def right(self, problem: P) -> tuple[Fraction, ...]:
         # `load` reads every weight and row as Fractions: their sum in integers
         return rational_combine(problem.weights, problem.rows)
+
+    def solves(self, problem: P) -> bool:
+        weights, rows, *_ = _floats(problem)  # the solvers' own floats, kept per problem
+        return max(map(abs, weights)) <= SOLVE_BOUND and all(
+            max(map(abs, row)) <= SOLVE_BOUND for row in rows
+        )
 
     def size(self, problem: P) -> int:
         return len(problem.rows)

@@ -12,8 +12,10 @@ from grading import (
     ProblemKind,
     apply_mistake,
     expected_answer,
+    grade,
     mistaken_answers,
 )
+from grading.kinds.base import SOLVE_BOUND
 from grading.mistakes import expected_cached, mistake_index, mistaken, solve_matches, solved_matches
 from grading.spec import load_problem
 
@@ -279,3 +281,66 @@ def test_weighted_sum_solved_in_one_pass_finds_what_the_index_finds(seed):
         # then solving gives every answer the index's diagnoses, in the same order
         for vector in answers:
             assert list(solve_matches(problem, vector)) == list(index.exact_matches(vector))
+
+
+def _ratio(rng: random.Random, size: int) -> str:
+    top = rng.choice([rng.randint(-9, 9), rng.randint(-size, size)])
+    return str(Fraction(top, rng.choice([1, rng.randint(1, 9), rng.randint(1, size)])))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_solving_finds_what_the_index_finds_up_to_the_bound_and_past_it_is_not_tried(seed):
+    # given weighted sums and contrasts whose numerators and denominators reach SOLVE_BOUND
+    # (small and large mixed: 1/100 beside 100), or go far past it (1/1000000 beside 10^6/3,
+    # where double rounding exceeds the float filters' tolerance and solving missed mistakes)
+    rng = random.Random(5000 + seed)
+    for size in (SOLVE_BOUND, 10**7):
+        n, dim = rng.randint(2, 5), rng.randint(2, 4)
+        weights = [_ratio(rng, size) for _ in range(n)]
+        if rng.random() < 0.5:
+            spec = {
+                "kind": "weighted_sum",
+                "tokens": [f"w{j}" for j in range(n)],
+                "position": 0,
+                "weights": weights,
+                "rows": [[_ratio(rng, size) for _ in range(dim)] for _ in range(n)],
+            }
+        else:
+            spec = {
+                "kind": "contrast",
+                "position": 0,
+                "weights": weights,
+                "rows_a": [[_ratio(rng, size) for _ in range(dim)] for _ in range(n)],
+                "rows_b": [[_ratio(rng, size) for _ in range(dim)] for _ in range(n)],
+            }
+        problem = load_problem(spec)
+        index = mistake_index(problem)
+        solves = problem.kind.solves(problem.problem)
+        assert solves or size > SOLVE_BOUND
+        for _, vector in mistaken(problem):
+            solved = solve_matches(problem, vector)
+            if solves:
+                # then within the bound solving finds what the index finds, in its order
+                assert solved is not None
+                assert list(solved) == list(index.exact_matches(vector))
+            else:
+                # past it the kind is not solved: its answers go to the index (exact)
+                assert solved is None
+
+
+def test_the_problem_that_solving_got_wrong_is_diagnosed_from_its_index():
+    spec = {
+        "kind": "weighted_sum",
+        "tokens": ["a", "b", "c"],
+        "position": 0,
+        "weights": ["1000000/3", "1/1000000", "2/3"],
+        "rows": [["1", "2"], ["3", "-1"], ["7/3", "5"]],
+    }
+    problem = load_problem(spec)
+    variant = Diagnosis("wrong_row", (1,), detail={"row": 0})
+    answer = apply_mistake(spec, variant)
+    text = "[" + ", ".join(str(x) for x in answer) + "]"
+    for _ in range(3):  # the first answers (solved before) and the later ones (indexed)
+        verdict = grade(spec, text)
+        assert verdict.diagnosis == variant, verdict
+    assert not problem.kind.solves(problem.problem)
