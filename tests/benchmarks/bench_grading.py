@@ -150,11 +150,19 @@ def _row(case: str, times: list[float], **extra) -> dict:
 
 @functools.cache
 def _kind_caches() -> tuple:
-    """Return the per-problem caches the kinds keep (any lru_cache in a kind's module)."""
+    """Return the per-problem caches the kinds keep: every lru_cache a kind's module holds
+    that is defined in `grading.kinds`. The literal caches a kind imports from the engine
+    (`exact.exp_of`, `exact.ratio_literal`: keyed by a number, shared by all problems, like
+    `spec._literal` and `parse._plain_item`) stay, as every other literal cache does."""
     found = []
     for registered in grading.KINDS.values():
         module = sys.modules[type(registered).__module__]
-        found += [v for v in vars(module).values() if hasattr(v, "cache_clear")]
+        found += [
+            v
+            for v in vars(module).values()
+            if hasattr(v, "cache_clear")
+            and getattr(v, "__module__", "").startswith("grading.kinds")
+        ]
     return tuple(found)
 
 
