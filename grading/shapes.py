@@ -172,7 +172,9 @@ def _offset(index: int, what: str, got: Scalar, want: Scalar) -> str | None:
     told = _told_offset(got, want)
     if told is None:  # the float filter cannot say it: 40 digits
         off = float(approx(got) - approx(want))
-        told = None if abs(off) < 1e-12 else f"{off:+.4g}"
+        if abs(off) < 1e-12:
+            return None
+        told = f"{off:+.4g}"
     elif not told:
         return None
     return f"the {ordinal(index)} {what} is off by about ${told}$"

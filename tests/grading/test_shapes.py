@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from courses.mathml import tex_to_mathml
-from grading.compare import approx
+from grading.compare import approx, as_fraction
 from grading.parse import AnswerError
 from grading.shapes import (
     MAX_PIECES,
@@ -400,3 +400,30 @@ def test_an_offset_of_fractions_is_written_as_the_fraction_of_the_difference(got
         sign = "+" if diff > 0 else ""
         expected = f"the {ordinal(index)} coordinate is off by ${sign}{scalar_tex(diff)}$"
     assert _offset(index, "coordinate", got, want) == expected
+
+
+def _forty_digit_offset(index: int, got, want) -> str | None:
+    """The offset as written before the float filter: from the 40-digit difference."""
+    off = float(approx(got) - approx(want))
+    if abs(off) < 1e-12:
+        return None
+    return f"the {ordinal(index)} coordinate is off by about ${off:+.4g}$"
+
+
+@settings(max_examples=300, deadline=None)
+@given(_exact_numbers(), st.integers(0, 14))
+def test_an_irrational_offset_is_written_as_the_forty_digit_one(value, closeness):
+    # the same value in another form (no offset at all), moved by 10^-closeness, or by 1/2
+    other = (value + 1) * (value - 1) / (value - 1) - 1 if value != 1 else value
+    for want in (other, value + sympy.Rational(1, 10**closeness), value + sympy.E / 2):
+        if as_fraction(value) is not None and as_fraction(want) is not None:
+            continue  # two rationals: the exact offset, tested above
+        assert _offset(0, "coordinate", value, want) == _forty_digit_offset(0, value, want)
+
+
+def test_a_coordinate_equal_in_another_form_has_no_offset():
+    right = (-2 * sympy.exp(12) - sympy.exp(6) - 2) / (2 + sympy.exp(6) + sympy.exp(12))
+    typed = (-2 * sympy.exp(12) - sympy.exp(6) - 2) * (2 + sympy.exp(6) + sympy.exp(12)) ** -1
+    other = right + sympy.exp(1) - sympy.E  # the same value, built another way
+    for got in (typed, other):
+        assert _offset(0, "coordinate", got, right) is None
