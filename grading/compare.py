@@ -2,6 +2,9 @@
 
 Rational answers (every kind but content_weights) never touch SymPy here. Two values of which
 one is not rational are compared in steps, each cheap and sure before the next:
+0. the same expression (SymPy's structural `==`) is a right answer; doubles with error bounds
+   (`float_bound`) that differ by far more than their bounds are a wrong answer (microseconds;
+   "surely different" is never said of values the next test would call equal);
 1. at 30 significant digits (mpmath): a difference there is a wrong answer;
 2. SymPy's own evaluation of the difference: a structural 0 is a right answer;
 3. interval arithmetic at 120, then 600 digits: an interval that excludes 0 proves the values
@@ -146,17 +149,11 @@ def _relative(factor: float) -> float:
     return _SAFETY * factor * _UNIT
 
 
-def _float_bound(value: sympy.Expr) -> Bound | None:
+def _bound_of(value: sympy.Expr) -> Bound | None:
     """Return a float for a tree of rationals, E, pi, exp of a rational, sums, products and
     powers (integer exponents, or rational powers of positive rationals), with a bound on its
-    absolute error; None for anything else, an overflow, or a bound that is not small."""
-    try:
-        return _bound_of(value)
-    except (OverflowError, ZeroDivisionError, ValueError):
-        return None
-
-
-def _bound_of(value: sympy.Expr) -> Bound | None:
+    absolute error; None for anything else or a bound that is not small (an overflow raises:
+    `float_bound` catches it)."""
     if value.is_Rational:
         x = int(value.p) / int(value.q)  # correctly rounded, even for big integers
         return x, abs(x) * _relative(1)

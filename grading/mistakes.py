@@ -275,8 +275,8 @@ def _kind_solves(kind: Any) -> bool:
 @lru_cache(maxsize=512)
 def _solvable(loaded: Loaded) -> tuple[float, ...] | None:
     """Return the right answer as floats when every mistake of the kind solves for its
-    variants (`MistakeDef.solve`) on a vector problem whose right answer is rational; else
-    None."""
+    variants (`MistakeDef.solve`) on a vector problem whose right answer is rational and
+    whose numbers the kind's float filters are sure of (`Kind.solves`); else None."""
     if not isinstance(loaded.shape, Vector) or not _kind_solves(loaded.kind):
         return None
     if not loaded.kind.solves(loaded.problem):
