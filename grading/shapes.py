@@ -25,6 +25,7 @@ policy where the shape has one (vectors, scalars): a typed decimal counts when i
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Hashable, Sequence
@@ -188,8 +189,13 @@ def _told_offset(got: Scalar, want: Scalar) -> str | None:
     if bounds[0] is None or bounds[1] is None:
         return None
     (g, eg), (w, ew) = bounds
-    off, error = bound_sum([(g, eg), (-w, ew)])
+    try:
+        off, error = bound_sum([(g, eg), (-w, ew)])
+    except OverflowError:
+        return None
     error += 1e-30 * (abs(g) + abs(w))  # the 40-digit approximations' own error
+    if not (math.isfinite(off - error) and math.isfinite(off + error)):
+        return None
     if abs(off) + error < 1e-12:
         return ""
     if abs(off) - error < 1e-12:

@@ -143,8 +143,11 @@ def _numbers_in_order(terms: Sequence[sympy.Expr]) -> list[sympy.Expr] | None:
                 return [number, other]
     values = []
     for term in terms:
-        value = _float(term)
-        if value is None:
+        try:
+            value = _float(term)
+        except (OverflowError, ZeroDivisionError):
+            return None  # past a double's range: SymPy orders it
+        if value is None or not math.isfinite(value):
             return None
         values.append(value)
     order = sorted(range(len(terms)), key=values.__getitem__)

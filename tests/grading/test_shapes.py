@@ -427,3 +427,9 @@ def test_a_coordinate_equal_in_another_form_has_no_offset():
     other = right + sympy.exp(1) - sympy.E  # the same value, built another way
     for got in (typed, other):
         assert _offset(0, "coordinate", got, right) is None
+
+
+def test_an_offset_past_a_doubles_range_is_written_from_forty_digits():
+    huge = sympy.exp(200) ** 4  # e^800, past what a double holds
+    assert _told_offset(huge, -huge) is None
+    assert _offset(0, "coordinate", huge + 1, huge) == _forty_digit_offset(0, huge + 1, huge)

@@ -115,6 +115,12 @@ def test_terms_too_close_for_floats_are_ordered_by_sympy():
     _printed_as_sympy_does(value)
 
 
+def test_sums_past_a_doubles_range_are_ordered_by_sympy():
+    huge = sympy.exp(800) * sympy.exp(sympy.Rational(1, 3))  # e^(2401/3): no double holds it
+    for value in (huge + 1, huge - sympy.exp(200) ** 2, sympy.Rational(10**400, 3) + E):
+        _printed_as_sympy_does(value)
+
+
 def test_sums_with_symbols_or_sums_inside_are_left_to_sympy():
     x = sympy.Symbol("x")
     assert _numbers_in_order((x, sympy.Integer(2))) is None
