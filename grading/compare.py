@@ -170,10 +170,7 @@ def _bound_of(value: sympy.Expr) -> Bound | None:
         return y, y * _relative(abs(x) + 2)
     if value.is_Add:
         parts = [_float_bounded(arg) for arg in value.args]
-        if None in parts:
-            return None
-        total = math.fsum(x for x, _ in parts)  # type: ignore[misc]
-        return total, math.fsum(e for _, e in parts) + abs(total) * _relative(1)  # type: ignore[misc]
+        return None if None in parts else bound_sum(parts)  # type: ignore[arg-type]
     if value.is_Mul:
         product, spread = 1.0, 1.0
         for arg in value.args:

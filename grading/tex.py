@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -13,6 +12,7 @@ from math import gcd
 import sympy
 from sympy.printing.latex import LatexPrinter
 
+from .compare import apart, float_bound
 from .syntax import Call, Const, Frac, Group, Neg, Node, Num, Power, Product, Sum, Vec
 
 
@@ -87,48 +87,19 @@ _sympy_tex_cached_clear = _sympy_tex.cache_clear
 _sympy_tex.cache_clear = _clear_tex_caches  # type: ignore[method-assign]
 
 
-def _float(value: sympy.Expr) -> float | None:
-    """Return a real number built of rationals, e, pi, exp and powers of positive rationals
-    as a float (a few ulps off at most), or None for anything else."""
-    if value.is_Rational:
-        return value.p / value.q
-    if isinstance(value, sympy.exp):
-        argument = value.args[0]
-        return math.exp(argument.p / argument.q) if argument.is_Rational else None
-    if value is sympy.E:
-        return math.e
-    if value is sympy.pi:
-        return math.pi
-    if value.is_Mul:
-        product = 1.0
-        for factor in value.args:
-            part = _float(factor)
-            if part is None:
-                return None
-            product *= part
-        return product
-    if value.is_Pow:
-        base, exponent = value.args
-        if base.is_Rational and exponent.is_Rational and base > 0:
-            return (base.p / base.q) ** (exponent.p / exponent.q)
-        if exponent.is_Integer and (part := _float(base)) is not None:
-            return part ** int(exponent)
-    return None
-
-
 _NUMBERS = (sympy.Number, sympy.NumberSymbol)
 
 
 def _numbers_in_order(terms: Sequence[sympy.Expr]) -> list[sympy.Expr] | None:
     """Return the terms of a sum of real numbers in the order SymPy's printer gives them, or
-    None when that order is not sure from floats (a term that is not such a number, or two
-    terms within 1e-9 of each other).
+    None when that order is not sure from floats (a term `compare.float_bound` does not bound,
+    or two terms its bounds do not surely tell apart).
 
     `Expr.as_ordered_terms` orders a sum whose terms are all numbers by their values, from the
     least, after one special case (a positive number and a product with a negative
     coefficient keep that order: `1 - e^{2}`); it finds the values by SymPy's `evalf` of every
-    factor, which is most of the cost of printing such a sum. The values here are floats:
-    where no two terms are within 1e-9 of each other, their order is the same.
+    factor, which is most of the cost of printing such a sum. The values here are doubles with
+    error bounds: where every two neighbours are surely apart, their order is the same.
     """
     if len(terms) == 2:
         number, other = sorted(terms, key=lambda t: not isinstance(t, _NUMBERS))
@@ -141,18 +112,12 @@ def _numbers_in_order(terms: Sequence[sympy.Expr]) -> list[sympy.Expr] | None:
                 and factors[0].is_negative
             ):
                 return [number, other]
-    values = []
-    for term in terms:
-        try:
-            value = _float(term)
-        except (OverflowError, ZeroDivisionError):
-            return None  # past a double's range: SymPy orders it
-        if value is None or not math.isfinite(value):
-            return None
-        values.append(value)
-    order = sorted(range(len(terms)), key=values.__getitem__)
+    bounds = [float_bound(term) for term in terms]  # None past a double's range, too
+    if None in bounds:
+        return None
+    order = sorted(range(len(terms)), key=lambda k: bounds[k][0])  # type: ignore[index]
     for a, b in itertools.pairwise(order):
-        if abs(values[b] - values[a]) <= 1e-9 * max(abs(values[a]), abs(values[b])):
+        if not apart(bounds[a], bounds[b]):  # type: ignore[arg-type]
             return None
     return [terms[k] for k in order]
 

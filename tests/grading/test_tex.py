@@ -121,12 +121,15 @@ def test_sums_past_a_doubles_range_are_ordered_by_sympy():
         _printed_as_sympy_does(value)
 
 
-def test_sums_with_symbols_or_sums_inside_are_left_to_sympy():
+def test_sums_with_symbols_are_left_to_sympy_and_numbers_with_sums_inside_are_not():
     x = sympy.Symbol("x")
     assert _numbers_in_order((x, sympy.Integer(2))) is None
-    assert _numbers_in_order((1 / (1 + E), sympy.Integer(2))) is None
     _printed_as_sympy_does(x**2 + 3 * x - E)
-    _printed_as_sympy_does(1 / (1 + E) + 2)
+    # a quotient of sums is a number SymPy orders by value too: bounded, then ordered so
+    inverse = 1 / (1 + E)
+    assert _numbers_in_order((sympy.Integer(2), inverse)) == [inverse, sympy.Integer(2)]
+    _printed_as_sympy_does(inverse + 2)
+    _printed_as_sympy_does(sympy.exp(3) / (1 + E) - 2 * sympy.sqrt(2) / (E + sympy.pi) + 5)
 
 
 _exponents = st.fractions(min_value=-60, max_value=60, max_denominator=60)
