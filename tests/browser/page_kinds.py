@@ -8,28 +8,9 @@ from grading.spec import load_problem
 from practice.models import ProblemInstance
 from tests.generators.conftest import answer_text
 
-PASSWORD = "violet-harbour-tangent-42"
+from .learner import open_kind, sign_up
 
-
-def sign_up(page, live_server, username: str) -> None:
-    """Sign a new learner up and land on the dashboard."""
-    page.goto(f"{live_server.url}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.org")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/course/$"))
-
-
-def open_kind(page, page_slug: str, idea_slug: str, kind: str) -> ProblemInstance:
-    """Open the course page, then the idea's problem of that kind; return the stored problem."""
-    page.click(f"a[href*='/pages/{page_slug}/']")
-    page.wait_for_url(re.compile(rf"/pages/{page_slug}/$"))
-    page.click(f"a[href*='/ideas/{idea_slug}/{kind}/']")
-    page.wait_for_url(re.compile(r"/problems/\d+/$"))
-    problem_id = int(re.search(r"/problems/(\d+)/$", page.url).group(1))
-    return ProblemInstance.objects.get(pk=problem_id)
+__all__ = ["answer_wrong_then_right", "open_kind", "preview_reads", "sign_up"]
 
 
 def _plain(markdown: str) -> str:

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from tests.browser.test_practice import _open_weighted_sum_problem, _sign_up
+from tests.browser.learner import sign_up
+from tests.browser.test_practice import _open_weighted_sum_problem
 from tests.practice.answers import wrong_answer
 
 pytestmark = pytest.mark.browser
@@ -31,7 +32,7 @@ def test_the_learners_path_breaks_no_content_security_policy_rule(page, live_ser
     response = page.goto(f"{live_server.url}/")
     assert "style-src 'self'" in response.headers["content-security-policy"]
     collect()
-    _sign_up(page, live_server, "ada")
+    sign_up(page, live_server, "ada")
     assert page.locator(".progress__bar").count() > 0  # the dashboard's bars
     collect()
     problem = _open_weighted_sum_problem(page)

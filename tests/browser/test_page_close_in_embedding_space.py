@@ -10,9 +10,12 @@ import grading
 from practice.models import ProblemInstance
 from tests.generators.conftest import answer_text
 
+from .learner import open_kind, sign_up
+
+__all__ = ["answer_wrong_then_right", "open_kind", "sign_up"]
+
 pytestmark = pytest.mark.browser
 
-PASSWORD = "violet-harbour-tangent-42"
 PAGE = "close-in-embedding-space"
 # (idea, kind, a mistake to make, words its explanation shows)
 KINDS = [
@@ -20,24 +23,6 @@ KINDS = [
     ("closeness-is-cosine", "cosine_similarity", "dot_product", "You gave the dot product"),
     ("close-is-not-synonym", "nearest_by_cosine", "ranked_by_dot", "largest dot product"),
 ]
-
-
-def sign_up(page, live_server, username: str) -> None:
-    page.goto(f"{live_server.url}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.org")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/course/$"))
-
-
-def open_kind(page, page_slug: str, idea: str, kind: str) -> ProblemInstance:
-    page.click(f"a[href*='/pages/{page_slug}/']")
-    page.wait_for_url(re.compile(rf"/pages/{page_slug}/$"))
-    page.click(f"a[href*='/ideas/{idea}/{kind}/']")
-    page.wait_for_url(re.compile(r"/problems/\d+/$"))
-    return ProblemInstance.objects.get(pk=int(re.search(r"/problems/(\d+)/$", page.url).group(1)))
 
 
 def answer_wrong_then_right(page, problem: ProblemInstance, mistake: str, words: str) -> None:

@@ -11,9 +11,10 @@ from practice.labels import mistake_label
 from practice.models import ProblemInstance
 from tests.kinds.page_pieces import integer_forms, merge_forms, piece_forms
 
+from .learner import open_kind, sign_up
+
 pytestmark = pytest.mark.browser
 
-PASSWORD = "violet-harbour-tangent-42"
 PAGE = "why-words-become-pieces"
 # kind: (idea, how an answer is typed, what the explanation of a mistake names)
 KINDS = {
@@ -24,24 +25,8 @@ KINDS = {
 }
 
 
-def _sign_up(page, live_server, username: str) -> None:
-    page.goto(f"{live_server.url}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.org")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/course/$"))
-
-
 def _open(page, kind: str) -> ProblemInstance:
-    idea = KINDS[kind][0]
-    page.click(f"a[href*='/pages/{PAGE}/']")
-    page.wait_for_url(re.compile(rf"/pages/{PAGE}/$"))
-    page.click(f"a[href*='/ideas/{idea}/{kind}/']")
-    page.wait_for_url(re.compile(r"/problems/\d+/$"))
-    problem_id = int(re.search(r"/problems/(\d+)/$", page.url).group(1))
-    return ProblemInstance.objects.get(pk=problem_id)
+    return open_kind(page, PAGE, KINDS[kind][0], kind)
 
 
 def _submit(page, text: str) -> str:
@@ -53,7 +38,7 @@ def _submit(page, text: str) -> str:
 
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_open_answer_wrong_read_the_step_then_answer_right(page, live_server, real_course, kind):
-    _sign_up(page, live_server, f"learner-{kind.replace('_', '-')}")
+    sign_up(page, live_server, f"learner-{kind.replace('_', '-')}")
     problem = _open(page, kind)
     assert page.locator(".problem__statement").inner_text().strip()
     assert page.locator(".problem__picture svg").count() == 1
@@ -83,7 +68,7 @@ def test_open_answer_wrong_read_the_step_then_answer_right(page, live_server, re
     ],
 )
 def test_preview_shows_how_the_pieces_were_read(page, live_server, real_course, kind, typed, shown):
-    _sign_up(page, live_server, f"previewer-{kind.replace('_', '-')}")
+    sign_up(page, live_server, f"previewer-{kind.replace('_', '-')}")
     _open(page, kind)
     page.locator("#id_text").press_sequentially(typed, delay=20)
     preview = page.locator("#preview .preview--read, #preview .preview--invalid").first

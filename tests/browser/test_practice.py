@@ -10,36 +10,21 @@ from practice.labels import mistake_label
 from practice.models import ProblemInstance
 from tests.practice.answers import wrong_answer
 
-pytestmark = pytest.mark.browser
+from .learner import open_kind, sign_up
 
-PASSWORD = "violet-harbour-tangent-42"
+pytestmark = pytest.mark.browser
 
 
 def _vector_text(vector) -> str:
     return "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
 
 
-def _sign_up(page, live_server, username: str) -> None:
-    page.goto(f"{live_server.url}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.org")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/course/$"))
-
-
 def _open_weighted_sum_problem(page) -> ProblemInstance:
-    page.click("a[href*='/pages/first-page/']")
-    page.wait_for_url(re.compile(r"/pages/first-page/$"))
-    page.click("a[href*='/ideas/weighted-sum/weighted_sum/']")
-    page.wait_for_url(re.compile(r"/problems/\d+/$"))
-    problem_id = int(re.search(r"/problems/(\d+)/$", page.url).group(1))
-    return ProblemInstance.objects.get(pk=problem_id)
+    return open_kind(page, "first-page", "weighted-sum", "weighted_sum")
 
 
 def test_sign_up_open_a_problem_answer_wrong_see_why_then_right(page, live_server, course):
-    _sign_up(page, live_server, "ada")
+    sign_up(page, live_server, "ada")
     problem = _open_weighted_sum_problem(page)
 
     # The statement is typeset and the picture is drawn.
@@ -68,7 +53,7 @@ def test_sign_up_open_a_problem_answer_wrong_see_why_then_right(page, live_serve
 
 
 def test_preview_shows_how_the_answer_was_read_while_typing(page, live_server, course):
-    _sign_up(page, live_server, "grace")
+    sign_up(page, live_server, "grace")
     _open_weighted_sum_problem(page)
     page.locator("#id_text").press_sequentially("[1/2, 3/4]", delay=20)
     preview = page.locator("#preview .preview--read")
@@ -85,7 +70,7 @@ def test_preview_shows_how_the_answer_was_read_while_typing(page, live_server, c
 
 def test_preview_past_the_rate_limit_says_so_politely(page, live_server, course, settings):
     settings.PRACTICE_PREVIEW_RATE = "2/m"
-    _sign_up(page, live_server, "hedy")
+    sign_up(page, live_server, "hedy")
     _open_weighted_sum_problem(page)
     for text in ("[1]", "[1, 2]", "[1, 2, 3]"):
         with page.expect_response(lambda r: "/preview/" in r.url) as answer:
@@ -103,7 +88,7 @@ def test_preview_button_works_with_javascript_off(browser, live_server, course):
     context.set_default_timeout(15_000)
     page = context.new_page()
     try:
-        _sign_up(page, live_server, "alan")
+        sign_up(page, live_server, "alan")
         _open_weighted_sum_problem(page)
         page.fill("#id_text", "[1/2, 3/4]")
         page.click("button[name=preview]")

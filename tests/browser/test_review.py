@@ -18,23 +18,13 @@ from practice.review.models import ReviewItem, ReviewSettings
 from practice.review.services.digest import review_digest_send
 from tests.practice.answers import wrong_answer
 
-pytestmark = pytest.mark.browser
+from .learner import PASSWORD, sign_up
 
-PASSWORD = "violet-harbour-tangent-42"
+pytestmark = pytest.mark.browser
 
 
 def _vector_text(vector) -> str:
     return "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
-
-
-def _sign_up(page, live_server, username: str) -> None:
-    page.goto(f"{live_server.url}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.org")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/course/$"))
 
 
 def test_a_wrong_answer_comes_back_when_due_and_a_fresh_variant_is_answered_right(
@@ -42,7 +32,7 @@ def test_a_wrong_answer_comes_back_when_due_and_a_fresh_variant_is_answered_righ
 ):
     start = timezone.now()
     with time_machine.travel(start, tick=True):
-        _sign_up(page, live_server, "ada")
+        sign_up(page, live_server, "ada")
         page.click("a[href*='/pages/first-page/']")
         page.wait_for_url(re.compile(r"/pages/first-page/$"))
         page.click("a[href*='/ideas/weighted-sum/weighted_sum/']")

@@ -2,35 +2,15 @@
 step, answer right, see it marked (used by the page tests of pages 2 and 3)."""
 
 import re
-import uuid
 
 import grading
 from practice.labels import mistake_label
 from practice.models import ProblemInstance
 from tests.kinds.checks import shape_of, typed
 
-PASSWORD = "violet-harbour-tangent-42"
+from .learner import open_kind, sign_up
 
-
-def sign_up(page, live_server) -> None:
-    username = f"learner{uuid.uuid4().hex[:8]}"
-    page.goto(f"{live_server.url}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.org")
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/course/$"))
-
-
-def open_kind(page, page_slug: str, idea_slug: str, kind: str) -> ProblemInstance:
-    """Go to the course page, follow the idea's link to its kind, return the stored problem."""
-    page.click(f"a[href*='/pages/{page_slug}/']")
-    page.wait_for_url(re.compile(rf"/pages/{page_slug}/$"))
-    page.click(f"a[href*='/ideas/{idea_slug}/{kind}/']")
-    page.wait_for_url(re.compile(r"/problems/\d+/$"))
-    problem_id = int(re.search(r"/problems/(\d+)/$", page.url).group(1))
-    return ProblemInstance.objects.get(pk=problem_id)
+__all__ = ["answer_wrong_then_right", "open_kind", "preview_reads", "sign_up"]
 
 
 def submit(page, text: str) -> object:
