@@ -19,7 +19,7 @@ from .statement import (
     md_sentence,
     md_word,
     positions,
-    tex_vector,
+    row_lines,
 )
 from .vocab import draw_sentence
 
@@ -101,10 +101,7 @@ class ContentWeightsGenerator(figures.ArrowPicture, ProblemGenerator):
             f"The sentence is {md_sentence(tokens)} ({positions(len(tokens))}), with these rows:",
             "",
         ]
-        for j, (token, row) in enumerate(zip(tokens, spec["rows"], strict=True)):
-            lines.append(
-                f"- position {j}, {md_word(token)}: $\\mathbf{{x}}_{{{j}}} = {tex_vector(row)}$"
-            )
+        lines += row_lines(tokens, spec["rows"])
         lines += [
             "",
             f"At position {i}, {md_word(tokens[i])}, the layer scores every position by its "

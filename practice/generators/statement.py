@@ -68,6 +68,14 @@ def positions(count: int) -> str:
     return f"positions 0 to {count - 1}"
 
 
+def row_lines(tokens: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """Return one Markdown line per position: its word and its row."""
+    return [
+        f"- position {j}, {md_word(token)}: $\\mathbf{{x}}_{{{j}}} = {tex_vector(row)}$"
+        for j, (token, row) in enumerate(zip(tokens, rows, strict=True))
+    ]
+
+
 def mix_lines(
     position: int, tokens: Sequence[str], rows: Sequence[Sequence[str]], weights: Sequence[str]
 ) -> list[str]:

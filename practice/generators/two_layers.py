@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from .base import Draw, ProblemGenerator, composition, distinct_rows, frac_str
-from .statement import md_sentence, md_word, tex_number, tex_vector
+from .statement import md_sentence, md_word, row_lines, tex_number
 from .vocab import FRAMES, WORD, Sentence
 from .words_layers import outside_swap
 
@@ -127,10 +127,7 @@ class TwoLayersGenerator(ProblemGenerator):
             "these lookup rows:",
             "",
         ]
-        for j, (token, row) in enumerate(zip(tokens, spec["rows"], strict=True)):
-            lines.append(
-                f"- position {j}, {md_word(token)}: $\\mathbf{{x}}_{{{j}}} = {tex_vector(row)}$"
-            )
+        lines += row_lines(tokens, spec["rows"])
         lines += [
             "",
             rule,
