@@ -5,12 +5,12 @@ import re
 
 import grading
 from grading.spec import load_problem
-from practice.models import ProblemInstance
+from practice.models import Attempt, ProblemInstance
 from tests.generators.conftest import answer_text
 
 from .learner import open_kind, sign_up
 
-__all__ = ["answer_wrong_then_right", "open_kind", "preview_reads", "sign_up"]
+__all__ = ["answer_wrong_then_right", "open_kind", "preview_reads", "sign_up", "walk_kind"]
 
 
 def _plain(markdown: str) -> str:
@@ -38,6 +38,17 @@ def wrong_answer(problem: ProblemInstance) -> tuple[str, str, str]:
 def right_answer(problem: ProblemInstance) -> str:
     """Return the right answer as a learner types it."""
     return answer_text(grading.expected_answer(problem.spec), problem.spec)
+
+
+def walk_kind(page, live_server, page_slug: str, idea_slug: str, kind: str) -> None:
+    """Sign a learner up, open the idea's problem of that kind, answer it with a catalogued
+    mistake (its reason shown) and then right; check the attempts stored: that mistake, then
+    none."""
+    sign_up(page, live_server, "pat")
+    problem = open_kind(page, page_slug, idea_slug, kind)
+    code = answer_wrong_then_right(page, problem)
+    stored = Attempt.objects.filter(problem=problem).order_by("pk")
+    assert list(stored.values_list("mistake", flat=True)) == [code, None]
 
 
 def answer_wrong_then_right(page, problem: ProblemInstance) -> str:

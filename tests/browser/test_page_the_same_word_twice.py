@@ -5,7 +5,7 @@ import pytest
 
 from practice.models import Attempt
 
-from .page_kinds import answer_wrong_then_right, open_kind, preview_reads, sign_up
+from .page_kinds import open_kind, preview_reads, sign_up, walk_kind
 
 pytestmark = pytest.mark.browser
 
@@ -24,17 +24,7 @@ KINDS = [
 def test_each_kind_explains_a_wrong_answer_and_marks_a_right_one(
     page, live_server, real_course, idea, kind
 ):
-    sign_up(page, live_server, "pat")
-    problem = open_kind(page, PAGE, idea, kind)
-
-    code = answer_wrong_then_right(page, problem)
-
-    assert list(
-        Attempt.objects.filter(problem=problem).order_by("pk").values_list("mistake", flat=True)
-    ) == [
-        code,
-        None,
-    ]
+    walk_kind(page, live_server, PAGE, idea, kind)
 
 
 def test_the_lookup_and_layer_pair_is_previewed_as_two_vectors(page, live_server, real_course):
