@@ -1,9 +1,9 @@
 """The project's modules import each other without a cycle.
 
 Every import counts, at module level or inside a function (an import tucked into a function
-still ties the two modules together), except two: anything under ``if TYPE_CHECKING:``, and a
-service importing a Celery ``tasks`` module inside the function that enqueues the task (the
-task module imports the service it calls; the pair is the one knot the design allows).
+still ties the two modules together), except anything under ``if TYPE_CHECKING:``. A Celery
+``tasks`` module imports the services it calls and nothing imports it back: a service that
+enqueues takes the task's ``delay_on_commit`` as an argument.
 Importing ``a.b.c`` also loads the packages ``a`` and ``a.b``, except those the importing
 module lives in: they were loaded before it.
 """
@@ -32,24 +32,22 @@ def _project_modules() -> dict[str, Path]:
     return modules
 
 
-def _imports(
-    body: list[ast.stmt], *, in_function: bool = False
-) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
-    """Yield every import statement with whether it sits inside a function."""
+def _imports(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Yield every import statement, at module level or inside a function."""
     for node in body:
         if isinstance(node, ast.Import | ast.ImportFrom):
-            yield node, in_function
+            yield node
         elif isinstance(node, ast.If) and (
             isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
         ):
             continue
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield from _imports(node.body, in_function=True)
+            yield from _imports(node.body)
         else:
             for field in ("body", "orelse", "finalbody", "handlers"):
                 block = getattr(node, field, None)
                 if isinstance(block, list):
-                    yield from _imports(block, in_function=in_function)
+                    yield from _imports(block)
 
 
 def _with_parents(name: str) -> list[str]:
@@ -65,7 +63,7 @@ def import_graph() -> dict[str, set[str]]:
         is_package = path.name == "__init__.py"
         package = name if is_package else name.rpartition(".")[0]
         ancestors = set(_with_parents(package)) if package else set()
-        for node, in_function in _imports(ast.parse(path.read_text()).body):
+        for node in _imports(ast.parse(path.read_text()).body):
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -78,8 +76,6 @@ def import_graph() -> dict[str, set[str]]:
                 targets = [origin]
                 # ``from pkg import mod`` loads the submodule pkg.mod when there is one.
                 targets += [f"{origin}.{alias.name}" for alias in node.names]
-            if in_function:
-                targets = [t for t in targets if t.rpartition(".")[2] != "tasks"]
             for target in targets:
                 for loaded in _with_parents(target):
                     if loaded in modules and loaded != name and loaded not in ancestors:
@@ -142,3 +138,11 @@ def test_the_graph_sees_relative_and_submodule_imports():
 
 def test_no_module_of_the_project_imports_itself_through_others():
     assert cycles(import_graph()) == []
+
+
+def test_no_service_imports_a_tasks_module():
+    graph = import_graph()
+    importers = {
+        name for name, loaded in graph.items() if any(m.endswith(".tasks") for m in loaded)
+    }
+    assert importers <= {"basislab.celery"} | {n for n in graph if n.endswith(".tasks")}

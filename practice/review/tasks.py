@@ -18,7 +18,7 @@ def publish_due_reviews() -> int:
     """Claim due items batch by batch and enqueue a prepare task for each; return the count."""
     claimed = 0
     for _batch in range(PUBLISH_MAX_BATCHES):
-        ids = publishing.review_publish_due()
+        ids = publishing.review_publish_due(enqueue=prepare_review.delay_on_commit)
         claimed += len(ids)
         if len(ids) < publishing.PUBLISH_BATCH_SIZE:
             break
@@ -34,7 +34,7 @@ def prepare_review(item_id: int) -> bool:
 @shared_task(acks_late=True, ignore_result=True)
 def send_review_digests() -> int:
     """Enqueue one digest task per learner with due reviews; return how many."""
-    return len(digest.review_digest_enqueue())
+    return len(digest.review_digest_enqueue(enqueue=send_review_digest.delay_on_commit))
 
 
 @shared_task(acks_late=True, ignore_result=True)

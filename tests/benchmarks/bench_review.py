@@ -187,6 +187,7 @@ def _case_setup(schema: str, seed: int):
     from django.utils import timezone
 
     from courses.models import CourseCopy
+    from practice.review import tasks
     from practice.review.models import ReviewItem, ReviewLog
     from practice.review.selectors import review_next
     from practice.review.services.publishing import (
@@ -211,7 +212,7 @@ def _case_setup(schema: str, seed: int):
 
     def publish() -> None:
         with transaction.atomic():
-            claimed = review_publish_due(now=now)
+            claimed = review_publish_due(enqueue=tasks.prepare_review.delay_on_commit, now=now)
             assert len(claimed) == PUBLISH_BATCH_SIZE
             transaction.set_rollback(True)
 

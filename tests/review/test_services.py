@@ -8,6 +8,7 @@ from django.core import mail
 
 from grading.kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind, Status
 from practice.models import ProblemInstance
+from practice.review import tasks
 from practice.review.models import ReviewDigest, ReviewItem, ReviewSettings
 from practice.review.selectors import review_done_today, review_next
 from practice.review.services import digest, variants
@@ -136,33 +137,55 @@ def test_publish_claims_due_items_without_a_variant_once(copy, django_capture_on
     due = _item(copy)
     _item(copy, ProblemKind.LOOKUP, at=LATER + timedelta(days=5))  # not due
     with django_capture_on_commit_callbacks() as callbacks:
-        claimed = review_publish_due(now=LATER)
+        claimed = review_publish_due(enqueue=tasks.prepare_review.delay_on_commit, now=LATER)
     assert claimed == [due.pk]
     assert len(callbacks) == 1  # one prepare task, sent after commit
-    assert review_publish_due(now=LATER + timedelta(minutes=1)) == []
+    assert (
+        review_publish_due(
+            enqueue=tasks.prepare_review.delay_on_commit, now=LATER + timedelta(minutes=1)
+        )
+        == []
+    )
 
 
 def test_publish_reclaims_a_claim_older_than_the_lease(copy, django_capture_on_commit_callbacks):
     item = _item(copy)
     with django_capture_on_commit_callbacks():
-        review_publish_due(now=LATER)
-        assert review_publish_due(now=LATER + PUBLISH_LEASE - timedelta(seconds=1)) == []
-        assert review_publish_due(now=LATER + PUBLISH_LEASE) == [item.pk]
+        review_publish_due(enqueue=tasks.prepare_review.delay_on_commit, now=LATER)
+        assert (
+            review_publish_due(
+                enqueue=tasks.prepare_review.delay_on_commit,
+                now=LATER + PUBLISH_LEASE - timedelta(seconds=1),
+            )
+            == []
+        )
+        assert review_publish_due(
+            enqueue=tasks.prepare_review.delay_on_commit, now=LATER + PUBLISH_LEASE
+        ) == [item.pk]
 
 
 def test_publish_skips_items_with_a_prepared_variant(copy, django_capture_on_commit_callbacks):
     item = _item(copy)
     review_prepare(item_id=item.pk, now=LATER)
     with django_capture_on_commit_callbacks():
-        assert review_publish_due(now=LATER + PUBLISH_LEASE * 2) == []
+        assert (
+            review_publish_due(
+                enqueue=tasks.prepare_review.delay_on_commit, now=LATER + PUBLISH_LEASE * 2
+            )
+            == []
+        )
 
 
 def test_publish_takes_batches_oldest_first(db, django_capture_on_commit_callbacks):
     copies = [make_copy() for _ in range(3)]
     items = [_item(c, at=NOW + timedelta(minutes=i)) for i, c in enumerate(copies)]
     with django_capture_on_commit_callbacks():
-        assert review_publish_due(now=LATER, batch_size=2) == [items[0].pk, items[1].pk]
-        assert review_publish_due(now=LATER, batch_size=2) == [items[2].pk]
+        assert review_publish_due(
+            enqueue=tasks.prepare_review.delay_on_commit, now=LATER, batch_size=2
+        ) == [items[0].pk, items[1].pk]
+        assert review_publish_due(
+            enqueue=tasks.prepare_review.delay_on_commit, now=LATER, batch_size=2
+        ) == [items[2].pk]
 
 
 def test_prepare_twice_prepares_once(copy):
@@ -286,9 +309,13 @@ def test_digest_enqueue_names_learners_with_due_reviews_who_want_them(
         token=review_settings_get_or_create(user_id=opted_out.owner.pk).unsubscribe_token
     )
     with django_capture_on_commit_callbacks() as callbacks:
-        assert review_digest_enqueue(now=LATER) == [wants.owner_id]
+        assert review_digest_enqueue(
+            enqueue=tasks.send_review_digest.delay_on_commit, now=LATER
+        ) == [wants.owner_id]
     assert len(callbacks) == 1
-    assert nothing_due.owner_id not in review_digest_enqueue(now=LATER)
+    assert nothing_due.owner_id not in review_digest_enqueue(
+        enqueue=tasks.send_review_digest.delay_on_commit, now=LATER
+    )
 
 
 # --- export --------------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def test_the_daily_scan_twice_still_sends_one_email_per_learner(worker, finished
 def test_a_worker_killed_mid_batch_loses_no_item(redis_app, finished_tasks):
     copy = make_copy()
     items = _due_items(copy, 5)
-    claimed = review_publish_due()
+    claimed = review_publish_due(enqueue=tasks.prepare_review.delay_on_commit)
     assert sorted(claimed) == [item.pk for item in items]
 
     # The worker prepares two items of the batch and dies; the rest of its messages are gone
@@ -102,7 +102,7 @@ def test_a_worker_killed_mid_batch_loses_no_item(redis_app, finished_tasks):
     assert ReviewItem.objects.filter(pk__in=lost, published_at__isnull=False).count() == 3
 
     # Within the lease the claim stands: the next scan does not hand them out twice.
-    assert review_publish_due() == []
+    assert review_publish_due(enqueue=tasks.prepare_review.delay_on_commit) == []
     # Past the lease, the next scan (through beat's task on a new worker) picks them up.
     finished_tasks.clear()
     with (
@@ -131,7 +131,7 @@ def test_broker_down_while_answering_saves_and_schedules_then_reminds(redis_app,
     assert item.due <= timezone.now()
     # While the broker is down the scan still claims (and commits) but cannot enqueue.
     with pytest.raises(OperationalError):
-        review_publish_due()
+        review_publish_due(enqueue=tasks.prepare_review.delay_on_commit)
     assert ReviewItem.objects.get(pk=item.pk).published_at is not None
 
     use_broker(redis_broker_url())
@@ -162,7 +162,7 @@ def test_moving_the_clock_makes_items_due_exactly_when_fsrs_said(worker, finishe
     assert item.due == expected
 
     just_before = expected - timedelta(microseconds=1)
-    assert review_publish_due(now=just_before) == []
+    assert review_publish_due(enqueue=tasks.prepare_review.delay_on_commit, now=just_before) == []
     assert review_next(copy=copy, now=just_before) == []
     with time_machine.travel(expected):
         tasks.publish_due_reviews.delay()
@@ -183,8 +183,13 @@ def test_moving_the_clock_makes_items_due_exactly_when_fsrs_said(worker, finishe
     assert item.due == second > expected + timedelta(hours=12)
     assert review_next(copy=copy, now=second - timedelta(microseconds=1)) == []
     assert [i.pk for i in review_next(copy=copy, now=second)] == [item.pk]
-    assert review_publish_due(now=second - timedelta(microseconds=1)) == []
-    assert review_publish_due(now=second) == [item.pk]
+    assert (
+        review_publish_due(
+            enqueue=tasks.prepare_review.delay_on_commit, now=second - timedelta(microseconds=1)
+        )
+        == []
+    )
+    assert review_publish_due(enqueue=tasks.prepare_review.delay_on_commit, now=second) == [item.pk]
 
 
 def _token():

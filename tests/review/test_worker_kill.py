@@ -195,7 +195,7 @@ def test_a_worker_killed_by_sigkill_mid_batch_loses_no_item(
         )
 
         # Within the lease the claim stands: no scan hands the items out twice.
-        assert review_publish_due() == []
+        assert review_publish_due(enqueue=tasks.prepare_review.delay_on_commit) == []
 
         # When the next scan runs past the lease, on a fresh worker
         with time_machine.travel(timezone.now() + PUBLISH_LEASE + timedelta(seconds=1)):
@@ -204,7 +204,10 @@ def test_a_worker_killed_by_sigkill_mid_batch_loses_no_item(
             # it was preparing stays locked for a moment, and the scan after takes it.)
             claimed: set[int] = set()
             wait_for(
-                lambda: claimed.update(review_publish_due()) or claimed == lost,
+                lambda: (
+                    claimed.update(review_publish_due(enqueue=tasks.prepare_review.delay_on_commit))
+                    or claimed == lost
+                ),
                 timeout=10,
                 what="the scans to claim every unprepared item",
             )

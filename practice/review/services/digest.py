@@ -1,5 +1,6 @@
 """The daily reminder email: one per learner with due reviews and local day, at most."""
 
+from collections.abc import Callable
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
@@ -18,14 +19,15 @@ from ..selectors import review_due_count
 from .review_settings import review_settings_get_or_create
 
 
-def review_digest_enqueue(*, now: datetime | None = None) -> list[int]:
+def review_digest_enqueue(
+    *, enqueue: Callable[[int], object], now: datetime | None = None
+) -> list[int]:
     """Enqueue one digest task per learner with due reviews who has not opted out.
 
-    Returns the user ids. The per-learner task decides, under a lock, whether today's email
-    was already sent, so enqueuing twice is harmless.
+    ``enqueue`` is called with each user id inside the transaction (the tasks module passes
+    its digest task's ``delay_on_commit``). Returns the user ids. The per-learner task decides,
+    under a lock, whether today's email was already sent, so enqueuing twice is harmless.
     """
-    from .. import tasks  # the tasks call services; importing them here keeps no cycle
-
     now = now or timezone.now()
     user_model = get_user_model()
     with transaction.atomic():
@@ -38,7 +40,7 @@ def review_digest_enqueue(*, now: datetime | None = None) -> list[int]:
             .distinct()
         )
         for user_id in user_ids:
-            tasks.send_review_digest.delay_on_commit(user_id)
+            enqueue(user_id)
     return user_ids
 
 

@@ -1,5 +1,6 @@
 """The beat scan: claim due items that have no variant yet and hand their ids to workers."""
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -15,17 +16,20 @@ PUBLISH_BATCH_SIZE = 200
 
 
 def review_publish_due(
-    *, now: datetime | None = None, batch_size: int = PUBLISH_BATCH_SIZE
+    *,
+    enqueue: Callable[[int], object],
+    now: datetime | None = None,
+    batch_size: int = PUBLISH_BATCH_SIZE,
 ) -> list[int]:
     """Claim one batch of due items with no variant and enqueue a prepare task for each.
 
     Rows locked by a concurrent scan are skipped, not waited for. A claim is a timestamp: an
     item claimed more than PUBLISH_LEASE ago whose variant is still missing (the worker died,
-    the message was lost) is claimed again. Tasks are sent after commit, ids only.
+    the message was lost) is claimed again. ``enqueue`` is called with each claimed id inside
+    the transaction: the tasks module passes its prepare task's ``delay_on_commit``, so the
+    messages go out after commit and only the tasks import the services, never the reverse.
     Returns the claimed item ids.
     """
-    from .. import tasks  # the tasks call services; importing them here keeps no cycle
-
     now = now or timezone.now()
     with transaction.atomic():
         ids = list(
@@ -38,5 +42,5 @@ def review_publish_due(
         if ids:
             ReviewItem.objects.filter(pk__in=ids).update(published_at=now)
             for item_id in ids:
-                tasks.prepare_review.delay_on_commit(item_id)
+                enqueue(item_id)
     return ids
