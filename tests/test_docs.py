@@ -137,8 +137,7 @@ def test_every_relative_link_resolves(doc):
             continue  # an absolute URL or mailto
         file_part, _, anchor = target.partition("#")
         dest = (doc.parent / file_part).resolve() if file_part else doc
-        missing_anchor = bool(anchor) and dest.suffix == ".md" and anchor not in _anchors(dest)
-        if not dest.exists() or missing_anchor:
+        if not dest.exists() or (anchor and dest.suffix == ".md" and anchor not in _anchors(dest)):
             broken.append(target)
     assert broken == []
 
