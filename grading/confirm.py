@@ -4,7 +4,7 @@ Only an answer whose equality with a right (or mistaken) value needs an exact sy
 comes here (`compare._confirm`, after the bounds of `proof.check_confirmable`); rational
 answers and every answer decided numerically never start or touch a worker.
 
-A worker is a fresh interpreter (`python -m grading.confirm`, started with
+A worker is a fresh interpreter (`python -m grading.confirm_worker`, started with
 `subprocess.Popen`, i.e. fork + exec): nothing of Django, of the parent's threads, locks or
 database connections is inherited, and `multiprocessing`'s rules for daemonic processes
 (Celery's prefork children) do not apply. The worker is a supervisor: it imports SymPy once
@@ -30,14 +30,10 @@ serves one confirmation at a time, up to `POOL_SIZE` workers per process, more c
 from __future__ import annotations
 
 import atexit
-import contextlib
 import logging
 import os
 import pickle
-import resource
 import select
-import signal
-import struct
 import subprocess
 import sys
 import threading
@@ -47,20 +43,15 @@ from pathlib import Path
 import sympy
 
 from . import clock
-from .proof import TooComplex, exactly_zero
+from .confirm_worker import HEADER, READY, TIMED_OUT
+from .proof import TooComplex
 
 logger = logging.getLogger(__name__)
 
 TIMEOUT_SECONDS = 0.5
 START_TIMEOUT_SECONDS = 60.0
-MEMORY_LIMIT_BYTES = 1 << 30  # address space a worker may add to what it has after start-up
-CPU_BACKSTOP_SECONDS = 20  # CPU seconds per confirmation, should a parent die mid-way
 POOL_SIZE = 2
 
-_HEADER = struct.Struct("!III")  # differences, bytes of the pickle, time limit in ms
-_JOB = struct.Struct("!II")  # differences, bytes of the pickle
-_READY = b"R"
-_TIMED_OUT = b"T"
 _RESULTS = {ord("1"): True, ord("0"): False, ord("?"): None}
 _GRACE_SECONDS = 2.0  # beyond the limit, for the supervisor to say it stopped the work
 _ROOT = str(Path(__file__).resolve().parent.parent)
@@ -73,7 +64,7 @@ class _Worker:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (_ROOT, env.get("PYTHONPATH")) if p)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "grading.confirm"],
+            [sys.executable, "-m", "grading.confirm_worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -110,7 +101,7 @@ class _Worker:
 
     def wait_ready(self, timeout: float) -> bool:
         if not self.ready:
-            self.ready = self._read(1, time.monotonic() + timeout) == _READY
+            self.ready = self._read(1, time.monotonic() + timeout) == READY
         return self.ready
 
     def ask(self, count: int, payload: bytes, timeout: float) -> bytes | None:
@@ -118,7 +109,7 @@ class _Worker:
         assert self.process.stdin is not None
         limit_ms = max(1, round(timeout * 1000))
         try:
-            self.process.stdin.write(_HEADER.pack(count, len(payload), limit_ms) + payload)
+            self.process.stdin.write(HEADER.pack(count, len(payload), limit_ms) + payload)
         except (BrokenPipeError, OSError):
             return None
         return self._read(count, time.monotonic() + timeout + _GRACE_SECONDS)
@@ -225,7 +216,7 @@ class ConfirmPool:
             self._replace(worker)
         else:
             self._give(worker)
-        if reply is None or _TIMED_OUT[0] in reply:
+        if reply is None or TIMED_OUT[0] in reply:
             logger.warning(
                 "exact confirmation stopped after %.2f s (limit %g s); its process was killed "
                 "and replaced",
@@ -318,153 +309,3 @@ def _after_fork_in_child() -> None:
 
 os.register_at_fork(after_in_child=_after_fork_in_child)
 atexit.register(shutdown)
-
-
-# ---------------------------------------------------------------- the worker's side
-
-
-def _limit_memory() -> None:
-    page = os.sysconf("SC_PAGE_SIZE")
-    try:
-        with open("/proc/self/statm") as statm:
-            in_use = int(statm.read().split()[0]) * page
-    except OSError:
-        in_use = 1 << 30
-    limit = in_use + MEMORY_LIMIT_BYTES
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
-def _limit_cpu() -> None:
-    """Let the coming confirmation use CPU_BACKSTOP_SECONDS more of CPU time (the soft limit
-    only: SIGXCPU ends the process should no one be left to kill it)."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    used = int(usage.ru_utime + usage.ru_stime) + 1
-    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    soft = used + CPU_BACKSTOP_SECONDS
-    if hard != resource.RLIM_INFINITY:
-        soft = min(soft, hard)
-    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
-
-
-def _decide(diff: sympy.Expr) -> bytes:
-    try:
-        result = exactly_zero(diff)
-    except (ArithmeticError, ValueError, TypeError, RecursionError, MemoryError):
-        return b"?"
-    return b"1" if result is True else b"0" if result is False else b"?"
-
-
-_WARM_UP = (
-    1 / (sympy.sqrt(2) + 1) - sympy.sqrt(2) + 1,
-    sympy.E / (sympy.E + 1) - 1 / (1 + sympy.exp(-1)),
-    sympy.pi * (sympy.pi + 1) - sympy.pi**2 - sympy.pi,
-)
-
-
-def _read_exactly(fd: int, size: int) -> bytes:
-    data = b""
-    while len(data) < size:
-        chunk = os.read(fd, size - len(data))
-        if not chunk:
-            return data
-        data += chunk
-    return data
-
-
-def _compute(requests: int, replies: int) -> None:
-    """Answer jobs from the supervisor until end of input (the computing process)."""
-    _limit_memory()
-    while True:
-        header = _read_exactly(requests, _JOB.size)
-        if len(header) < _JOB.size:
-            os._exit(0)
-        count, size = _JOB.unpack(header)
-        payload = _read_exactly(requests, size)
-        _limit_cpu()
-        try:
-            diffs = pickle.loads(payload)  # noqa: S301 (written by this worker's parent)
-            reply = b"".join(_decide(diff) for diff in diffs)
-        except MemoryError:
-            reply = b"?" * count
-        os.write(replies, reply)
-
-
-class _Computer:
-    """Hold the supervisor's forked computing process: a copy of the supervisor made in a few
-    milliseconds, so a killed one is replaced at once."""
-
-    def __init__(self, inherited: tuple[int, ...] = ()) -> None:
-        to_child, self.requests = os.pipe()
-        self.replies, from_child = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the computing process
-            # Only its own two pipes stay open: the parent's pipes then close when the
-            # supervisor exits, even while this process is still busy.
-            for fd in (self.requests, self.replies, *inherited):
-                os.close(fd)
-            try:
-                _compute(to_child, from_child)
-            finally:
-                os._exit(0)
-        os.close(to_child)
-        os.close(from_child)
-
-    def ask(self, count: int, payload: bytes, timeout: float) -> bytes | None:
-        try:
-            os.write(self.requests, _JOB.pack(count, len(payload)) + payload)
-        except OSError:
-            return None
-        poller = select.poll()
-        poller.register(self.replies, select.POLLIN)
-        deadline = time.monotonic() + timeout
-        data = b""
-        while len(data) < count:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not poller.poll(remaining * 1000):
-                return None
-            chunk = os.read(self.replies, count - len(data))
-            if not chunk:
-                return None
-            data += chunk
-        return data
-
-    def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
-        os.close(self.requests)
-        os.close(self.replies)
-
-
-def serve() -> None:
-    """Supervise one computing process and enforce the time limit (the worker's main loop):
-    read a job from the parent, pass it on, and kill and re-fork the computing process when
-    it does not answer in time. Ends, with its computing process, at end of input."""
-    replies = os.fdopen(os.dup(1), "wb", buffering=0)
-    os.dup2(2, 1)  # anything printed goes to stderr, never into the replies
-    requests = sys.stdin.fileno()
-    for diff in _WARM_UP:  # load SymPy's code paths once, so every forked copy has them
-        _decide(diff)
-    inherited = (requests, replies.fileno())
-    computer = _Computer(inherited)
-    replies.write(_READY)
-    try:
-        while True:
-            header = _read_exactly(requests, _HEADER.size)
-            if len(header) < _HEADER.size:
-                return
-            count, size, timeout_ms = _HEADER.unpack(header)
-            payload = _read_exactly(requests, size)
-            reply = computer.ask(count, payload, timeout_ms / 1000)
-            if reply is None:  # past the limit (or dead of its memory cap): a fresh copy
-                computer.kill()
-                computer = _Computer(inherited)
-                reply = _TIMED_OUT * count
-            replies.write(reply)
-    finally:
-        computer.kill()
-
-
-if __name__ == "__main__":
-    with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):  # the parent went away
-        serve()
