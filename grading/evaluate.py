@@ -30,21 +30,8 @@ from .bounds import (
 from .compare import Scalar, approx, as_fraction, float_bound, to_sympy
 from .errors import AnswerError
 from .exact import add, exp_of, multiply, rational_sum
-from .syntax import (
-    Call,
-    Const,
-    Frac,
-    Group,
-    Neg,
-    Node,
-    Num,
-    Power,
-    Product,
-    Sum,
-    Value,
-    Vec,
-    negative_literal,
-)
+from .syntax import negative_literal
+from .tree import Call, Const, Frac, Group, Neg, Node, Num, Power, Product, Sum, Value, Vec
 
 
 def is_vector(value: Value) -> bool:

@@ -45,8 +45,9 @@ from .evaluate import (
     sum_terms,
 )
 from .lexer import Token, tokenize
-from .syntax import Frac, Group, Neg, Node, Product, Sum, Vec, parse, parse_with_values
+from .syntax import parse, parse_with_values
 from .tex import tree_tex as to_tex
+from .tree import Frac, Group, Neg, Node, Product, Sum, Vec
 from .verdict import filled
 
 __all__ = [

@@ -13,7 +13,7 @@ import sympy
 from sympy.printing.latex import LatexPrinter
 
 from .compare import apart, float_bound
-from .syntax import Call, Const, Frac, Group, Neg, Node, Num, Power, Product, Sum, Vec
+from .tree import Call, Const, Frac, Group, Neg, Node, Num, Power, Product, Sum, Vec
 
 
 def ratio_tex(numerator: int, denominator: int) -> str:

@@ -2,7 +2,8 @@ import pytest
 
 from grading.bounds import MAX_DEPTH
 from grading.errors import AnswerError
-from grading.syntax import Call, Group, Neg, Power, Product, Sum, Vec, parse, parse_with_values
+from grading.syntax import parse, parse_with_values
+from grading.tree import Call, Group, Neg, Power, Product, Sum, Vec
 
 
 def test_grammar_precedence_sum_of_products_of_powers():
