@@ -25,7 +25,6 @@ import math
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
 
@@ -394,52 +393,6 @@ def vectors_equal(a: Sequence[Scalar], b: Sequence[Scalar]) -> bool:
         if decided is not True:
             waiting.append(decided)
     return not waiting or all(_confirm(waiting))
-
-
-class Rounding(StrEnum):
-    """How a number typed as a decimal stands to an exact value."""
-
-    EXACT = "exact"
-    ROUNDED = "rounded"  # rounds the exact value correctly, at least 3 significant figures
-    TOO_FEW_DIGITS = "too_few_digits"  # rounds correctly, fewer than 3 significant figures
-    WRONG = "wrong"
-
-
-MIN_SIGNIFICANT = 3
-
-
-def significant_figures(text: str) -> int:
-    """Return the significant figures of a typed decimal (`"0.0330"` has 3)."""
-    digits = text.lstrip("+-").replace(".", "").lstrip("0")
-    return len(digits)
-
-
-def decimal_places(text: str) -> int:
-    """Return the digits typed after the decimal point."""
-    return len(text.split(".", 1)[1]) if "." in text else 0
-
-
-def rounding(text: str, typed: Fraction, exact: Scalar) -> Rounding:
-    """Classify a typed decimal against the exact value it stands for.
-
-    A decimal rounds the exact value correctly when it lies within half a unit of its last
-    typed digit of it. Truncation (0.666 for 2/3) is not rounding.
-    """
-    half_unit = Fraction(1, 2 * 10 ** decimal_places(text))
-    exact_fraction = as_fraction(exact)
-    if exact_fraction is not None:
-        if typed == exact_fraction:
-            return Rounding.EXACT
-        within = abs(typed - exact_fraction) <= half_unit
-    else:
-        # A decimal is rational; an exp/sqrt value is not, so only rounding can apply.
-        with mpmath.workdps(DIGITS + 10):
-            within = bool(abs(approx(typed) - approx(exact)) <= approx(half_unit))
-    if not within:
-        return Rounding.WRONG
-    if significant_figures(text) >= MIN_SIGNIFICANT:
-        return Rounding.ROUNDED
-    return Rounding.TOO_FEW_DIGITS
 
 
 # SymPy's numeric evaluation imports and initialises lazily (about 0.1 s on first use); pay it

@@ -19,19 +19,12 @@ from functools import lru_cache
 from typing import Any
 
 from . import clock
-from .compare import (
-    Rounding,
-    TooComplex,
-    apart,
-    confirmation_budget,
-    decimal_places,
-    equal,
-    rounding,
-)
+from .compare import TooComplex, apart, confirmation_budget, equal
 from .explain import ambiguous, explain, no_mistake_explains
 from .kinds import Status
 from .mistakes import MistakeIndex, expected_cached, mistake_index, solved_matches
 from .parse import TIME_BUDGET_SECONDS, AnswerError, Reading
+from .rounding import Rounding, decimal_places, rounding
 from .shapes import Shape
 from .spec import Loaded, load_problem
 from .terms import (

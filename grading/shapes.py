@@ -34,17 +34,16 @@ from typing import Any
 
 from .compare import (
     Bound,
-    Rounding,
     Scalar,
     approx,
     as_fraction,
     bound_sum,
     equal,
     float_bound,
-    rounding,
     vectors_equal,
 )
 from .parse import AnswerError, Reading, read_answer
+from .rounding import Rounding, rounding
 from .tex import ratio_tex, scalar_tex, vector_tex
 
 MAX_SEQUENCE_CHARS = 2000

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .compare import Rounding, Scalar, equal, rounding, vectors_equal
+from .compare import Scalar, equal, vectors_equal
 from .exact import combine
 from .parse import Term
+from .rounding import Rounding, rounding
 from .tex import scalar_tex, term_tex, vector_tex
 
 Vector = tuple[Scalar, ...]

@@ -7,17 +7,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grading.compare import (
-    Rounding,
     apart,
     approx,
     close,
     equal,
     float_bound,
     floats_apart,
-    rounding,
-    significant_figures,
     vectors_equal,
 )
+from grading.rounding import Rounding, rounding, significant_figures
 
 E = sympy.E
 

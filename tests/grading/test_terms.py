@@ -1,7 +1,7 @@
 from fractions import Fraction
 
-from grading.compare import Rounding
 from grading.parse import Term
+from grading.rounding import Rounding
 from grading.terms import (
     TermTable,
     explain_terms,
