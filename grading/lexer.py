@@ -165,16 +165,9 @@ def tokenize(text: str) -> list[Token]:
             if len(literal) > MAX_NUMBER_DIGITS and (
                 sum(ch.isdigit() for ch in literal) > MAX_NUMBER_DIGITS
             ):
-                raise AnswerError(
-                    f"a number has more than {MAX_NUMBER_DIGITS} digits",
-                    column=start + 1,
-                    bound="digits",
-                )
+                raise _too_many_digits(start + 1)
             if i < n and text[i] in "eE" and _SCIENTIFIC.match(text, i):
-                raise AnswerError(
-                    "scientific notation is not accepted; write the number out, or use 10^k",
-                    column=i + 1,
-                )
+                raise _scientific(i + 1)
             append(_make_token(Token, ("NUM", literal, start, space)))
         elif first in _LETTERS:
             if len(tokens) >= MAX_TOKENS:
@@ -194,46 +187,58 @@ def tokenize(text: str) -> list[Token]:
                 raise _too_many(start + 1)
             append(_make_token(Token, ("OP", "^", start, space)))
         else:  # a backslash: a row separator, a spacing macro or a command
-            if len(literal) == 2 and literal[1] in ",;: !":
-                space = True
-                continue
-            if len(tokens) >= MAX_TOKENS:
-                raise _too_many(start + 1)
-            if literal == "\\\\":
-                append(_make_token(Token, ("ROWSEP", literal, start, space)))
-                space = False
-                continue
-            command = literal[1:]
-            jump = None
-            if command in _SPACING:
-                space = True
-                if command == "right" and text.startswith(".", i):
-                    jump = i + 1
-                else:
-                    continue
-            elif command in ("begin", "end"):
-                environment = _ENVIRONMENT.match(text, i)
-                if not environment or environment.group(1) not in _ENVIRONMENTS:
-                    raise AnswerError(
-                        f"\\{command} is read only for bmatrix or pmatrix", column=start + 1
-                    )
-                jump = environment.end()
-                append(_make_token(Token, (command.upper(), environment.group(1), start, space)))
-            elif command in _COMMANDS:
-                kind = _COMMANDS[command]
-                if kind in ("*", "/"):
-                    append(_make_token(Token, ("OP", kind, start, space)))
-                else:
-                    append(_make_token(Token, (kind, command, start, space)))
-            else:
-                shown = command[:20] or text[i : i + 1]
-                raise AnswerError(f"the LaTeX command \\{shown} is not supported", column=start + 1)
+            jump, space = _backslash(literal, text, start, i, space, tokens)
             if jump is not None:  # text was consumed past this piece: split the rest anew
                 i = jump
                 pieces = _PIECES.findall(text, i)
                 k = 0
-                if command in _SPACING:
-                    continue
+            continue
         space = False
     tokens.append(Token("EOF", "", n, space))
     return tokens
+
+
+def _too_many_digits(column: int) -> AnswerError:
+    return AnswerError(
+        f"a number has more than {MAX_NUMBER_DIGITS} digits", column=column, bound="digits"
+    )
+
+
+def _scientific(column: int) -> AnswerError:
+    return AnswerError(
+        "scientific notation is not accepted; write the number out, or use 10^k", column=column
+    )
+
+
+def _backslash(
+    literal: str, text: str, start: int, i: int, space: bool, tokens: list[Token]
+) -> tuple[int | None, bool]:
+    """Append the token of one backslash piece (a row separator, a spacing macro or a command)
+    that starts at ``start`` and ends before ``i``; return where reading goes on when the piece
+    consumed text after it (or None) and whether a space precedes the next token."""
+    if len(literal) == 2 and literal[1] in ",;: !":
+        return None, True
+    if len(tokens) >= MAX_TOKENS:
+        raise _too_many(start + 1)
+    if literal == "\\\\":
+        tokens.append(_make_token(Token, ("ROWSEP", literal, start, space)))
+        return None, False
+    command = literal[1:]
+    if command in _SPACING:
+        jump = i + 1 if command == "right" and text.startswith(".", i) else None
+        return jump, True
+    if command in ("begin", "end"):
+        environment = _ENVIRONMENT.match(text, i)
+        if not environment or environment.group(1) not in _ENVIRONMENTS:
+            raise AnswerError(f"\\{command} is read only for bmatrix or pmatrix", column=start + 1)
+        tokens.append(_make_token(Token, (command.upper(), environment.group(1), start, space)))
+        return environment.end(), False
+    if command in _COMMANDS:
+        kind = _COMMANDS[command]
+        if kind in ("*", "/"):
+            tokens.append(_make_token(Token, ("OP", kind, start, space)))
+        else:
+            tokens.append(_make_token(Token, (kind, command, start, space)))
+        return None, False
+    shown = command[:20] or text[i : i + 1]
+    raise AnswerError(f"the LaTeX command \\{shown} is not supported", column=start + 1)
