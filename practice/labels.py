@@ -1,8 +1,8 @@
 """Words for learners and authors: what each problem kind, mistake code and status means.
 
 A kind's label and its mistakes' labels are defined once, with the kind
-(`grading/kinds/<kind>.py`, marked for translation with `gettext_noop`); they are translated
-here, at display time.
+(`grading/kinds/<kind>.py`, marked for translation with `gettext_noop`); mistake and status
+labels are translated here, at display time, and a kind's label by `courses.presenters.kind_label`.
 """
 
 from django.utils.functional import Promise
@@ -23,12 +23,6 @@ _BY_CODE: dict[str, str] = {}
 for _kind in KINDS.values():
     for _mistake in _kind.mistakes:
         _BY_CODE.setdefault(_mistake.code, _mistake.label)
-
-
-def kind_label(kind: str) -> str:
-    """Return the words for a problem kind, or the code itself when unknown."""
-    found = KINDS.get(str(kind))
-    return gettext(found.label) if found is not None else str(kind)
 
 
 def mistake_label(code: str | None, kind: str | None = None) -> str:

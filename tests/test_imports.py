@@ -146,3 +146,16 @@ def test_no_service_imports_a_tasks_module():
         name for name, loaded in graph.items() if any(m.endswith(".tasks") for m in loaded)
     }
     assert importers <= {"basislab.celery"} | {n for n in graph if n.endswith(".tasks")}
+
+
+def test_courses_reach_no_module_of_practice():
+    # Courses look kinds up in grading (labels included); practice builds on courses.
+    graph = import_graph()
+    reached = {
+        (name, loaded)
+        for name, modules in graph.items()
+        if name.startswith("courses")
+        for loaded in modules
+        if loaded.startswith("practice")
+    }
+    assert reached == set()

@@ -2,6 +2,7 @@
 
 from django import template
 
+from courses.presenters import kind_label as _kind_label
 from practice import labels
 
 register = template.Library()
@@ -10,7 +11,7 @@ register = template.Library()
 @register.filter
 def kind_label(kind: str) -> str:
     """Render a problem kind code as words."""
-    return labels.kind_label(kind)
+    return _kind_label(kind)
 
 
 @register.filter

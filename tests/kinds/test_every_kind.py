@@ -10,13 +10,14 @@ import sympy
 
 import grading
 from courses.mathml import render_markdown
+from courses.presenters import kind_label
 from grading.explain import describe, explain
 from grading.marking import index_matches
 from grading.mistakes import EstimatedIndex, MistakeIndex, apply, mistake_index
 from grading.spec import load_problem
 from grading.tex import _sympy_tex
 from practice.generators import GENERATORS, generate, render_svg
-from practice.labels import kind_label, mistake_label
+from practice.labels import mistake_label
 
 KINDS = sorted(grading.KINDS)
 
