@@ -172,7 +172,7 @@ class Platform:
             def _form(self) -> dict[str, str]:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length).decode()
-                if self.headers.get("Content-Type", "").startswith("application/json"):
+                if "json" in self.headers.get("Content-Type", ""):
                     return json.loads(raw)
                 return {k: v[0] for k, v in parse_qs(raw).items()}
 
