@@ -4,6 +4,7 @@ and send scores, store a roster. One service per action, each owning its transac
 import logging
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import requests
@@ -239,29 +240,76 @@ def deep_link_response(
     return return_url, deep_link.get_response_jwt([resource])
 
 
-def scores_record(*, attempt: Attempt) -> list[Score]:
-    """Record the scores an attempt owes: one per link its learner came through that covers
-    the attempt's idea (or page). Idempotent: a second call finds the same rows."""
-    problem = attempt.problem
-    links = LinkLearner.objects.filter(
-        lti_user__user_id=attempt.copy.owner_id,
-        link__page_slug=problem.page_slug,
-        link__idea_slug__in=["", problem.idea_slug],
+def _links_covering(*, user_id: int, page_slug: str, idea_slug: str):
+    return LinkLearner.objects.filter(
+        lti_user__user_id=user_id,
+        link__page_slug=page_slug,
+        link__idea_slug__in=["", idea_slug],
     ).exclude(link__lineitem_url="")
+
+
+def scores_record(*, attempt_id: int, user_id: int, page_slug: str, idea_slug: str) -> list[Score]:
+    """Record the scores an attempt owes: one per link its learner came through that covers
+    the attempt's idea (or page). Idempotent: a second call finds the same rows. One query
+    when the learner came through no link."""
+    links = list(
+        _links_covering(user_id=user_id, page_slug=page_slug, idea_slug=idea_slug).select_related(
+            "link"
+        )
+    )
+    if not links:
+        return []
+    attempt = Attempt.objects.filter(pk=attempt_id).only("pk", "created_at").first()
+    if attempt is None:
+        return []
     scores = []
-    with transaction.atomic(savepoint=False):
-        for link_learner in links.select_related("link"):
+    with transaction.atomic():
+        for link_learner in links:
             score, _ = Score.objects.get_or_create(
                 link_learner=link_learner,
                 attempt=attempt,
                 defaults={
                     "score_given": 0.0,
                     "score_maximum": link_learner.link.score_maximum,
-                    "timestamp": attempt.created_at or timezone.now(),
+                    "timestamp": attempt.created_at,
                 },
             )
             scores.append(score)
     return scores
+
+
+def scores_backfill(*, since: timedelta = timedelta(days=2)) -> int:
+    """Record the scores of recent attempts the hook missed (the process stopped between the
+    attempt's commit and its callback); return how many rows were added.
+
+    The attempts table is the durable record: an attempt by a learner who came through a link,
+    made after they came, on the link's idea or page, owes the link one score.
+    """
+    added = 0
+    after = timezone.now() - since
+    for link_learner in LinkLearner.objects.exclude(link__lineitem_url="").select_related(
+        "link", "lti_user"
+    ):
+        link = link_learner.link
+        attempts = Attempt.objects.filter(
+            copy__owner_id=link_learner.lti_user.user_id,
+            created_at__gte=max(after, link_learner.created_at),
+            problem__page_slug=link.page_slug,
+        ).exclude(pk__in=Score.objects.filter(link_learner=link_learner).values("attempt_id"))
+        if link.idea_slug:
+            attempts = attempts.filter(problem__idea_slug=link.idea_slug)
+        for attempt in attempts.only("pk", "created_at"):
+            _, created = Score.objects.get_or_create(
+                link_learner=link_learner,
+                attempt=attempt,
+                defaults={
+                    "score_given": 0.0,
+                    "score_maximum": link.score_maximum,
+                    "timestamp": attempt.created_at,
+                },
+            )
+            added += created
+    return added
 
 
 class ScoreNotSent(Exception):

@@ -1,7 +1,9 @@
 """The attempt hook: an attempt by a learner who came through a link owes that link a score.
 
-The score rows are written in the attempt's own transaction (so none is lost if the process
-dies after the commit) and their sending is queued once it commits.
+Nothing is added to the attempt's own transaction: once it commits, one query finds the links
+the learner came through (none for most learners), records a score row per link and queues its
+sending. The attempts table stays the durable record: if the process stops between the commit
+and this callback, the periodic sweep records the missing rows (services.scores_backfill).
 """
 
 from django.db import transaction
@@ -14,13 +16,25 @@ from . import services
 from .tasks import send_score
 
 
+def _record_and_queue(*, attempt_id: int, user_id: int, page_slug: str, idea_slug: str) -> None:
+    for score in services.scores_record(
+        attempt_id=attempt_id, user_id=user_id, page_slug=page_slug, idea_slug=idea_slug
+    ):
+        send_score.delay(score.pk)
+
+
 @receiver(post_save, sender=Attempt, dispatch_uid="lti_attempt_scores")
 def attempt_scores(
     sender: type[Attempt], instance: Attempt, created: bool, **kwargs: object
 ) -> None:
-    """Record the scores a new attempt owes and queue their sending after the commit."""
+    """Queue, for after the commit, the scores a new attempt owes."""
     if not created or kwargs.get("raw"):
         return
-    for score in services.scores_record(attempt=instance):
-        score_id = score.pk
-        transaction.on_commit(lambda score_id=score_id: send_score.delay(score_id))
+    # The attempt was made with its copy and problem in hand: no query here.
+    arguments = {
+        "attempt_id": instance.pk,
+        "user_id": instance.copy.owner_id,
+        "page_slug": instance.problem.page_slug,
+        "idea_slug": instance.problem.idea_slug,
+    }
+    transaction.on_commit(lambda: _record_and_queue(**arguments))

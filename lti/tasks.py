@@ -38,7 +38,9 @@ def send_score(self, score_id: int) -> str:
 
 @shared_task
 def send_pending_scores() -> int:
-    """Queue every score still pending a minute after its attempt; return how many."""
+    """Record scores the attempt hook missed, then queue every score still pending a minute
+    after its attempt; return how many were queued."""
+    services.scores_backfill()
     ids = list(
         Score.objects.filter(
             status=Score.Status.PENDING, timestamp__lte=timezone.now() - timedelta(minutes=1)

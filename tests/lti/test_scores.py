@@ -104,3 +104,21 @@ def test_retry_delays_grow_and_are_capped():
     assert delays[:3] == [30, 60, 120]
     assert delays == sorted(delays)
     assert max(delays) == SCORE_MAX_DELAY
+
+
+def test_a_score_the_hook_missed_is_recorded_and_sent_by_the_sweep(
+    platform, linked_copy, eager_celery, django_capture_on_commit_callbacks, time_machine
+):
+    # The process stops right after the attempt commits: its callback never runs.
+    problem = services.problem_open(
+        copy=linked_copy, page_slug="first-page", idea_slug="weighted-sum", kind="weighted_sum"
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        attempt = services.attempt_submit(
+            copy=linked_copy, problem=problem, text=right_answer(problem), token=uuid.uuid4()
+        )
+    assert not Score.objects.exists()
+    time_machine.move_to(attempt.created_at.timestamp() + 120)
+    assert send_pending_scores.apply().get() == 1
+    assert Score.objects.get(attempt=attempt).status == Score.Status.SENT
+    assert [s["scoreGiven"] for s in platform.scores] == [0.2]
