@@ -9,7 +9,7 @@ from courses.models import Idea, Page
 class DeepLinkForm(forms.Form):
     """Pick ``page:<slug>`` or ``idea:<page slug>/<idea slug>`` among the copy's pages."""
 
-    target = forms.ChoiceField(label=_("What the link opens"))
+    target = forms.ChoiceField(label=_("What the link opens"), widget=forms.RadioSelect)
 
     def __init__(self, *args: object, pages: list[Page], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)

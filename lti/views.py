@@ -7,6 +7,7 @@ form the tool itself shows keeps Django's CSRF check.
 
 import csv
 import logging
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import login as auth_login
@@ -166,9 +167,13 @@ def deep_link(request: HttpRequest) -> HttpResponse:
             idea=idea,
         )
         del request.session[DEEP_LINK_SESSION_KEY]
-        return render(
+        response = render(
             request, "lti/deep_link_return.html", {"return_url": return_url, "token": token}
         )
+        # The page's form posts to the platform: allow that one origin (read by django-csp).
+        parts = urlsplit(return_url)
+        response._csp_update = {"form-action": [f"{parts.scheme}://{parts.netloc}"]}
+        return response
     return render(
         request,
         "lti/deep_link.html",

@@ -27,7 +27,14 @@ SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 
 
 class Platform:
-    def __init__(self, *, client_id: str = "basislab-tool", deployment_id: str = "dep-1") -> None:
+    def __init__(
+        self,
+        *,
+        client_id: str = "basislab-tool",
+        deployment_id: str = "dep-1",
+        host: str = "127.0.0.1",
+    ) -> None:
+        self.host = host
         self.key = JWK.generate(kty="RSA", size=2048, kid="platform-key-1")
         self.private_pem = self.key.export_to_pem(private_key=True, password=None)
         self.client_id = client_id
@@ -51,7 +58,7 @@ class Platform:
     # -- lifecycle -----------------------------------------------------------------------
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        return f"http://{self.host}:{self._server.server_address[1]}"
 
     @property
     def issuer(self) -> str:
