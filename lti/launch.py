@@ -11,9 +11,11 @@ seen with the same token passes again) and an id token with no ``exp``. Here:
   ``azp``, when there or when ``aud`` names several clients, must be the client id.
 """
 
+import hashlib
 from datetime import timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
@@ -29,6 +31,8 @@ from .tool_conf import DbToolConf
 NONCE_LIFETIME = timedelta(minutes=10)
 # Allowed clock difference between platform and tool for ``iat`` (seconds).
 CLOCK_SKEW = 60
+# How long a platform's JWKS is kept (seconds); an unknown ``kid`` fetches it again at once.
+JWKS_CACHE_SECONDS = 600
 
 
 class LaunchRefused(Exception):
@@ -75,6 +79,8 @@ class ToolLogin(DjangoOIDCLogin):
 class ToolLaunch(DjangoMessageLaunch):
     """A resource-link or deep-linking launch, checked in full and consumed once."""
 
+    _jwks_from_cache: str | None = None
+
     def __init__(self, request: HttpRequest) -> None:
         super().__init__(
             DjangoRequest(request, post_only=True),
@@ -91,6 +97,32 @@ class ToolLaunch(DjangoMessageLaunch):
         if self._cookie_service.get_cookie(state) != state:
             raise LtiException("State not found")
         return self
+
+    def fetch_public_key(self, key_set_url: str) -> Any:
+        """Return the platform's JWKS from the shared cache, fetching it when absent."""
+        cache_key = "lti-jwks-" + hashlib.sha256(key_set_url.encode()).hexdigest()
+        cached = cache.get(cache_key)
+        if cached is not None:
+            self._jwks_from_cache = cache_key
+            return cached
+        key_set = super().fetch_public_key(key_set_url)
+        if isinstance(key_set, dict) and isinstance(key_set.get("keys"), list):
+            cache.set(cache_key, key_set, JWKS_CACHE_SECONDS)
+        return key_set
+
+    def get_public_key(self) -> tuple[str, str]:
+        """Return the key that signed the token; refetch the JWKS once on an unknown kid."""
+        self._jwks_from_cache = None
+        try:
+            return super().get_public_key()
+        except LtiException:
+            if not self._jwks_from_cache:
+                raise
+            # The platform rotated its key since the JWKS was cached: fetch it again.
+            cache.delete(self._jwks_from_cache)
+            self._registration.set_key_set(None)
+            self._jwks_from_cache = None
+            return super().get_public_key()
 
     def validate_audience(self) -> "ToolLaunch":
         body = self._jwt.get("body", {})

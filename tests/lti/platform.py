@@ -35,12 +35,14 @@ class Platform:
         host: str = "127.0.0.1",
     ) -> None:
         self.host = host
-        self.key = JWK.generate(kty="RSA", size=2048, kid="platform-key-1")
+        self.kid = "platform-key-1"
+        self.key = JWK.generate(kty="RSA", size=2048, kid=self.kid)
         self.private_pem = self.key.export_to_pem(private_key=True, password=None)
         self.client_id = client_id
         self.deployment_id = deployment_id
         self.context_id = "course-101"
         self.down = False
+        self.jwks_fetches = 0
         self.scores: list[dict[str, Any]] = []
         self.deep_link_items: list[dict[str, Any]] = []
         self.tokens: set[str] = set()
@@ -71,6 +73,12 @@ class Platform:
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+    def rotate_key(self, kid: str) -> None:
+        """Replace the platform's signing key by a new one named ``kid``."""
+        self.kid = kid
+        self.key = JWK.generate(kty="RSA", size=2048, kid=kid)
+        self.private_pem = self.key.export_to_pem(private_key=True, password=None)
 
     def jwks(self) -> dict:
         public = json.loads(self.key.export_public())
@@ -137,11 +145,10 @@ class Platform:
             }
         return body
 
-    def sign(
-        self, body: dict[str, Any], *, key_pem: bytes | None = None, kid: str = "platform-key-1"
-    ) -> str:
+    def sign(self, body: dict[str, Any], *, key_pem: bytes | None = None) -> str:
+        """Sign claims as the platform (its current kid), or with another key under that kid."""
         return jwt.encode(
-            body, key_pem or self.private_pem, algorithm="RS256", headers={"kid": kid}
+            body, key_pem or self.private_pem, algorithm="RS256", headers={"kid": self.kid}
         )
 
     # -- checking what the tool sends ------------------------------------------------------
@@ -191,6 +198,7 @@ class Platform:
                 parts = urlsplit(self.path)
                 query = {k: v[0] for k, v in parse_qs(parts.query).items()}
                 if parts.path == "/jwks":
+                    platform.jwks_fetches += 1
                     return self._send(200, json.dumps(platform.jwks()))
                 if parts.path == "/auth":
                     return self._authorize(query)

@@ -183,3 +183,13 @@ def test_an_instructor_resource_launch_opens_their_class(platform):
     assert response.status_code == 302
     assert "/lti/class/" in response["Location"]
     assert not LinkLearner.objects.exists()
+
+
+def test_the_platform_jwks_is_cached_and_refetched_when_the_platform_rotates_its_key(platform):
+    launch(Client(), platform, sub="s-7", custom=IDEA)
+    launch(Client(), platform, sub="s-7", custom=IDEA)
+    assert platform.jwks_fetches == 1
+    platform.rotate_key("platform-key-2")
+    response, _, _ = launch(Client(), platform, sub="s-7", custom=IDEA)
+    assert response.status_code == 302
+    assert platform.jwks_fetches == 2
