@@ -46,6 +46,8 @@ MIDDLEWARE = [
     "basislab.middleware.RefuseUploadsMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before SessionMiddleware: sees its cookie, for a launched LTI session in an iframe.
+    "lti.framing.EmbeddedCookiesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

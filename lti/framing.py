@@ -22,6 +22,18 @@ def _framed_paths() -> tuple[str, ...]:
     return (reverse("lti:login"), reverse("lti:launch"))
 
 
+def _launched(request: HttpRequest) -> dict | None:
+    """Return the session's launch record, without marking the session accessed."""
+    session = getattr(request, "session", None)
+    if session is None:
+        return None
+    # Reading the flag must not mark the session accessed (that adds Vary: Cookie).
+    accessed = session.accessed
+    launched = session.get(SESSION_KEY)
+    session.accessed = accessed
+    return launched if isinstance(launched, dict) and launched.get("platform") else None
+
+
 def platform_origins(platform_id: int | None) -> list[str]:
     """Return the origins that may frame the tool: one platform's, or every active one's."""
     platforms = Platform.objects.filter(active=True)
@@ -34,7 +46,7 @@ def platform_origins(platform_id: int | None) -> list[str]:
 
 
 class EmbeddingMiddleware:
-    """Set frame-ancestors and cookie attributes for launches and launched sessions.
+    """Set frame-ancestors for launches and launched sessions.
 
     Listed after ``CSPMiddleware`` and ``XFrameOptionsMiddleware`` so it sees the response
     before they do.
@@ -45,9 +57,8 @@ class EmbeddingMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        session = getattr(request, "session", None)
-        launched = session.get(SESSION_KEY) if session is not None else None
-        if isinstance(launched, dict) and launched.get("platform"):
+        launched = _launched(request)
+        if launched is not None:
             origins = platform_origins(int(launched["platform"]))
         elif request.path in _framed_paths():
             origins = platform_origins(None)
@@ -56,7 +67,19 @@ class EmbeddingMiddleware:
         if origins:
             response._csp_replace = {"frame-ancestors": origins}  # read by django-csp
             response.xframe_options_exempt = True
-        if request.is_secure():
+        return response
+
+
+class EmbeddedCookiesMiddleware:
+    """Send the session and CSRF cookies ``SameSite=None; Secure`` in a launched session over
+    HTTPS. Listed before ``SessionMiddleware`` so it sees the cookies that sets."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.is_secure() and _launched(request) is not None:
             for name in (settings.SESSION_COOKIE_NAME, settings.CSRF_COOKIE_NAME):
                 if name in response.cookies:
                     response.cookies[name]["samesite"] = "None"

@@ -19,12 +19,13 @@ from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from pylti1p3.contrib.django import DjangoMessageLaunch, DjangoOIDCLogin
 from pylti1p3.contrib.django.request import DjangoRequest
 from pylti1p3.contrib.django.session import DjangoSessionService
 from pylti1p3.exception import LtiException
 
-from .models import LaunchNonce
+from .models import LaunchNonce, Platform
 from .tool_conf import DbToolConf
 
 # How long the platform has between the login redirect and the launch post.
@@ -124,6 +125,16 @@ class ToolLaunch(DjangoMessageLaunch):
             self._jwks_from_cache = None
             return super().get_public_key()
 
+    def validate_registration(self) -> "ToolLaunch":
+        try:
+            return super().validate_registration()
+        except LtiException:
+            iss = self._jwt.get("body", {}).get("iss")
+            if iss and Platform.objects.filter(issuer=iss, active=True).exists():
+                # A registered platform, another client id: the token is for another tool.
+                raise LtiException("The token is not for this tool (aud)") from None
+            raise
+
     def validate_audience(self) -> "ToolLaunch":
         body = self._jwt.get("body", {})
         client_id = self._registration.get_client_id() if self._registration else None
@@ -185,6 +196,34 @@ class ToolLaunch(DjangoMessageLaunch):
         return self._registration
 
 
+def refusal_reason(message: str) -> str:
+    """Return the words a visitor reads for a refusal message of the checks above."""
+    text = message.lower()
+    reasons = (
+        ("nonce", _("this launch was already used or is too old")),
+        (
+            "state",
+            _("this browser did not start this launch (another browser, or cookies blocked)"),
+        ),
+        ("expired", _("the launch has expired")),
+        ('"exp"', _("the launch carries no expiry time")),
+        ('"iat"', _("the launch carries no issue time")),
+        ("iat", _("the launch's issue time is missing or in the future")),
+        ("aud", _("the launch was meant for another tool")),
+        ("azp", _("the launch was meant for another tool")),
+        ("registration", _("the platform is not registered with this tool")),
+        ("client id", _("the platform is not registered with this tool")),
+        ("deployment", _("this deployment of the tool is not registered")),
+        ("signature", _("the launch's signature does not verify")),
+        ("public key", _("the launch's signing key is not the platform's")),
+        ("decode", _("the launch could not be read")),
+    )
+    for needle, reason in reasons:
+        if needle in text:
+            return reason
+    return _("the launch could not be checked")
+
+
 def launch_check(request: HttpRequest) -> ToolLaunch:
     """Check the launch posted in the request and consume its nonce; raise LaunchRefused.
 
@@ -197,7 +236,7 @@ def launch_check(request: HttpRequest) -> ToolLaunch:
     try:
         launch.validate()
     except LtiException as error:
-        raise LaunchRefused(str(error)) from error
+        raise LaunchRefused(refusal_reason(str(error))) from error
     except (AssertionError, ValueError, TypeError, KeyError) as error:
-        raise LaunchRefused("The launch could not be read") from error
+        raise LaunchRefused(_("the launch could not be read")) from error
     return launch

@@ -1,16 +1,21 @@
 """Deep linking, the roster (NRPS), the class view and its CSV, framing and cookies."""
 
 import uuid
+from io import StringIO
 
+import pytest
+from django.conf import settings
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from lti.keys import jwks, key_rotate
 from lti.models import Context, LtiUser, RosterEntry
+from lti.models import Platform as PlatformRow
 from lti.services import roster_store
 from practice import services
 from tests.practice.answers import wrong_answer
 
-from .conftest import launch, login_step
+from .conftest import auth_params, launch, login_step
 from .platform import INSTRUCTOR
 
 IDEA = {"page": "first-page", "idea": "weighted-sum"}
@@ -131,3 +136,43 @@ def test_the_jwks_keeps_the_previous_key_through_one_rotation(platform):
     assert kids[1] == first and kids[0] != first
     key_rotate()
     assert first not in [key["kid"] for key in jwks()["keys"]]
+
+
+def test_a_launch_over_https_sends_its_session_cookies_samesite_none(platform):
+    client = Client()
+    params = auth_params(login_step(client, platform, sub="s-8", secure=True))
+    token = platform.sign(platform.claims(sub="s-8", nonce=params["nonce"], custom=IDEA))
+    response = client.post(
+        "/lti/launch/", {"id_token": token, "state": params["state"]}, secure=True
+    )
+    assert response.status_code == 302
+    session = response.cookies[settings.SESSION_COOKIE_NAME]
+    assert (session["samesite"], bool(session["secure"])) == ("None", True)
+    # A visitor who never launched keeps the site's default.
+    plain = Client().post("/accounts/login/", {"username": "x", "password": "y"}, secure=True)
+    assert all(c["samesite"] != "None" for c in plain.cookies.values())
+
+
+def test_platforms_are_registered_by_a_command(db):
+    out = StringIO()
+    arguments = [
+        "--name=Moodle",
+        "--issuer=https://moodle.example.edu",
+        "--client-id=abc",
+        "--login-url=https://moodle.example.edu/mod/lti/auth.php",
+        "--token-url=https://moodle.example.edu/mod/lti/token.php",
+        "--jwks-url=https://moodle.example.edu/mod/lti/certs.php",
+        "--deployment=1",
+    ]
+    call_command("lti_register_platform", *arguments, stdout=out)
+    call_command("lti_register_platform", *arguments, "--deployment=2", stdout=out)
+    row = PlatformRow.objects.get()
+    assert sorted(row.deployments.values_list("deployment_id", flat=True)) == ["1", "2"]
+    assert row.origins() == ["https://moodle.example.edu"]
+    with pytest.raises(CommandError, match="key_set_url"):
+        call_command(
+            "lti_register_platform", *arguments[:-2], "--jwks-url=not a url", "--deployment=1"
+        )
+    with pytest.raises(CommandError, match="deployment"):
+        call_command("lti_register_platform", *arguments[:-1])
+    assert PlatformRow.objects.count() == 1

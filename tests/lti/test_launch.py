@@ -53,9 +53,11 @@ def test_an_email_in_the_claims_never_links_an_existing_account(platform, learne
     assert identity.user.email == ""
 
 
-def refused(response, before) -> None:
+def refused(response, before, reason: str = "") -> None:
     assert response.status_code in (403, 413), response.status_code
-    assert b"This launch was refused" in response.content
+    page = response.content.decode()
+    assert "This launch was refused" in page
+    assert reason in page.replace("&#x27;", "'"), page
     assert stored() == before
 
 
@@ -65,8 +67,7 @@ def test_a_replayed_id_token_is_refused(platform):
     assert first.status_code == 302
     before = stored()
     again = client.post("/lti/launch/", {"id_token": token, "state": state})
-    refused(again, before)
-    assert b"Nonce" in again.content
+    refused(again, before, "already used or is too old")
 
 
 def test_a_token_for_another_tool_is_refused(platform):
@@ -75,7 +76,7 @@ def test_a_token_for_another_tool_is_refused(platform):
 
     before = stored()
     response, _, _ = launch(Client(), platform, custom=IDEA, edit=other_audience)
-    refused(response, before)
+    refused(response, before, "meant for another tool")
     assert not LaunchNonce.objects.filter(used_at__isnull=False).exists()
 
 
@@ -86,7 +87,7 @@ def test_an_azp_naming_another_client_is_refused(platform):
 
     before = stored()
     response, _, _ = launch(Client(), platform, custom=IDEA, edit=two_audiences)
-    refused(response, before)
+    refused(response, before, "meant for another tool")
 
 
 def test_an_expired_token_is_refused(platform):
@@ -96,14 +97,15 @@ def test_an_expired_token_is_refused(platform):
 
     before = stored()
     response, _, _ = launch(Client(), platform, custom=IDEA, edit=expired)
-    refused(response, before)
+    refused(response, before, "has expired")
 
 
 @pytest.mark.parametrize("claim", ["exp", "iat"])
 def test_a_token_without_exp_or_iat_is_refused(platform, claim):
     before = stored()
     response, _, _ = launch(Client(), platform, custom=IDEA, edit=lambda body: body.pop(claim))
-    refused(response, before)
+    words = {"exp": "no expiry time", "iat": "no issue time"}[claim]
+    refused(response, before, words)
 
 
 def test_an_unknown_deployment_is_refused(platform):
@@ -112,7 +114,7 @@ def test_an_unknown_deployment_is_refused(platform):
 
     before = stored()
     response, _, _ = launch(Client(), platform, custom=IDEA, edit=other_deployment)
-    refused(response, before)
+    refused(response, before, "deployment of the tool is not registered")
 
 
 def test_a_tampered_signature_is_refused(platform):
@@ -129,7 +131,7 @@ def test_a_tampered_signature_is_refused(platform):
     before = stored()
     for token in (forged, f"{header}.{payload}.{signature[:-4]}AAAA"):
         response = client.post("/lti/launch/", {"id_token": token, "state": params["state"]})
-        refused(response, before)
+        refused(response, before, "signature does not verify")
     # The nonce was not spent by the refusals: the genuine token still launches.
     ok = client.post("/lti/launch/", {"id_token": good, "state": params["state"]})
     assert ok.status_code == 302
@@ -140,7 +142,7 @@ def test_a_state_from_another_browser_is_refused(platform):
     token = platform.sign(platform.claims(sub="s-4", nonce=params["nonce"], custom=IDEA))
     before = stored()
     response = Client().post("/lti/launch/", {"id_token": token, "state": params["state"]})
-    refused(response, before)
+    refused(response, before, "this browser did not start this launch")
 
 
 def test_an_unregistered_issuer_is_refused_at_login_and_at_launch(platform):
@@ -153,7 +155,7 @@ def test_an_unregistered_issuer_is_refused_at_login_and_at_launch(platform):
         body["iss"] = "https://elsewhere.example"
 
     response, _, _ = launch(Client(), platform, custom=IDEA, edit=elsewhere)
-    refused(response, before)
+    refused(response, before, "platform is not registered")
 
 
 def test_a_link_to_an_idea_the_course_lacks_stores_nothing(platform):
@@ -175,7 +177,7 @@ def test_an_oversized_launch_is_refused(platform, settings):
     settings.LTI_MAX_LAUNCH_BYTES = 1000
     before = stored()
     response = Client().post("/lti/launch/", {"id_token": "x" * 2000, "state": "s"})
-    refused(response, before)
+    refused(response, before, "too large")
 
 
 def test_an_instructor_resource_launch_opens_their_class(platform):
