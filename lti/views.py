@@ -86,6 +86,9 @@ def launch(request: HttpRequest) -> HttpResponse:
             claims = checked.claims()
             platform = services.find_platform_of(checked.registration())
             accepted = services.launch_accept(platform=platform, claims=claims)
+            if accepted.message_type == MessageType.DEEP_LINKING and not accepted.instructor:
+                # Raised inside the transaction: the refused launch stores nothing.
+                raise LaunchRefused(_("only an instructor can place practice in a course"))
     except LaunchRefused as error:
         return _refused(request, _("The launch was refused: %(why)s.") % {"why": error.reason})
     except (services.LaunchTargetError, LtiException) as error:
@@ -101,8 +104,6 @@ def launch(request: HttpRequest) -> HttpResponse:
         context_pk = accepted.context.pk
         transaction.on_commit(lambda: sync_roster.delay(context_pk))
     if accepted.message_type == MessageType.DEEP_LINKING:
-        if not accepted.instructor:
-            return _refused(request, _("Only an instructor can place practice in a course."))
         request.session[DEEP_LINK_SESSION_KEY] = {
             "platform": accepted.platform.pk,
             "deployment_id": claims.get(DEPLOYMENT_CLAIM),

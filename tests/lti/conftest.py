@@ -39,9 +39,10 @@ def platform(db, course) -> Iterator[Platform]:
     running.stop()
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def eager_celery() -> Iterator[None]:
-    """Run tasks in the calling thread (retries too, without waiting)."""
+    """Run tasks in the calling thread (retries too, without waiting): nothing is left in a
+    broker by these tests."""
     before = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
     yield

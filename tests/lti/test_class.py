@@ -54,6 +54,8 @@ def test_an_instructor_places_an_idea_with_a_gradebook_column(platform):
 def test_a_learner_cannot_deep_link(platform):
     response, _, _ = launch(Client(), platform, sub="s-9", message_type="LtiDeepLinkingRequest")
     assert response.status_code == 403
+    assert b"only an instructor" in response.content
+    assert not LtiUser.objects.exists()
     assert Client().get("/lti/deep-link/").status_code == 302  # anonymous: sign in
 
 
