@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.db import models
 
 from .models import Context, Deployment, LtiUser, Platform, ResourceLink, Score, ToolKey
 
@@ -13,6 +14,8 @@ class PlatformAdmin(admin.ModelAdmin):
     list_display = ["name", "issuer", "client_id", "active"]
     search_fields = ["name", "issuer", "client_id"]
     inlines = [DeploymentInline]
+    # A platform's URLs are HTTPS; an address typed without a scheme is read as one.
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
 
 @admin.register(ToolKey)

@@ -40,6 +40,7 @@ from .claims import (
 )
 from .models import (
     Context,
+    LaunchNonce,
     LinkLearner,
     LtiUser,
     Membership,
@@ -310,6 +311,15 @@ def scores_backfill(*, since: timedelta = timedelta(days=2)) -> int:
             )
             added += created
     return added
+
+
+def nonces_purge(*, older_than: timedelta = timedelta(days=1)) -> int:
+    """Forget login nonces older than ``older_than`` (used or not); return how many.
+
+    A launch only accepts a nonce younger than ten minutes, so an old row only takes room.
+    """
+    deleted, _ = LaunchNonce.objects.filter(created_at__lt=timezone.now() - older_than).delete()
+    return deleted
 
 
 class ScoreNotSent(Exception):

@@ -39,7 +39,8 @@ def send_score(self, score_id: int) -> str:
 @shared_task
 def send_pending_scores() -> int:
     """Record scores the attempt hook missed, then queue every score still pending a minute
-    after its attempt; return how many were queued."""
+    after its attempt; return how many were queued. The same beat forgets old login nonces."""
+    services.nonces_purge()
     services.scores_backfill()
     ids = list(
         Score.objects.filter(

@@ -195,3 +195,13 @@ def test_the_platform_jwks_is_cached_and_refetched_when_the_platform_rotates_its
     response, _, _ = launch(Client(), platform, sub="s-7", custom=IDEA)
     assert response.status_code == 302
     assert platform.jwks_fetches == 2
+
+
+def test_old_login_nonces_are_forgotten(platform, time_machine):
+    from lti.services import nonces_purge
+
+    login_step(Client(), platform, sub="s-10")
+    assert nonces_purge() == 0
+    time_machine.move_to(LaunchNonce.objects.get().created_at.timestamp() + 86400 + 60)
+    assert nonces_purge() == 1
+    assert not LaunchNonce.objects.exists()
