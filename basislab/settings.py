@@ -128,7 +128,8 @@ ACCOUNTS_PASSWORD_RESET_RATE = env_str("ACCOUNTS_PASSWORD_RESET_RATE", "10/h")  
 ACCOUNTS_PASSWORD_RESET_EMAIL_RATE = env_str("ACCOUNTS_PASSWORD_RESET_EMAIL_RATE", "3/h")
 PRACTICE_PREVIEW_RATE = env_str("PRACTICE_PREVIEW_RATE", "60/m")  # previews per learner
 PRACTICE_VARIANT_RATE = env_str("PRACTICE_VARIANT_RATE", "30/h")  # new variants per learner
-LTI_LAUNCH_RATE = env_str("LTI_LAUNCH_RATE", "60/m")  # LTI logins and launches per address
+# LTI logins and launches per address (a launch is two requests; a class may share one address).
+LTI_LAUNCH_RATE = env_str("LTI_LAUNCH_RATE", "120/m")
 LTI_MAX_LAUNCH_BYTES = env_int("LTI_MAX_LAUNCH_BYTES", 65536)  # a launch post's largest body
 
 LANGUAGE_CODE = "en-us"

@@ -79,6 +79,8 @@ def test_deep_link_launch_answer_and_scores_reach_the_platform(browser, live_ser
     teacher.goto(f"{platform.url}/course?user=t-1&message={hint}")
     frame_view, frame = tool_frame(teacher)
     frame_view.locator("#lti-deep-link").wait_for()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    teacher.screenshot(path=str(SHOTS / "lti-deep-link-1280.png"), full_page=True)
     frame_view.locator("input[value='idea:first-page/weighted-sum']").check()
     frame_view.locator("#lti-deep-link button[type=submit]").click()
     frame_view.locator("#placed").wait_for()
