@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import slugify
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.deep_link import DeepLink
 from pylti1p3.deep_link_resource import DeepLinkResource
@@ -100,7 +101,8 @@ def _local_user(*, platform: Platform, claims: dict[str, Any]) -> LtiUser:
             found.save(update_fields=["name"])
         return found
     user_model = get_user_model()
-    username = f"lti-{platform.pk}-{secrets.token_hex(6)}"
+    # Readable in the site's header, unique by its random tail; never chosen by the platform.
+    username = f"{slugify(name)[:40] or 'learner'}-{secrets.token_hex(4)}"
     user = user_model(username=username, first_name=name[:150])
     user.set_unusable_password()
     user.save()

@@ -36,6 +36,7 @@ def test_learner_launch_creates_a_passwordless_learner_with_a_copy(platform):
     identity = LtiUser.objects.get(platform=platform.row, sub="s-1")
     assert not identity.user.has_usable_password()
     assert identity.name == "Ada L"
+    assert identity.user.username.startswith("ada-l-")
     assert CourseCopy.objects.filter(owner=identity.user).count() == 1
     assert LinkLearner.objects.filter(lti_user=identity, link__idea_slug="weighted-sum").exists()
     # Signed in: the practice page it redirected to opens.
