@@ -178,3 +178,10 @@ def test_platforms_are_registered_by_a_command(db):
     with pytest.raises(CommandError, match="deployment"):
         call_command("lti_register_platform", *arguments[:-1])
     assert PlatformRow.objects.count() == 1
+
+
+def test_an_instructor_launch_fetches_the_roster(platform, django_capture_on_commit_callbacks):
+    platform.roster = [{"user_id": "s-50", "name": "Roster Only", "roles": ["Learner"]}]
+    with django_capture_on_commit_callbacks(execute=True):
+        launch(Client(), platform, sub="t-1", roles=(INSTRUCTOR,), custom=IDEA)
+    assert list(RosterEntry.objects.values_list("sub", "name")) == [("s-50", "Roster Only")]

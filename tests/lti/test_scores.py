@@ -122,3 +122,13 @@ def test_a_score_the_hook_missed_is_recorded_and_sent_by_the_sweep(
     assert send_pending_scores.apply().get() == 1
     assert Score.objects.get(attempt=attempt).status == Score.Status.SENT
     assert [s["scoreGiven"] for s in platform.scores] == [0.2]
+
+
+def test_a_page_link_scores_the_mean_over_the_pages_practised_ideas(
+    platform, django_capture_on_commit_callbacks
+):
+    launch(Client(), platform, sub="s-2", custom={"page": "first-page"}, link_id="page-link")
+    copy = LtiUser.objects.get(sub="s-2").user.course_copies.get()
+    answer(copy, django_capture_on_commit_callbacks, right=True)
+    # first-page has two practised ideas: one correct answer of five on one of them.
+    assert [s["scoreGiven"] for s in platform.scores] == [0.1]
