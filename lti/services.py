@@ -339,7 +339,8 @@ def score_send(*, score_id: int) -> Score | None:
     same score send it once: the second waits, then finds it sent. The score given is the
     learner's progress on the link's idea or page at sending time (as the dashboard shows it),
     timestamped with the attempt, so the platform keeps the newest. Raises ScoreNotSent (the
-    row stays pending, its error noted) when the platform is down or answers 5xx/429.
+    row stays pending, its error noted) when the platform is down or answers 5xx, 401, 403, 408
+    or 429; marks the row failed on any other 4xx.
     """
     error = ""
     with transaction.atomic():
@@ -373,7 +374,9 @@ def score_send(*, score_id: int) -> Score | None:
         except LtiServiceException as failure:
             status = failure.response.status_code
             error = f"HTTP {status}"
-            if status < 500 and status not in (408, 429):
+            # A malformed or unknown line item will not get better; an expired or not yet
+            # trusted key (401/403), a timeout or a throttle may: those stay pending.
+            if status < 500 and status not in (401, 403, 408, 429):
                 score.status = Score.Status.FAILED
         except (requests.RequestException, LtiException, ValueError) as failure:
             error = f"{type(failure).__name__}: {failure}"[:500]
