@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "courses",
     "practice",
     "practice.review",
+    "lti",
 ]
 
 MIDDLEWARE = [
@@ -45,6 +46,8 @@ MIDDLEWARE = [
     "basislab.middleware.RefuseUploadsMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before SessionMiddleware: sees its cookie, for a launched LTI session in an iframe.
+    "lti.framing.EmbeddedCookiesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -54,6 +57,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # AxesMiddleware last, as django-axes asks.
     "axes.middleware.AxesMiddleware",
+    # After CSP and X-Frame-Options: lets registered LTI platforms frame launched sessions.
+    "lti.framing.EmbeddingMiddleware",
 ]
 
 ROOT_URLCONF = "basislab.urls"
@@ -123,6 +128,9 @@ ACCOUNTS_PASSWORD_RESET_RATE = env_str("ACCOUNTS_PASSWORD_RESET_RATE", "10/h")  
 ACCOUNTS_PASSWORD_RESET_EMAIL_RATE = env_str("ACCOUNTS_PASSWORD_RESET_EMAIL_RATE", "3/h")
 PRACTICE_PREVIEW_RATE = env_str("PRACTICE_PREVIEW_RATE", "60/m")  # previews per learner
 PRACTICE_VARIANT_RATE = env_str("PRACTICE_VARIANT_RATE", "30/h")  # new variants per learner
+# LTI logins and launches per address (a launch is two requests; a class may share one address).
+LTI_LAUNCH_RATE = env_str("LTI_LAUNCH_RATE", "120/m")
+LTI_MAX_LAUNCH_BYTES = env_int("LTI_MAX_LAUNCH_BYTES", 65536)  # a launch post's largest body
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -239,6 +247,12 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "practice.review.tasks.send_review_digests",
         "schedule": crontab(hour=7, minute=0),
         "options": {"expires": 3 * 3600},
+    },
+    # LTI scores the platform did not take yet (it was down): sent again until it answers.
+    "lti-send-pending-scores": {
+        "task": "lti.tasks.send_pending_scores",
+        "schedule": 300.0,
+        "options": {"expires": 240},
     },
 }
 

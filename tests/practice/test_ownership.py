@@ -47,6 +47,12 @@ PUBLIC = {
     "review:settings",
     # Signed tokens from review emails: the token is the credential, no session is needed.
     "review:unsubscribe",
+    # LTI: the platform's login and launch posts (checked by state, nonce and signature), the
+    # tool's public keys, and the deep-linking choice of the visitor's own launched session.
+    "lti:login",
+    "lti:launch",
+    "lti:jwks",
+    "lti:deep_link",
 }
 # Staff-only namespaces guarded by Django's admin (a non-staff visitor is sent to its sign-in).
 STAFF_NAMESPACES = {"admin"}
@@ -106,6 +112,22 @@ def owned(course_copy, client_for, other_learner):
         owned["review:attempt_id"] = services.attempt_submit(
             copy=course_copy, problem=variant, text=wrong_answer(variant)[1], token=uuid.uuid4()
         ).pk
+    if apps.is_installed("lti"):
+        # Learner A teaches a class of a platform: the class view names its context.
+        from lti.models import Context, LtiUser, Membership, Platform
+
+        platform = Platform.objects.create(
+            name="P",
+            issuer="https://platform.example",
+            client_id="c",
+            auth_login_url="https://platform.example/auth",
+            auth_token_url="https://platform.example/token",
+            key_set_url="https://platform.example/jwks",
+        )
+        context = Context.objects.create(platform=platform, context_id="class-1")
+        identity = LtiUser.objects.create(platform=platform, sub="a", user=course_copy.owner)
+        Membership.objects.create(context=context, lti_user=identity, instructor=True)
+        owned["context_id"] = context.pk
     return owned
 
 
@@ -125,6 +147,8 @@ def _guarded_urls(owned: dict) -> list[tuple[str, str]]:
 def test_every_guarded_url_is_404_for_another_learner(owned, client_for, other_learner, learner):
     urls = _guarded_urls(owned)
     assert {"practice:problem", "practice:export", "courses:page"} <= {n for n, _ in urls}
+    if apps.is_installed("lti"):
+        assert {"lti:class", "lti:class_csv"} <= {n for n, _ in urls}
     intruder = client_for(other_learner)
     for name, url in urls:
         statuses = {

@@ -1,0 +1,231 @@
+"""The tool's endpoints: OIDC login, launch, JWKS, the deep-linking choice, the class view.
+
+Login and launch are posted by the platform's page, cross-site, so they are exempt from CSRF:
+``state`` (bound to this browser by a cookie) and the single-use ``nonce`` protect them. Every
+form the tool itself shows keeps Django's CSRF check.
+"""
+
+import csv
+import logging
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.auth import login as auth_login
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from pylti1p3.exception import LtiException, OIDCException
+
+from basislab.limits import limit_reached, too_many
+from courses.models import Idea, Page
+
+from . import selectors, services
+from .claims import DEEP_LINKING_CLAIM, DEPLOYMENT_CLAIM, MessageType
+from .forms import DeepLinkForm
+from .framing import SESSION_KEY
+from .keys import jwks as tool_jwks
+from .launch import LaunchRefused, ToolLogin, launch_check
+from .tasks import sync_roster
+
+logger = logging.getLogger(__name__)
+SIGN_IN_BACKEND = "django.contrib.auth.backends.ModelBackend"
+DEEP_LINK_SESSION_KEY = "lti_deep_link"
+
+
+def _refused(request: HttpRequest, reason: str, status: int = 403) -> HttpResponse:
+    logger.info("LTI launch refused: %s", reason)
+    return render(request, "lti/refused.html", {"reason": reason}, status=status)
+
+
+def _guard(request: HttpRequest) -> HttpResponse | None:
+    """Refuse a request past the launch rate or size limit; None when it may go on."""
+    length = request.META.get("CONTENT_LENGTH") or "0"
+    if not length.isdigit() or int(length) > settings.LTI_MAX_LAUNCH_BYTES:
+        return _refused(request, _("The launch is too large."), status=413)
+    if len(request.META.get("QUERY_STRING", "")) > settings.LTI_MAX_LAUNCH_BYTES:
+        return _refused(request, _("The launch is too large."), status=413)
+    if limit_reached(request, group="lti-launch", key="ip", setting="LTI_LAUNCH_RATE"):
+        return too_many(request, message=_("Too many launches from your address; wait a minute."))
+    return None
+
+
+def _launch_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri(reverse("lti:launch"))
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def oidc_login(request: HttpRequest) -> HttpResponse:
+    """Start the OIDC third-party login: send the browser to the platform with state and nonce."""
+    refused = _guard(request)
+    if refused is not None:
+        return refused
+    try:
+        return ToolLogin(request).redirect(_launch_url(request))
+    except (OIDCException, LtiException) as error:
+        return _refused(
+            request, _("This platform is not registered with the tool (%(why)s).") % {"why": error}
+        )
+
+
+@csrf_exempt
+@require_POST
+def launch(request: HttpRequest) -> HttpResponse:
+    """Check the id token in full, sign the platform user in, and send them where they go."""
+    refused = _guard(request)
+    if refused is not None:
+        return refused
+    try:
+        with transaction.atomic():
+            checked = launch_check(request)
+            claims = checked.claims()
+            platform = services.find_platform_of(checked.registration())
+            accepted = services.launch_accept(platform=platform, claims=claims)
+            if accepted.message_type == MessageType.DEEP_LINKING and not accepted.instructor:
+                # Raised inside the transaction: the refused launch stores nothing.
+                raise LaunchRefused(_("only an instructor can place practice in a course"))
+    except LaunchRefused as error:
+        return _refused(request, _("The launch was refused: %(why)s.") % {"why": error.reason})
+    except (services.LaunchTargetError, LtiException) as error:
+        return _refused(
+            request, _("The launch names nothing this course has (%(what)s).") % {"what": error}
+        )
+    auth_login(request, accepted.user, backend=SIGN_IN_BACKEND)
+    request.session[SESSION_KEY] = {
+        "platform": accepted.platform.pk,
+        "context": accepted.context.pk if accepted.context else None,
+    }
+    if accepted.context is not None and accepted.instructor and accepted.context.memberships_url:
+        context_pk = accepted.context.pk
+        transaction.on_commit(lambda: sync_roster.delay(context_pk))
+    if accepted.message_type == MessageType.DEEP_LINKING:
+        request.session[DEEP_LINK_SESSION_KEY] = {
+            "platform": accepted.platform.pk,
+            "deployment_id": claims.get(DEPLOYMENT_CLAIM),
+            "settings": claims.get(DEEP_LINKING_CLAIM) or {},
+        }
+        return redirect("lti:deep_link")
+    if accepted.instructor and accepted.context is not None:
+        return redirect("lti:class", context_id=accepted.context.pk)
+    link = accepted.link
+    if link is None:
+        return redirect("courses:dashboard")
+    if link.idea_slug:
+        idea = Idea.objects.filter(
+            page__version_id=accepted.copy.version_id,
+            page__slug=link.page_slug,
+            slug=link.idea_slug,
+        ).first()
+        if idea is not None and idea.problem_kinds:
+            return redirect(
+                "practice:problem_open",
+                copy_id=accepted.copy.pk,
+                page_slug=link.page_slug,
+                idea_slug=link.idea_slug,
+                kind=idea.problem_kinds[0],
+            )
+    return redirect("courses:page", copy_id=accepted.copy.pk, page_slug=link.page_slug)
+
+
+@require_GET
+def jwks(request: HttpRequest) -> JsonResponse:
+    """Publish the tool's public keys (every active key, each named by its kid)."""
+    response = JsonResponse(tool_jwks())
+    response["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deep_link(request: HttpRequest) -> HttpResponse:
+    """Let an instructor pick a page or an idea; answer the platform with a signed link."""
+    pending = request.session.get(DEEP_LINK_SESSION_KEY)
+    if not isinstance(pending, dict):
+        raise Http404("No deep-linking request in this session")
+    copy = selectors.learner_copy(user=request.user)
+    if copy is None:
+        raise Http404("No course copy")
+    pages = list(
+        Page.objects.filter(version_id=copy.version_id).prefetch_related("ideas").order_by("order")
+    )
+    form = DeepLinkForm(request.POST or None, pages=pages)
+    if request.method == "POST" and form.is_valid():
+        platform = services.Platform.objects.filter(pk=pending["platform"], active=True).first()
+        if platform is None:
+            raise Http404("The platform is no longer registered")
+        page, idea = form.chosen()
+        return_url, token = services.deep_link_response(
+            platform=platform,
+            deployment_id=str(pending["deployment_id"]),
+            settings_claim=pending["settings"],
+            launch_url=_launch_url(request),
+            page=page,
+            idea=idea,
+        )
+        del request.session[DEEP_LINK_SESSION_KEY]
+        response = render(
+            request, "lti/deep_link_return.html", {"return_url": return_url, "token": token}
+        )
+        # The page's form posts to the platform: allow that one origin (read by django-csp).
+        parts = urlsplit(return_url)
+        response._csp_update = {"form-action": [f"{parts.scheme}://{parts.netloc}"]}
+        return response
+    return render(
+        request,
+        "lti/deep_link.html",
+        {"form": form, "pages": pages},
+        status=400 if form.is_bound else 200,
+    )
+
+
+@login_required
+@require_GET
+def class_view(request: HttpRequest, context_id: int) -> HttpResponse:
+    """Show an instructor their class: learners, progress per idea, frequent mistakes."""
+    context = selectors.access_context(user=request.user, context_id=context_id)
+    columns = selectors.class_columns(context=context)
+    return render(
+        request,
+        "lti/class.html",
+        {
+            "context": context,
+            "columns": columns,
+            "rows": selectors.class_rows(context=context, columns=columns),
+            "mistakes": selectors.class_mistakes(context=context),
+        },
+    )
+
+
+@login_required
+@require_GET
+def class_csv(request: HttpRequest, context_id: int) -> HttpResponse:
+    """Export the class's progress per idea as CSV (one row per learner)."""
+    context = selectors.access_context(user=request.user, context_id=context_id)
+    columns = selectors.class_columns(context=context)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="class-{context.pk}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(
+        ["name", "user_id", "launched"]
+        + [
+            f"{column.page_slug}/{column.idea_slug} {part}"
+            for column in columns
+            for part in ("correct", "attempts", "percent")
+        ]
+    )
+    for row in selectors.class_rows(context=context, columns=columns):
+        writer.writerow(
+            [_csv_safe(row.name), _csv_safe(row.sub), "yes" if row.launched else "no"]
+            + [value for cell in row.cells for value in cell]
+        )
+    return response
+
+
+def _csv_safe(text: str) -> str:
+    """Return text a spreadsheet will not read as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
