@@ -79,11 +79,12 @@ def test_a_first_wrong_answer_to_a_new_problem_takes_fourteen_statements(
     assert ReviewLog.objects.filter(attempt__problem=problem).count() == 1
 
 
-def test_a_right_answer_takes_eleven_statements(
+def test_a_right_answer_after_a_wrong_one_takes_twelve_statements(
     learner_client, answered, django_assert_max_num_queries
 ):
-    # the problem marked solved; progress: lock and update; review: nothing to read.
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + 2):
+    # the problem marked solved; progress: lock and update; review: whether the answer was a
+    # first try (it was not, so it credits nothing).
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + 2 + 1):
         _post(learner_client, answered, right_answer(answered))
     answered.refresh_from_db()
     assert answered.state == ProblemInstance.State.SOLVED
