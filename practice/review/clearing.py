@@ -62,26 +62,26 @@ def coverage(
 ) -> dict[int, set[int]]:
     """Return, per due item's pk, the pks of the other due items its right answer would move
     past ``day_end``. ``good_due(item)`` is the due date a Good review at ``now`` would give."""
-    targets = {kind: credit_targets(edges, kind) if graph else {} for kind in {i.kind for i in due}}
     good = {item.pk: good_due(item) for item in due}
 
     def cleared(item: T, fraction: float) -> bool:
         return fraction > 0 and now + (good[item.pk] - now) * fraction >= day_end
 
-    covers: dict[int, set[int]] = {}
-    for review in due:
-        covers[review.pk] = {
+    # What a right answer clears depends only on its kind: computed once per kind.
+    by_kind: dict[str, set[int]] = {}
+    for kind in {item.kind for item in due}:
+        targets = credit_targets(edges, kind) if graph else {}
+        by_kind[kind] = {
             other.pk
             for other in due
-            if other.pk != review.pk
-            and cleared(
+            if cleared(
                 other,
                 (1.0 if implicit else 0.0)
-                if other.kind == review.kind
-                else credit_fraction(targets[review.kind], other.kind, other.mistake),
+                if other.kind == kind
+                else credit_fraction(targets, other.kind, other.mistake),
             )
         }
-    return covers
+    return {review.pk: by_kind[review.kind] - {review.pk} for review in due}
 
 
 def clearing_order(due: Sequence[T], *, limit: int, covers: dict[int, set[int]]) -> list[T]:
