@@ -122,3 +122,14 @@ def test_a_review_answered_with_another_mistake_says_so(signed_in, copy):
     assert 'id="comes-back"' not in page
     assert reverse("review:answer", args=[copy.pk, variant.pk]) in page  # a retry is offered
     assert Attempt.objects.filter(problem=variant).count() == 1
+
+
+def test_the_review_page_says_the_item_was_last_moved_by_credit(signed_in, copy):
+    item = _item(copy, "omitted_term")
+    with time_machine.travel(item.due + timedelta(hours=1), tick=False):
+        attempt_submit(copy=copy, problem=make_problem(copy), text="[1/4, 3/2]", token=uuid.uuid4())
+        page = signed_in.get(reverse("review:review", args=[copy.pk, item.pk])).text
+    assert (
+        "Last moved by credit: your right answer in practice in Weighted sum of rows counted as"
+        " a full review." in page
+    )
