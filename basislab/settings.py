@@ -255,6 +255,14 @@ CELERY_BEAT_SCHEDULE: dict = {
         "options": {"expires": 240},
     },
 }
+# Review policies (docs/review.md), each on by default and read at call time, so one process
+# (the learner simulator) can compare them: a right answer credits the kind's other items; the
+# course's idea graph passes fractional credit down; an unexplained wrong answer is reviewed
+# too; a queue longer than the daily limit puts the reviews that clear others first.
+REVIEW_IMPLICIT_CREDIT = env_bool("REVIEW_IMPLICIT_CREDIT", default=True)
+REVIEW_GRAPH_CREDIT = env_bool("REVIEW_GRAPH_CREDIT", default=True)
+REVIEW_UNEXPLAINED_ITEMS = env_bool("REVIEW_UNEXPLAINED_ITEMS", default=True)
+REVIEW_QUEUE_CLEARING = env_bool("REVIEW_QUEUE_CLEARING", default=True)
 
 LOGGING = {
     "version": 1,

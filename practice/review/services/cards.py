@@ -26,6 +26,7 @@ def card_rate(
     """
     at = scheduling.to_utc(attempt.created_at or timezone.now())
     before = scheduling.State(item.state)
+    previous_due = item.due
     card = scheduling.card_review(
         scheduling.card_of(item), rating, at=at, desired_retention=retention
     )
@@ -46,4 +47,54 @@ def card_rate(
         stability=card.stability,
         difficulty=card.difficulty,
         due=card.due,
+        previous_due=previous_due,
+    )
+
+
+def card_credit(
+    *,
+    item: ReviewItem,
+    attempt: Attempt,
+    fraction: float,
+    origin: ReviewLog.Origin,
+    retention: float,
+) -> ReviewLog:
+    """Give the item's card credit from a right answer elsewhere; append the log.
+
+    A fraction of 1 is an implicit review: py-fsrs rates the card Good at the answer's moment
+    (an early review when the card is not due, which FSRS's short-term and retrievability terms
+    account for). A smaller fraction leaves the card's memory state alone and only pushes its
+    due date to ``at + fraction x (the interval a Good review would give now)``, never earlier
+    than the due date it had. The caller holds the item's row lock and saves ``CARD_FIELDS``.
+    """
+    if not 0 < fraction <= 1:
+        raise ValueError(f"a credit fraction lies in (0, 1]: {fraction}")
+    if fraction == 1:
+        return card_rate(
+            item=item,
+            attempt=attempt,
+            rating=scheduling.Rating.Good,
+            origin=origin,
+            retention=retention,
+        )
+    if item.stability is None or item.difficulty is None:
+        raise ValueError("a card never reviewed has no interval to push; rate it instead")
+    at = scheduling.to_utc(attempt.created_at or timezone.now())
+    good = scheduling.card_review(
+        scheduling.card_of(item), scheduling.Rating.Good, at=at, desired_retention=retention
+    )
+    previous_due = item.due
+    item.due = max(item.due, at + (good.due - at) * fraction)
+    return ReviewLog.objects.create(
+        item=item,
+        attempt=attempt,
+        rating=int(scheduling.Rating.Good),
+        origin=origin,
+        reviewed_at=at,
+        state=item.state,
+        stability=item.stability,
+        difficulty=item.difficulty,
+        due=item.due,
+        credit=fraction,
+        previous_due=previous_due,
     )
