@@ -11,8 +11,9 @@ from django.db.models.functions import RowNumber
 from django.http import Http404
 
 from courses.models import CourseCopy, Idea, IdeaProgress
+from courses.presenters import kind_label
 from grading.kinds import Status
-from practice.labels import kind_label, mistake_label
+from practice.labels import mistake_label
 from practice.models import Attempt
 
 from .models import Context, Membership, RosterEntry

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from courses.models import CourseCopy
+from courses.presenters import kind_label
 from practice import labels
 from practice.models import Attempt
 
@@ -53,7 +54,7 @@ def comes_back_in(due: datetime | None, now: datetime | None = None) -> str:
 def review_mistake(item: ReviewItem) -> str:
     """Return what a review item is about, as a phrase: "you <mistake>", or for a kind-level
     item "a mistake in <kind> that had no name" / "you asked for the worked solution of ..."."""
-    kind = labels.kind_label(item.kind)
+    kind = kind_label(item.kind)
     if item.mistake == UNEXPLAINED:
         return gettext("a mistake in %(kind)s that had no name") % {"kind": kind}
     if item.mistake == REVEALED:
@@ -81,7 +82,7 @@ def credit_source(log: ReviewLog | None) -> str:
         gettext("a review of %(kind)s")
         if problem.purpose == problem.Purpose.REVIEW
         else gettext("practice in %(kind)s")
-    ) % {"kind": labels.kind_label(problem.kind)}
+    ) % {"kind": kind_label(problem.kind)}
     return gettext("your right answer in %(where)s counted as %(share)s") % {
         "where": where,
         "share": credit_share(log.credit),
