@@ -45,10 +45,11 @@ def _bars(
     parts: Sequence[int] | None,
     labels: Sequence[str],
     footnote: str = "",
+    empty: str = "",
 ) -> str:
     """Return a bar chart: one bar per total (and, when ``parts`` is given, the part of it drawn
     darker), the total above each bar that is not zero, the given labels below, and a
-    ``footnote`` under the first label."""
+    ``footnote`` under the first label; ``empty`` says why there are no bars when all are 0."""
     left, right, top, plot_height = 8, WIDTH - 8, 22, 110
     base = top + plot_height
     height = base + FONT_SIZE + 10 + (FONT_SIZE + 4 if footnote else 0)
@@ -86,9 +87,19 @@ def _bars(
                 )
             )
         if labels[k]:
+            # A label near the right edge ends there instead of running out of the picture.
+            near_edge = centre + 3 * len(labels[k]) + 2 > right
             body.append(
-                text(centre, base + FONT_SIZE + 4, labels[k], text_anchor="middle", **_SMALL)
+                text(
+                    right if near_edge else centre,
+                    base + FONT_SIZE + 4,
+                    labels[k],
+                    text_anchor="end" if near_edge else "middle",
+                    **_SMALL,
+                )
             )
+    if not any(totals) and empty:
+        body.append(text(WIDTH / 2, top + plot_height / 2, empty, text_anchor="middle", **_SMALL))
     if footnote:
         body.append(text(left, base + 2 * FONT_SIZE + 8, footnote, **_SMALL))
     return document(prefix_for(key), WIDTH, height, title, desc, body)
@@ -112,6 +123,7 @@ def forecast_picture(days: Sequence[ForecastDay]) -> str:
         parts=None,
         labels=labels,
         footnote=_("↑ today"),
+        empty=_("Nothing due in the next two weeks"),
     )
 
 
@@ -135,6 +147,7 @@ def weeks_picture(weeks: Sequence[WeekOfAnswers]) -> str:
         totals=[week.answers for week in weeks],
         parts=[week.mistaken for week in weeks],
         labels=labels,
+        empty=_("No answers in these weeks yet"),
     )
 
 
