@@ -33,11 +33,12 @@ class Dashboard:
 def dashboard_today(*, copy: CourseCopy, now: datetime | None = None) -> Dashboard:
     """Return what the dashboard shows first: Continue, the day, and the progress pictures."""
     now = now or timezone.now()
-    forecast = selectors.review_forecast(copy=copy, now=now)
-    weeks = selectors.mistakes_by_week(copy=copy, now=now)
+    zone = selectors.learner_zone(user_id=copy.owner_id)
+    forecast = selectors.review_forecast(copy=copy, now=now, zone=zone)
+    weeks = selectors.mistakes_by_week(copy=copy, now=now, zone=zone)
     return Dashboard(
         step=selectors.next_step(copy=copy, now=now),
-        day=selectors.day_of(user_id=copy.owner_id, now=now),
+        day=selectors.day_of(user_id=copy.owner_id, now=now, zone=zone),
         forecast=forecast,
         # Built from numbers and escaped text only (svg_parts escapes every text).
         forecast_svg=mark_safe(pictures.forecast_picture(forecast)),  # noqa: S308

@@ -53,8 +53,13 @@ class NextStep:
     reason: str
 
 
-def _zone(user_id: int) -> zoneinfo.ZoneInfo:
+def learner_zone(*, user_id: int) -> zoneinfo.ZoneInfo:
+    """Return the learner's time zone (their review settings' zone; UTC until chosen)."""
     return review_settings_of(user_id=user_id).zone
+
+
+def _zone(user_id: int) -> zoneinfo.ZoneInfo:
+    return learner_zone(user_id=user_id)
 
 
 def _idea_titles(copy: CourseCopy) -> dict[tuple[str, str], str]:
@@ -249,11 +254,14 @@ def minutes_practised(times: list[datetime]) -> int:
     return int(total.total_seconds() // 60)
 
 
-def day_of(*, user_id: int, now: datetime | None = None) -> Day:
+def day_of(
+    *, user_id: int, now: datetime | None = None, zone: zoneinfo.ZoneInfo | None = None
+) -> Day:
     """Return the learner's day: goal, amount done today (distinct problems answered, or
-    minutes), and days practised in a row, all in the learner's time zone."""
+    minutes), and days practised in a row, all in the learner's time zone (``zone`` when the
+    caller has read it)."""
     now = now or timezone.now()
-    zone = _zone(user_id)
+    zone = zone or _zone(user_id)
     goal = DailyGoal.objects.filter(user_id=user_id).first()
     unit = goal.unit if goal else DailyGoal.Unit.PROBLEMS
     today = Attempt.objects.filter(
@@ -284,11 +292,13 @@ class ForecastDay:
     due: int
 
 
-def review_forecast(*, copy: CourseCopy, now: datetime | None = None) -> list[ForecastDay]:
+def review_forecast(
+    *, copy: CourseCopy, now: datetime | None = None, zone: zoneinfo.ZoneInfo | None = None
+) -> list[ForecastDay]:
     """Return how many review items fall due on each of the next ``FORECAST_DAYS`` local days,
     today first (items already due count today)."""
     now = now or timezone.now()
-    zone = _zone(copy.owner_id)
+    zone = zone or _zone(copy.owner_id)
     today = now.astimezone(zone).date()
     end = _local_midnight(now, zone) + timedelta(days=FORECAST_DAYS + 1)
     counts: Counter[date] = Counter()
@@ -309,10 +319,12 @@ class WeekOfAnswers:
     mistakes: tuple[tuple[str, int], ...]
 
 
-def mistakes_by_week(*, copy: CourseCopy, now: datetime | None = None) -> list[WeekOfAnswers]:
+def mistakes_by_week(
+    *, copy: CourseCopy, now: datetime | None = None, zone: zoneinfo.ZoneInfo | None = None
+) -> list[WeekOfAnswers]:
     """Return the last ``MISTAKE_WEEKS`` local weeks of graded answers, oldest first."""
     now = now or timezone.now()
-    zone = _zone(copy.owner_id)
+    zone = zone or _zone(copy.owner_id)
     today = now.astimezone(zone).date()
     this_week = today - timedelta(days=today.weekday())
     first = this_week - timedelta(weeks=MISTAKE_WEEKS - 1)

@@ -9,6 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from grading.kinds import Status
@@ -193,3 +195,16 @@ def test_a_level_picture_fills_as_many_boxes_as_the_level():
     assert [r.get("data-filled") for r in root.iter(f"{SVG}rect")] == ["1", "1", "0", "0"]
     assert root.get("aria-hidden") == "true"
     assert "style" not in svg
+
+
+def test_the_dashboards_queries_do_not_grow_with_history(
+    client_for, make_user, course, history_copy, django_assert_max_num_queries
+):
+    fresh = client_for(make_user(username="newcomer"))
+    fresh.get("/course/")  # the copy is created on the first visit
+    with CaptureQueriesContext(connection) as first:
+        assert fresh.get("/course/").status_code == 200
+    with time_machine.travel(START + timedelta(days=DAYS), tick=False):
+        months = client_for(history_copy.owner)
+        with django_assert_max_num_queries(len(first.captured_queries)):
+            assert months.get("/course/").status_code == 200
