@@ -340,3 +340,12 @@ def test_the_database_refuses_a_goal_out_of_bounds(learner):
     with pytest.raises(IntegrityError), transaction.atomic():
         DailyGoal.objects.create(user=learner, unit="problems", amount=101)
     DailyGoal.objects.create(user=learner, unit="minutes", amount=240)
+
+
+def test_a_page_of_the_copy_offers_continue_too(learner_client, course_copy):
+    html = learner_client.get(
+        reverse("courses:page", args=[course_copy.pk, "second-page"])
+    ).content.decode()
+
+    assert 'id="continue-next"' in html
+    assert "Next idea: One identifier selects one row" in html
