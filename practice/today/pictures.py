@@ -26,7 +26,7 @@ INK = "#1d2433"
 MUTED = "#5b6473"
 GRID = "#d9d5cc"
 BAR = "#2f5bd3"
-ANSWERS = "#b8c4e6"
+ANSWERS = "#6f87c9"  # 3.5:1 on white, as graphics need (WCAG 1.4.11)
 MISTAKES = "#b3261e"
 GOOD = "#2e8b57"
 LEVEL_ON = "#2f5bd3"
@@ -208,7 +208,7 @@ def history_picture(entries: Sequence[HistoryEntry], *, zone_dates: Sequence[str
             f'<circle cx="{date_width + 6}" cy="{y:.1f}" r="5" fill="{colour}" '
             f'data-rating="{"again" if entry.again else "right"}"/>'
         )
-        body.append(rect(bar_left, y - 4, max(length, 2), 8, fill=colour, opacity="0.55"))
+        body.append(rect(bar_left, y - 4, max(length, 2), 8, fill=colour, opacity="0.85"))
         body.append(
             text(bar_left + max(length, 2) + 6, y + 4, interval_words(entry.interval), **_TEXT)
         )

@@ -349,3 +349,24 @@ def test_a_page_of_the_copy_offers_continue_too(learner_client, course_copy):
 
     assert 'id="continue-next"' in html
     assert "Next idea: One identifier selects one row" in html
+
+
+def test_after_a_wrong_answer_continue_is_not_offered_back_to_the_same_problem(
+    learner_client, course_copy
+):
+    problem = problem_open(
+        copy=course_copy, page_slug="first-page", idea_slug="one-row", kind="lookup"
+    )
+    attempt = attempt_submit(
+        copy=course_copy, problem=problem, text=wrong_answer(problem)[1], token=uuid.uuid4()
+    )
+
+    html = learner_client.get(
+        reverse("practice:attempt", args=[course_copy.pk, attempt.pk])
+    ).content.decode()
+
+    assert next_step(copy=course_copy).url == reverse(
+        "practice:problem", args=[course_copy.pk, problem.pk]
+    )
+    assert 'id="continue-next"' not in html
+    assert 'id="answer-form"' in html
