@@ -17,6 +17,7 @@ from tests.practice.answers import right_answer
 from tests.practice.test_today_pictures import DAYS, START, _months_of_history
 
 from .learner import PASSWORD, sign_up
+from .test_csp import LISTEN
 
 pytestmark = pytest.mark.browser
 
@@ -74,12 +75,13 @@ def test_a_fresh_learners_pages_have_no_wcag_violations(page, live_server, cours
     assert [rule for rule, _nodes in violations(page)] == ["image-alt"]
 
 
-def test_months_of_history_leave_no_wcag_violations(page, live_server, course):
+def test_months_of_history_leave_no_wcag_or_csp_violations(page, live_server, course):
     sign_up(page, live_server, "hist")
     copy = CourseCopy.objects.get(owner__username="hist")
     ReviewSettings.objects.create(user=copy.owner, time_zone="Europe/Paris")
     _months_of_history(copy)
     item = ReviewItem.objects.get(copy=copy)
+    page.add_init_script(LISTEN)  # records every Content-Security-Policy violation
 
     with time_machine.travel(START + timedelta(days=DAYS), tick=True):
         _sign_in(page, live_server, "hist")
@@ -98,3 +100,4 @@ def test_months_of_history_leave_no_wcag_violations(page, live_server, course):
             page.goto(f"{live_server.url}{url}")
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
             assert min(page.evaluate(SMALLEST_PICTURE_TEXT)) >= 11
+            assert page.evaluate("window.__cspViolations") == []
