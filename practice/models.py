@@ -5,6 +5,7 @@ version, seed and level, and the spec it produced. An attempt stores the learner
 Verdict it received, so history never depends on today's grader.
 """
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -117,3 +118,38 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"attempt #{self.pk} on problem #{self.problem_id}: {self.status}"
+
+
+# Bounds of a learner's daily goal, per unit (checked by the form and by the constraint).
+GOAL_MAX_PROBLEMS = 100
+GOAL_MAX_MINUTES = 240
+
+
+class DailyGoal(models.Model):
+    """How much a learner means to practise each day: a number of answers or of minutes."""
+
+    class Unit(models.TextChoices):
+        PROBLEMS = "problems", _("problems")
+        MINUTES = "minutes", _("minutes")
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="daily_goal"
+    )
+    unit = models.CharField(max_length=16, choices=Unit.choices, default=Unit.PROBLEMS)
+    amount = models.PositiveSmallIntegerField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            # A goal of nothing, or of more than a day's practice, is a typo, not a goal.
+            models.CheckConstraint(
+                condition=(
+                    Q(unit="problems", amount__gte=1, amount__lte=GOAL_MAX_PROBLEMS)
+                    | Q(unit="minutes", amount__gte=1, amount__lte=GOAL_MAX_MINUTES)
+                ),
+                name="practice_daily_goal_amount_in_bounds",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.amount} {self.unit} a day"

@@ -1,6 +1,6 @@
 """URLs of practice, namespace ``practice``: problems, attempts, history, export, author stats."""
 
-from django.urls import path, register_converter
+from django.urls import include, path, register_converter
 
 from grading.kinds import ProblemKind
 
@@ -45,4 +45,6 @@ urlpatterns = [
     path("course/<int:copy_id>/export/", views.export, name="export"),
     path("practice/stats/", views.stats_index, name="stats"),
     path("practice/stats/<kind:kind>/", views.stats_kind, name="stats_kind"),
+    # Continue and the daily goal (practice/today/).
+    path("", include("practice.today.urls")),
 ]

@@ -1,4 +1,5 @@
-"""A URLconf with a stand-in ``practice:problem_open``, to test idea boxes link to practice."""
+"""A URLconf with stand-ins for ``practice:problem_open`` and ``practice:continue``, to test
+idea boxes link to practice."""
 
 from django.http import HttpResponse
 from django.urls import include, path
@@ -16,7 +17,9 @@ practice_patterns = (
             "<int:copy_id>/<slug:page_slug>/<slug:idea_slug>/<str:kind>/",
             stand_in,
             name="problem_open",
-        )
+        ),
+        # The page ends with Continue (practice.today), which names this URL.
+        path("<int:copy_id>/continue/", stand_in, name="continue"),
     ],
     "practice",
 )

@@ -45,6 +45,8 @@ PUBLIC = {
     # Sends the signed-in visitor to the page in their own copy; it takes no copy id.
     "public:page_open",
     "review:settings",
+    # The visitor's own daily goal: it takes no id.
+    "practice:goal",
     # Signed tokens from review emails: the token is the credential, no session is needed.
     "review:unsubscribe",
     # LTI: the platform's login and launch posts (checked by state, nonce and signature), the
