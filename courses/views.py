@@ -8,8 +8,6 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from practice.today.presenters import dashboard_today
-
 from .forms import NoteForm
 from .models import CourseCopy, Page
 from .presenters import dashboard_pages, page_segments
@@ -35,7 +33,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "copy": copy,
             "pages": dashboard_pages(copy=copy, progress=copy_progress(copy=copy)),
             "newer_version": copy_newer_version(copy=copy),
-            "today": dashboard_today(copy=copy),
         },
     )
 

@@ -1,5 +1,6 @@
 """Template helpers for today's practice: ``{% load today_tags %}``.
 
+``{% dashboard_today copy as today %}`` is the dashboard's first section;
 ``{% next_step copy as step %}`` is the step Continue opens; ``{% level_pips level kinds %}``
 draws an idea's level; ``{% review_history item as history %}`` is a review item's answers with
 their timeline picture.
@@ -15,8 +16,16 @@ from courses.models import CourseCopy
 from practice.review.models import ReviewItem
 from practice.review.selectors import review_settings_of
 from practice.today import pictures, selectors
+from practice.today.presenters import Dashboard, dashboard_today
 
 register = template.Library()
+
+
+@register.simple_tag(name="dashboard_today")
+def dashboard_today_tag(copy: CourseCopy) -> Dashboard:
+    """Return what the dashboard shows first (Continue, the day, the pictures) for the copy:
+    drawn by practice, so the course's views need not know of it."""
+    return dashboard_today(copy=copy)
 
 
 @register.simple_tag

@@ -19,9 +19,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from courses.models import MASTERY_CORRECT, CourseCopy, Idea, IdeaProgress
+from courses.presenters import kind_label
 from grading.kinds import Status
 from practice.generators import GENERATORS
-from practice.labels import kind_label, mistake_label
+from practice.labels import mistake_label
 from practice.models import Attempt, DailyGoal, ProblemInstance
 from practice.review.models import ReviewItem, ReviewLog
 from practice.review.selectors import review_next, review_settings_of
