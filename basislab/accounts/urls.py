@@ -10,5 +10,6 @@ urlpatterns = [
     # Before Django's own: the same URLs and names, with a word after signing out and limits.
     path("logout/", views.SignOutView.as_view(), name="logout"),
     path("password_reset/", views.password_reset, name="password_reset"),
+    path("reset/<uidb64>/<token>/", views.password_reset_confirm, name="password_reset_confirm"),
     path("", include("django.contrib.auth.urls")),
 ]
