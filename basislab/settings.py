@@ -183,6 +183,8 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Django's own CSRF failure page styles itself inline, which the CSP below refuses.
+CSRF_FAILURE_VIEW = "basislab.errors.csrf_failure"
 # Content-Security-Policy (django-csp): everything from this site, no inline script or style
 # (pictures use SVG presentation attributes, never `style`), no plugins, no framing.
 CONTENT_SECURITY_POLICY = {
