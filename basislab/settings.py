@@ -123,6 +123,7 @@ RATELIMIT_IP_META_KEY = "basislab.client_ip.client_ip"
 ACCOUNTS_SIGNUP_RATE = env_str("ACCOUNTS_SIGNUP_RATE", "10/h")  # sign-ups per address
 ACCOUNTS_PASSWORD_RESET_RATE = env_str("ACCOUNTS_PASSWORD_RESET_RATE", "10/h")  # per address
 ACCOUNTS_PASSWORD_RESET_EMAIL_RATE = env_str("ACCOUNTS_PASSWORD_RESET_EMAIL_RATE", "3/h")
+ACCOUNTS_EMAIL_CHANGE_RATE = env_str("ACCOUNTS_EMAIL_CHANGE_RATE", "5/h")  # links per learner
 PRACTICE_PREVIEW_RATE = env_str("PRACTICE_PREVIEW_RATE", "60/m")  # previews per learner
 PRACTICE_VARIANT_RATE = env_str("PRACTICE_VARIANT_RATE", "30/h")  # new variants per learner
 
