@@ -1,5 +1,8 @@
 # Basis Lab Practice. `make run` serves the app; `make test` runs lint and the whole test suite.
-PYTHON ?= python3
+# Python 3.11 to 3.13 (the suite is run on 3.11 here): without PYTHON, the newest of
+# python3.13, python3.12, python3.11 that runs (a pyenv shim for a version not installed does
+# not), else python3; `make install` refuses any other version with the command to name one.
+PYTHON ?= $(or $(firstword $(foreach v,13 12 11,$(shell python3.$(v) -c 'print("python3.$(v)")' 2>/dev/null))),python3)
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
@@ -10,7 +13,7 @@ COURSE ?= courses/content/how-text-becomes-numbers
 install: $(STAMP)
 
 $(STAMP): requirements.txt
-	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required, found " + sys.version'
+	@$(PYTHON) -c 'import sys; v = sys.version_info[:2]; (3, 11) <= v <= (3, 13) or sys.exit(f"Python 3.11 to 3.13 is required, found {sys.version.split()[0]} ($(PYTHON)); name another with make PYTHON=python3.12")'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt

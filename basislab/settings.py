@@ -52,6 +52,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Every response to a signed-in request is `private, no-store` unless the view opts out.
+    "basislab.caching.PrivateByDefaultMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -126,6 +128,7 @@ RATELIMIT_IP_META_KEY = "basislab.client_ip.client_ip"
 ACCOUNTS_SIGNUP_RATE = env_str("ACCOUNTS_SIGNUP_RATE", "10/h")  # sign-ups per address
 ACCOUNTS_PASSWORD_RESET_RATE = env_str("ACCOUNTS_PASSWORD_RESET_RATE", "10/h")  # per address
 ACCOUNTS_PASSWORD_RESET_EMAIL_RATE = env_str("ACCOUNTS_PASSWORD_RESET_EMAIL_RATE", "3/h")
+ACCOUNTS_EMAIL_CHANGE_RATE = env_str("ACCOUNTS_EMAIL_CHANGE_RATE", "5/h")  # links per learner
 PRACTICE_PREVIEW_RATE = env_str("PRACTICE_PREVIEW_RATE", "60/m")  # previews per learner
 PRACTICE_VARIANT_RATE = env_str("PRACTICE_VARIANT_RATE", "30/h")  # new variants per learner
 # LTI logins and launches per address (a launch is two requests; a class may share one address).
@@ -189,6 +192,8 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Django's own CSRF failure page styles itself inline, which the CSP below refuses.
+CSRF_FAILURE_VIEW = "basislab.errors.csrf_failure"
 # Content-Security-Policy (django-csp): everything from this site, no inline script or style
 # (pictures use SVG presentation attributes, never `style`), no plugins, no framing.
 CONTENT_SECURITY_POLICY = {

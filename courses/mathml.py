@@ -224,6 +224,28 @@ class _SafeLinks(Treeprocessor):
                     element.set(attribute, "#")
 
 
+class _AlignmentClasses(Treeprocessor):
+    """Turn the tables extension's ``style="text-align: right;"`` into ``class="align-right"``.
+
+    The Content-Security-Policy allows no inline style (``style-src 'self'``), so a browser
+    drops the attribute and the column loses its alignment; a class is styled by the site's
+    stylesheet instead. No other element of rendered Markdown carries a ``style``.
+    """
+
+    def run(self, root: ET.Element) -> None:
+        for element in root.iter():
+            if element.tag not in ("th", "td") or "style" not in element.attrib:
+                continue
+            style = element.attrib.pop("style")
+            match = _TEXT_ALIGN.fullmatch(style.strip())
+            if match is not None:
+                classes = [*element.get("class", "").split(), f"align-{match.group(1)}"]
+                element.set("class", " ".join(classes))
+
+
+_TEXT_ALIGN = re.compile(r"text-align:\s*(left|right|center);?")
+
+
 class _SafeMathExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:
         # Raw HTML in the source is escaped, not passed through.
@@ -233,6 +255,7 @@ class _SafeMathExtension(Extension):
         # Above backticks (190) would break code spans; above escapes (180) keeps TeX's `\\`.
         md.inlinePatterns.register(_InlineMathProcessor(_INLINE.pattern, md), "inline_math", 185)
         md.treeprocessors.register(_SafeLinks(md), "safe_links", 0)
+        md.treeprocessors.register(_AlignmentClasses(md), "alignment_classes", 1)
 
 
 _local = threading.local()

@@ -9,6 +9,8 @@ from django.urls import path
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from basislab.caching import shared_cache_allowed
+
 from . import public_views
 from .sitemaps import SITEMAPS
 
@@ -21,7 +23,7 @@ urlpatterns = [
     path("answers/<slug:answer_slug>/", public_views.answer, name="answer"),
     path(
         "sitemap.xml",
-        require_safe(cache_control(public=True, max_age=3600)(sitemap)),
+        shared_cache_allowed(require_safe(cache_control(public=True, max_age=3600)(sitemap))),
         {"sitemaps": SITEMAPS},
         name="sitemap",
     ),

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
+from basislab.caching import shared_cache_allowed
 from basislab.site import site_url
 
 from . import public_pages, views
@@ -134,6 +135,7 @@ def answer(request: HttpRequest, answer_slug: str) -> HttpResponse:
     )
 
 
+@shared_cache_allowed
 @require_safe
 @cache_control(public=True, max_age=86400)
 def robots(request: HttpRequest) -> HttpResponse:

@@ -7,6 +7,7 @@ worker is never held by a slow client. Never expose this server to the internet 
 Every value can be overridden from the environment (GUNICORN_BIND, GUNICORN_WORKERS, ...).
 """
 
+import ipaddress
 import multiprocessing
 import os
 
@@ -22,10 +23,62 @@ def _int(name: str, default: int) -> int:
         raise ValueError(f"{name}={raw!r} is not an integer") from exc
 
 
+def _truthy(name: str) -> bool:
+    """Read a yes/no variable: 1/true/yes/on is yes, unset or 0/false/no/off is no."""
+    raw = os.environ.get(name, "").strip().lower()
+    if raw in ("", "0", "false", "no", "off"):
+        return False
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"{name}={raw!r}: use 1 or 0")
+
+
+def is_private_bind(address: str) -> bool:
+    """Return True for a bind only this machine can reach: a unix socket, an inherited file
+    descriptor, or a loopback host:port (``localhost``, 127.0.0.0/8, ``[::1]``)."""
+    if address.startswith(("unix:", "fd://")):
+        return True
+    host = address.rpartition(":")[0] if ":" in address else address
+    host = host.strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a host name (or 0.0.0.0 / ::) may well be reachable from outside
+
+
+def refuse_public_bind(addresses: list[str], *, proxy_in_front: bool) -> None:
+    """Raise unless every address is private or a proxy is declared in front.
+
+    Sync workers facing the internet are held by any slow client (five trickling clients held
+    five workers 14.5 s in the security review); nginx in front reads requests whole first.
+    """
+    public = [a for a in addresses if not is_private_bind(a)]
+    if public and not proxy_in_front:
+        raise RuntimeError(
+            f"refusing to bind {', '.join(public)}: gunicorn's sync workers must sit behind "
+            "nginx (deploy/nginx/basislab.conf). Bind a unix socket or a loopback address, or "
+            "set GUNICORN_PROXY_IN_FRONT=1 when a proxy on another machine is the only way in."
+        )
+
+
 wsgi_app = "basislab.wsgi:application"
 # A unix socket only nginx can reach (systemd's RuntimeDirectory=basislab); a loopback
-# host:port works too. Never 0.0.0.0.
-bind = [os.environ.get("GUNICORN_BIND", "unix:/run/basislab/gunicorn.sock")]
+# host:port works too. Any other address is refused unless GUNICORN_PROXY_IN_FRONT=1.
+bind = [
+    address.strip()
+    for address in os.environ.get("GUNICORN_BIND", "unix:/run/basislab/gunicorn.sock").split(",")
+    if address.strip()
+]
+refuse_public_bind(bind, proxy_in_front=_truthy("GUNICORN_PROXY_IN_FRONT"))
+# gunicorn's control socket (gunicornc) would default to ~/.gunicorn/, shared by every gunicorn
+# the user runs: inside systemd's RuntimeDirectory (owner-only) when there is one, else off.
+_runtime_dir = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+control_socket_disable = not _runtime_dir
+if _runtime_dir:
+    control_socket = os.path.join(_runtime_dir, "gunicorn.ctl")
+    control_socket_mode = 0o600
 # Sync workers: answers are CPU-bound (SymPy, rendering) and short. 2 per CPU + 1.
 workers = _int("GUNICORN_WORKERS", 2 * multiprocessing.cpu_count() + 1)
 worker_class = "sync"

@@ -33,6 +33,7 @@ import mpmath.ctx_iv
 import sympy
 
 from . import clock
+from .fraction_parts import num_den
 from .proof import (
     TooComplex,
     check_confirmable,
@@ -384,7 +385,7 @@ def vectors_equal(a: Sequence[Scalar], b: Sequence[Scalar]) -> bool:
     for x, y in zip(a, b, strict=True):
         if type(x) is Fraction and type(y) is Fraction:
             # Fractions are kept in lowest terms: equal exactly when both parts are
-            if x._numerator != y._numerator or x._denominator != y._denominator:  # (slots)
+            if num_den(x) != num_den(y):
                 return False
             continue
         decided = _pending(x, y)

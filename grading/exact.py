@@ -15,18 +15,19 @@ from math import gcd
 import sympy
 
 from .compare import Scalar, to_sympy
+from .fraction_parts import num_den
 
 Vector = tuple[Scalar, ...]
 
 # The helpers below that read every number of a problem or an answer (`floats`,
 # `rational_combine`, `rational_sum`, `rational_difference_sum`, `ratio_offset_equal`) take
-# a Fraction's integers from its two slots, `_numerator` and `_denominator` (CPython's
-# fractions module; this project runs on 3.11 only), not through the `numerator` and
-# `denominator` properties, a Python call each: a third of the time. They are given
-# Fractions (the two sums also take ints, as Fractions); the few other hot places that read
-# the slots (tex.scalar_tex and vector_tex, compare.vectors_equal, shapes._offset,
-# kinds._sums.right_term, the contrast and weighted_sum solvers) do so only where the
-# value's type is Fraction. A test checks the slots hold what the properties return.
+# a Fraction's integers with `fraction_parts.num_den`: from its two private slots where a
+# check at import found them (CPython 3.11-3.13), not through the `numerator` and
+# `denominator` properties, a Python call each: a third of the time; from the properties
+# elsewhere. They are given Fractions (the two sums also take ints, as Fractions); the few
+# other hot places that read the parts the same way (tex.scalar_tex and vector_tex,
+# compare.vectors_equal, shapes._offset, kinds._sums.right_term, the contrast and
+# weighted_sum solvers) do so only where the value's type is Fraction.
 
 
 def add(a: Scalar, b: Scalar) -> Scalar:
@@ -70,15 +71,14 @@ def _as_fractions(values: Sequence[Fraction | int]) -> list[Fraction]:
 def _rational_combine(
     weights: Sequence[Fraction], rows: Sequence[Sequence[Fraction]]
 ) -> tuple[Fraction, ...]:
-    pairs = [(w._numerator, w._denominator) for w in weights]
+    pairs = list(map(num_den, weights))
     out = []
     for d in range(len(rows[0])):
         num, den = 0, 1
         for (wn, wd), row in zip(pairs, rows, strict=True):
-            x = row[d]
-            xn = x._numerator
+            xn, xd = num_den(row[d])
             if wn and xn:
-                term_den = wd * x._denominator
+                term_den = wd * xd
                 num = num * term_den + wn * xn * den
                 den *= term_den
         out.append(Fraction(num, den))
@@ -105,11 +105,12 @@ def _rational_sum(
     for d in range(len(rows[0])):
         num, den = 0, 1
         for weight, row in zip(weights, rows, strict=True):
-            x = row[d]
-            term_num = weight._numerator * x._numerator
+            wn, wd = num_den(weight)
+            xn, xd = num_den(row[d])
+            term_num = wn * xn
             if not term_num:
                 continue
-            term_den = weight._denominator * x._denominator
+            term_den = wd * xd
             if term_den == den:
                 num += term_num
                 continue
@@ -132,13 +133,12 @@ def rational_difference_sum(
     """Return sum_j weights[j] * (rows_b[j] - rows_a[j]) in integer arithmetic, as
     `rational_sum` adds its terms (a running least common denominator), one Fraction per
     coordinate: no Fraction is built for a negated weight, a difference or a partial sum."""
-    pairs = [(w._numerator, w._denominator) for w in weights]
+    pairs = list(map(num_den, weights))
     out = []
     for d in range(len(rows_b[0])):
         num, den = 0, 1
         for (wn, wd), row_b, row_a in zip(pairs, rows_b, rows_a, strict=True):
-            b, a = row_b[d], row_a[d]
-            bn, bd, an, ad = b._numerator, b._denominator, a._numerator, a._denominator
+            (bn, bd), (an, ad) = num_den(row_b[d]), num_den(row_a[d])
             if bd == ad:
                 term_num, term_den = wn * (bn - an), wd * bd
             else:
@@ -162,7 +162,7 @@ def rational_difference_sum(
 def floats(values: Sequence[Fraction]) -> tuple[float, ...]:
     """Return Fractions as floats, each the correctly rounded quotient, as float(x) gives
     (without the abstract base class's float(), which converts through int() twice)."""
-    return tuple([x._numerator / x._denominator for x in values])
+    return tuple([n / d for n, d in map(num_den, values)])
 
 
 def is_rational(values: Sequence[Scalar]) -> bool:
@@ -231,11 +231,9 @@ def ratio_offset_equal(
     """Return what `offset_equal` returns for the factor fn/fd (fd > 0, not necessarily in
     lowest terms), so a caller holding the factor's integers builds no Fraction for it."""
     for k, (a, r, x) in enumerate(zip(answer, right, row, strict=True)):
-        an, ad, rn, rd = a._numerator, a._denominator, r._numerator, r._denominator
-        xn, xd = x._numerator, x._denominator
+        (an, ad), (rn, rd), (xn, xd) = num_den(a), num_den(r), num_den(x)
         if minus is not None:
-            y = minus[k]
-            yn, yd = y._numerator, y._denominator
+            yn, yd = num_den(minus[k])
             xn, xd = xn * yd - yn * xd, xd * yd
         if (an * rd - rn * ad) * fd * xd != fn * xn * ad * rd:
             return False

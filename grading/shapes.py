@@ -42,6 +42,7 @@ from .compare import (
     float_bound,
     vectors_equal,
 )
+from .fraction_parts import num_den
 from .parse import AnswerError, Reading, read_answer
 from .rounding import Rounding, rounding
 from .tex import ratio_tex, scalar_tex, vector_tex
@@ -156,11 +157,12 @@ def _rounds(text: str | None, got: Scalar, want: Scalar) -> bool:
 def _offset(index: int, what: str, got: Scalar, want: Scalar) -> str | None:
     if type(got) is Fraction and type(want) is Fraction:
         # the commonest: got - want from integers, written as scalar_tex writes the Fraction
-        top = got._numerator * want._denominator - want._numerator * got._denominator
+        (gn, gd), (wn, wd) = num_den(got), num_den(want)
+        top = gn * wd - wn * gd
         if not top:
             return None
         sign = "+" if top > 0 else ""
-        off = ratio_tex(top, got._denominator * want._denominator)
+        off = ratio_tex(top, gd * wd)
         return f"the {ordinal(index)} {what} is off by ${sign}{off}$"
     got_fraction, want_fraction = as_fraction(got), as_fraction(want)
     if got_fraction is not None and want_fraction is not None:

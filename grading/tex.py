@@ -13,6 +13,7 @@ import sympy
 from sympy.printing.latex import LatexPrinter
 
 from .compare import apart, float_bound
+from .fraction_parts import num_den
 from .tree import Call, Const, Frac, Group, Neg, Node, Num, Power, Product, Sum, Vec
 
 
@@ -50,7 +51,7 @@ def ratios_tex(pairs: Iterable[tuple[int, int]]) -> str:
 def scalar_tex(value: object) -> str:
     """Return TeX for one exact scalar (a Fraction, an int or a SymPy expression)."""
     if type(value) is Fraction:  # the commonest: no ABC check, no Fraction comparison
-        numerator, denominator = value._numerator, value._denominator  # (its slots)
+        numerator, denominator = num_den(value)
         if denominator == 1:
             return str(numerator)
         sign = "-" if numerator < 0 else ""
@@ -184,7 +185,7 @@ def vector_tex(vector: Iterable[object]) -> str:
     parts = []
     for x in vector:
         if type(x) is Fraction:  # scalar_tex's commonest case, inline
-            top, bottom = x._numerator, x._denominator  # (its slots)
+            top, bottom = num_den(x)
             if bottom == 1:
                 parts.append(str(top))
             elif top < 0:

@@ -2,12 +2,14 @@
 
     python -m tests.prereqs
 
-Beyond Python packages the suite drives three Debian programs, and a fourth when no Redis is
+Beyond Python packages the suite drives these Debian programs, and redis-server when no Redis is
 configured:
 
 - ``chromium`` (the browser tests, through Playwright; ``BASISLAB_CHROMIUM`` names another),
 - ``nginx`` (tests/deploy: the production proxy in front of gunicorn; ``BASISLAB_NGINX``),
 - ``openssl`` (tests/deploy: a throwaway certificate for nginx's TLS server block),
+- ``pg_dump`` and ``pg_restore`` (``postgresql-client``; tests/deploy/test_backup.py, which also
+  needs a PostgreSQL server: ``BASISLAB_BACKUP_TEST_POSTGRES``, by default 127.0.0.1:5432),
 - ``redis-server`` when ``CELERY_BROKER_URL`` does not name Redis: the worker tests then start a
   throwaway server of their own under ``var/`` (tests/redis_server.py).
 
@@ -49,6 +51,9 @@ def needed(environ: dict[str, str]) -> list[Program]:
         Program("chromium", environ.get("BASISLAB_CHROMIUM", "/usr/bin/chromium")),
         Program("nginx", environ.get("BASISLAB_NGINX", "/usr/sbin/nginx")),
         Program("openssl", "openssl"),
+        # tests/deploy/test_backup.py: the nightly dump (pg_dump) and the restore (pg_restore).
+        Program("postgresql-client", "pg_dump"),
+        Program("postgresql-client", "pg_restore"),
     ]
     if not environ.get("CELERY_BROKER_URL", "").startswith(("redis://", "rediss://")):
         programs.append(Program("redis-server", "redis-server"))
@@ -92,7 +97,7 @@ def main(environ: dict[str, str] | None = None, *, is_root: bool | None = None) 
     missing = [program for program in needed(environ) if not program.present()]
     if not missing:
         return 0
-    packages = [program.package for program in missing]
+    packages = list(dict.fromkeys(program.package for program in missing))
     if not is_root or shutil.which("apt-get") is None:
         print(advice(packages), file=sys.stderr)
         return 1

@@ -14,7 +14,7 @@ def test_redis_server_is_needed_only_when_no_redis_is_configured():
     assert "redis-server" in packages({})
     assert "redis-server" in packages({"CELERY_BROKER_URL": "filesystem://"})
     assert "redis-server" not in packages({"CELERY_BROKER_URL": "redis://127.0.0.1:6379/3"})
-    assert {"chromium", "nginx", "openssl"} <= set(packages({}))
+    assert {"chromium", "nginx", "openssl", "postgresql-client"} <= set(packages({}))
 
 
 def test_everything_this_run_needs_is_present_so_nothing_is_done():

@@ -1,8 +1,27 @@
-"""Write paths for accounts."""
+"""Write paths for accounts: create, change the email address, delete, lift a lockout."""
 
+from axes.handlers.proxy import AxesProxyHandler
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.conf import settings
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AbstractUser
+from django.contrib.contenttypes.models import ContentType
+from django.contrib.sessions.models import Session
+from django.core.mail import send_mail
 from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from basislab.site import site_url
+
+from .tokens import email_change_token
+
+
+class EmailTakenError(ValueError):
+    """Raised when the address an email change asks for is already another account's."""
 
 
 def user_create(*, username: str, email: str, password: str) -> AbstractUser:
@@ -11,3 +30,109 @@ def user_create(*, username: str, email: str, password: str) -> AbstractUser:
         return get_user_model().objects.create_user(
             username=username, email=email, password=password
         )
+
+
+def lockout_lift(*, username: str) -> int:
+    """Remove every sign-in lockout and failure count for ``username`` (from any address).
+
+    Called when a password reset completes: whoever chose the new password holds the account's
+    email, so the lockout has done its work (it slows guessing; it is not a ban). Returns how
+    many records were removed.
+    """
+    return AxesProxyHandler.reset_attempts(username=username)
+
+
+def email_change_request(*, user: AbstractBaseUser, new_email: str) -> None:
+    """Mail a confirmation link to ``new_email``; the account's address is not changed yet.
+
+    The caller has checked the password and that no other account has the address.
+    """
+    token = email_change_token(user=user, new_email=new_email)
+    context = {
+        "username": user.get_username(),
+        "link": site_url(reverse("email_change_confirm", kwargs={"token": token})),
+    }
+    send_mail(
+        subject=_("Confirm your new email address for Basis Lab Practice"),
+        message=render_to_string("registration/email_change_email.txt", context),
+        from_email=None,
+        recipient_list=[new_email],
+    )
+
+
+def email_change_confirm(*, user: AbstractBaseUser, new_email: str) -> None:
+    """Give the account its new, confirmed address and tell the old one (after commit).
+
+    Locks the user row. Raises ``EmailTakenError`` when another account took the address
+    since the link was sent.
+    """
+    with transaction.atomic():
+        locked = get_user_model().objects.select_for_update().get(pk=user.pk)
+        taken = get_user_model().objects.filter(email__iexact=new_email).exclude(pk=locked.pk)
+        if taken.exists():
+            raise EmailTakenError(new_email)
+        old_email = locked.email
+        locked.email = new_email
+        locked.save(update_fields=["email"])
+        user.email = new_email
+        context = {"username": locked.get_username(), "new_email": new_email}
+        if old_email:
+            transaction.on_commit(
+                lambda: send_mail(
+                    subject=_("Your Basis Lab Practice email address was changed"),
+                    message=render_to_string("registration/email_changed_email.txt", context),
+                    from_email=None,
+                    recipient_list=[old_email],
+                )
+            )
+
+
+def account_delete(*, user: AbstractBaseUser) -> None:
+    """Delete the account and everything of it, end its sessions, and mail a confirmation.
+
+    One transaction: the user row (locked first) and, by ``on_delete=CASCADE`` from it, every
+    row that belongs to the learner (course copies and through them problems, attempts, notes,
+    progress, review items and logs; review settings, digests, and whatever model is added later
+    with a key to the user or a copy); the sign-in records django-axes keeps by username; the
+    admin's history entries about this account; and every stored session signed in as it. The
+    confirmation email is sent after the commit. Staff statistics, computed from attempts, no
+    longer count the deleted learner's.
+    """
+    user_model = get_user_model()
+    with transaction.atomic():
+        locked = user_model.objects.select_for_update().get(pk=user.pk)
+        username, email, pk = locked.get_username(), locked.email, locked.pk
+        for model in (AccessAttempt, AccessLog, AccessFailureLog):
+            model.objects.filter(username=username).delete()
+        LogEntry.objects.filter(
+            content_type=ContentType.objects.get_for_model(user_model), object_id=str(pk)
+        ).delete()
+        _sessions_end(user_pk=pk)
+        locked.delete()
+        if email:
+            context = {"username": username, "site": site_url("/")}
+            transaction.on_commit(
+                lambda: send_mail(
+                    subject=_("Your Basis Lab Practice account was deleted"),
+                    message=render_to_string("registration/account_deleted_email.txt", context),
+                    from_email=None,
+                    recipient_list=[email],
+                )
+            )
+
+
+def _sessions_end(*, user_pk: int) -> int:
+    """Delete every stored session signed in as this user (any device); return how many.
+
+    Sessions keep the user's id inside their encoded data, so each is decoded: a scan of the
+    session table, acceptable for an action as rare as deleting an account.
+    """
+    if settings.SESSION_ENGINE != "django.contrib.sessions.backends.db":
+        raise NotImplementedError(f"ending sessions of {settings.SESSION_ENGINE}")
+    mine = [
+        session.pk
+        for session in Session.objects.iterator()
+        if session.get_decoded().get("_auth_user_id") == str(user_pk)
+    ]
+    Session.objects.filter(pk__in=mine).delete()
+    return len(mine)

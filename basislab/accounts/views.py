@@ -3,8 +3,8 @@ views are Django's own (``django.contrib.auth.urls``)."""
 
 from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
-from django.contrib.auth.forms import PasswordResetForm
-from django.contrib.auth.views import LogoutView, PasswordResetView
+from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
+from django.contrib.auth.views import LogoutView, PasswordResetConfirmView, PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -14,7 +14,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from basislab.limits import limit_reached, too_many
 
 from .forms import SignUpForm, SiteUrlPasswordResetForm
-from .services import user_create
+from .services import lockout_lift, user_create
 
 
 @sensitive_post_parameters("password1", "password2")
@@ -106,3 +106,18 @@ class LimitedPasswordResetView(PasswordResetView):
 
 
 password_reset = LimitedPasswordResetView.as_view()
+
+
+class LiftingPasswordResetConfirmView(PasswordResetConfirmView):
+    """Django's "choose a new password" step, which also lifts the sign-in lockout of that
+    username: a learner locked out by a classmate's typos behind the same address gets back in
+    by resetting their password (the lockout page says so)."""
+
+    def form_valid(self, form: SetPasswordForm) -> HttpResponse:
+        """Save the new password, then remove the username's lockout records."""
+        response = super().form_valid(form)
+        lockout_lift(username=form.user.get_username())
+        return response
+
+
+password_reset_confirm = LiftingPasswordResetConfirmView.as_view()

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from ..compare import Scalar
 from ..exact import combine, is_rational, scale
+from ..fraction_parts import num_den
 from ..tex import ratios_tex, term_tex, vector_tex
 
 SELF_POINT = (
@@ -36,8 +37,8 @@ def row_name(tokens: Sequence[str], r: int) -> str:
 def right_term(weight: Scalar, row: Sequence[Scalar]) -> str:
     """Return `$w x = product$` for one term, in TeX."""
     if type(weight) is Fraction and is_rational(row):  # the product's TeX from integers
-        top, bottom = weight._numerator, weight._denominator  # (Fraction's slots)
-        product = ratios_tex([(top * x._numerator, bottom * x._denominator) for x in row])
+        top, bottom = num_den(weight)
+        product = ratios_tex([(top * n, bottom * d) for n, d in map(num_den, row)])
     else:
         product = vector_tex(scale(weight, row))
     return f"${term_tex(weight, row)} = {product}$"

@@ -67,6 +67,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from ..exact import floats
+from ..fraction_parts import num_den
 from ..shapes import Shape
 from ..verdict import Diagnosis
 
@@ -128,9 +129,9 @@ class Gap:
         # would be off by up to an ulp of the larger, more than the filters' tolerance once
         # the numbers are large and the difference small).
         self.approx = tuple(
-            (a._numerator * r._denominator - r._numerator * a._denominator)
-            / (a._denominator * r._denominator)
-            for a, r in zip(answer, right)  # noqa: B905 (same length, checked above)
+            (an * rd - rn * ad) / (ad * rd)
+            # same length, checked above
+            for (an, ad), (rn, rd) in zip(map(num_den, answer), map(num_den, right))  # noqa: B905
         )
         self._difference: tuple[Fraction, ...] | None = None
         self.memo: dict[str, Any] = {}  # what a kind's mistakes share while solving

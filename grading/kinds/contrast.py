@@ -19,6 +19,7 @@ from ..exact import (
     rational_difference_sum,
     rational_sum,
 )
+from ..fraction_parts import num_den
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -104,15 +105,15 @@ def _forgot_weight_solve(p: P, gap: Gap) -> list[Variant]:
     approx = gap.approx
     out = []
     for k, weight in enumerate(p.weights):
-        top, bottom = weight._numerator, weight._denominator  # (exact.py: Fraction's slots)
+        top, bottom = num_den(weight)
         if top == bottom:
             continue  # a weight of 1: forgetting it changes nothing
         change = (bottom - top) / bottom  # float(1 - w)
         row_b, row_a = p.rows_b[k], p.rows_a[k]
-        for d, b, a in zip(approx, row_b, row_a, strict=True):
-            if not near(
-                d, change * (b._numerator / b._denominator - a._numerator / a._denominator)
-            ):
+        for d, (bn, bd), (an, ad) in zip(
+            approx, map(num_den, row_b), map(num_den, row_a), strict=True
+        ):
+            if not near(d, change * (bn / bd - an / ad)):
                 break
         else:
             if ratio_offset_equal(gap.answer, gap.right, bottom - top, bottom, row_b, row_a):
@@ -135,9 +136,9 @@ def _one_side_solve(p: P, gap: Gap) -> list[Variant]:
     # it rules out almost every answer before a side's loop
     first_b = first_a = 0
     for w, row_b, row_a in zip(weights, p.rows_b, p.rows_a, strict=True):
-        x, y = row_b[0], row_a[0]
-        first_b += w * (x._numerator / x._denominator)
-        first_a += w * (y._numerator / y._denominator)
+        (xn, xd), (yn, yd) = num_den(row_b[0]), num_den(row_a[0])
+        first_b += w * (xn / xd)
+        first_a += w * (yn / yd)
     first = gap.answer_approx[0]
     out = []
     for side, values, made in (("b", p.rows_b, first_b), ("a", p.rows_a, first_a)):
@@ -145,8 +146,8 @@ def _one_side_solve(p: P, gap: Gap) -> list[Variant]:
             continue
         for d, a in enumerate(gap.answer_approx):
             made = sum(
-                w * (row[d]._numerator / row[d]._denominator)
-                for w, row in zip(weights, values, strict=True)
+                w * (n / den)
+                for w, (n, den) in zip(weights, (num_den(row[d]) for row in values), strict=True)
             )
             if not near(a, made):
                 break
@@ -160,11 +161,10 @@ def _forgot_weight_explain(p: P, d: Diagnosis) -> str:
     (k,) = d.terms
     # x_k^B - x_k^A and w_k times it, written from integers (`load` reads Fractions)
     steps = [
-        (
-            b._numerator * a._denominator - a._numerator * b._denominator,
-            b._denominator * a._denominator,
+        (bn * ad - an * bd, bd * ad)
+        for (bn, bd), (an, ad) in zip(
+            map(num_den, p.rows_b[k]), map(num_den, p.rows_a[k]), strict=True
         )
-        for b, a in zip(p.rows_b[k], p.rows_a[k], strict=True)
     ]
     top, bottom = p.weights[k].numerator, p.weights[k].denominator
     diff = ratios_tex(steps)

@@ -22,6 +22,7 @@ from ..exact import (
     rational_combine,
     rational_sum,
 )
+from ..fraction_parts import num_den
 from ..shapes import Shape, Vector
 from ..spec import (
     MAX_POSITIONS,
@@ -297,7 +298,7 @@ def _floats(
     return (
         weights,
         rows,
-        tuple([(w._numerator, w._denominator) for w in p.weights]),  # (Fraction's slots)
+        tuple(map(num_den, p.weights)),
         tuple([sum(column) for column in zip(*rows, strict=True)]),
         (
             max(map(abs, weights)),

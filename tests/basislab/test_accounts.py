@@ -145,6 +145,52 @@ def test_lockout_is_per_username_so_others_still_sign_in(client, learner, other_
     assert response.status_code == 302
 
 
+def _reset_password_by_email(client, learner, password):
+    client.post(reverse("password_reset"), {"email": learner.email})
+    link = re.search(r"https?://[^/\s]+(/accounts/reset/\S+/)", mail.outbox[-1].body).group(1)
+    form_page = client.get(link, follow=True)
+    return client.post(
+        form_page.redirect_chain[-1][0], {"new_password1": password, "new_password2": password}
+    )
+
+
+def test_a_completed_password_reset_lifts_the_lockout_of_that_username(
+    client, learner, other_learner
+):
+    from axes.models import AccessAttempt
+
+    for _ in range(5):
+        sign_in(client, learner.username, "wrong-password")
+    for _ in range(5):
+        sign_in(client, other_learner.username, "wrong-password")
+    locked = sign_in(client, learner.username, TEST_PASSWORD)
+    assert locked.status_code == 429
+    assert "Resetting your password lifts this lock" in locked.content.decode()
+
+    done = _reset_password_by_email(client, learner, NEW_PASSWORD)
+
+    assert done.status_code == 302
+    assert not AccessAttempt.objects.filter(username=learner.username).exists()
+    assert sign_in(client, learner.username, NEW_PASSWORD).status_code == 302
+    # Only that username: the other learner's lock stays until they reset too.
+    assert AccessAttempt.objects.filter(username=other_learner.username).exists()
+    client.post(reverse("logout"))
+    assert sign_in(client, other_learner.username, TEST_PASSWORD).status_code == 429
+
+
+def test_a_refused_new_password_lifts_nothing(client, learner):
+    from axes.models import AccessAttempt
+
+    for _ in range(5):
+        sign_in(client, learner.username, "wrong-password")
+
+    refused = _reset_password_by_email(client, learner, "123")
+
+    assert refused.status_code == 200  # the form again, with the validators' reasons
+    assert AccessAttempt.objects.filter(username=learner.username).exists()
+    assert sign_in(client, learner.username, TEST_PASSWORD).status_code == 429
+
+
 def test_password_reset_by_email(client, learner, settings):
     settings.SITE_URL = "https://learn.example.org"
     response = client.post(reverse("password_reset"), {"email": learner.email})

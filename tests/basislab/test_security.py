@@ -135,3 +135,36 @@ def test_the_generators_pictures_use_no_style_attribute_or_element():
     for svg in pictures:
         assert not re.search(r"\sstyle\s*=|<style", svg)
         assert 'font-family="system-ui, sans-serif"' in svg
+
+
+def test_a_refused_form_gets_the_sites_own_page_with_what_to_do(learner):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(
+        reverse("login"),
+        {"username": learner.username, "password": "whatever"},
+        HTTP_REFERER="http://testserver/accounts/login/",
+    )
+
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "This form has expired" in html
+    assert 'href="http://testserver/accounts/login/"' in html  # reload where it came from
+    assert f'href="{reverse("login")}"' in html and "sign in again" in html
+    assert not re.search(r"\sstyle\s*=|<style", html)  # Django's page has both
+    assert "'unsafe-inline'" not in response["Content-Security-Policy"]
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_csrf_page_never_links_to_another_site(client_for, learner):
+    client = client_for(learner)
+    client.handler.enforce_csrf_checks = True
+
+    response = client.post(reverse("logout"), HTTP_REFERER="https://evil.example/phish")
+
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "evil.example" not in html
+    assert "Go back and reload the page" in html
+    assert "sign in again" not in html  # still signed in: no point saying so

@@ -246,7 +246,7 @@ def test_a_signed_in_learner_sees_the_page_with_their_copy_and_progress_privatel
     assert f'href="{yours}#idea-one-id-one-row"' in html
     assert "2 right of 2" in html  # the idea's progress
     assert "Sign up to practise this" not in html
-    assert "private" in response["Cache-Control"] and "no-cache" in response["Cache-Control"]
+    assert "private" in response["Cache-Control"] and "no-store" in response["Cache-Control"]
     assert "public" not in response["Cache-Control"]
     assert "Cookie" in response["Vary"]
     assert "ETag" not in response

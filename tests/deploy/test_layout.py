@@ -75,3 +75,11 @@ def test_gunicorn_accepts_the_configuration(tmp_path):
     # method), and it pre-starts the grader's confirmation process.
     assert printed["post_fork"] == "<post_fork()>"
     assert "prestart()" in (DEPLOY / "gunicorn.conf.py").read_text()
+
+
+def test_every_nginx_server_block_hides_the_version():
+    site = (DEPLOY / "nginx" / "basislab.conf").read_text()
+    blocks = re.split(r"^server \{", site, flags=re.M)[1:]
+    assert len(blocks) == 2
+    for block in blocks:
+        assert re.search(r"^\s+server_tokens off;", block, flags=re.M)

@@ -420,3 +420,15 @@ def test_a_header_past_nginx_limits_is_refused_before_gunicorn(stack):
 
     assert status == 400
     assert stack.quiet_since("probe=huge")
+
+
+def test_nginx_does_not_announce_its_version(stack):
+    redirect = request(stack, "/", port=stack.http_port, tls=False)
+    page = request(stack, "/", port=stack.https_port, tls=True)
+    refused = request(
+        stack, "/?probe=huge", port=stack.https_port, tls=True, headers=f"X-Big: {'a' * 9000}\r\n"
+    )
+
+    for status, headers, _body in (redirect, page, refused):
+        assert headers["server"] == "nginx", (status, headers["server"])
+    assert b"nginx/" not in refused[2]  # nginx's own error page names no version either

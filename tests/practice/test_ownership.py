@@ -34,6 +34,12 @@ PUBLIC = {
     "password_reset_done",
     "password_reset_confirm",
     "password_reset_complete",
+    # The signed-in visitor's own account: settings, email change (its link is signed for one
+    # account), deletion.
+    "account_settings",
+    "email_change",
+    "email_change_confirm",
+    "account_delete",
     # The course index: open to everyone; a signed-in learner's own copy.
     "courses:dashboard",
     # The open course and its answers, the same for everyone (issue 15): no copy is named.
