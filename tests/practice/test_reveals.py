@@ -194,3 +194,13 @@ def test_a_reveal_racing_an_answer_leaves_one_outcome(course_copy):
     assert Reveal.objects.exists() is not solved
     progress = IdeaProgress.objects.filter(copy=course_copy).first()
     assert (progress is not None and progress.correct == 1) is solved
+
+
+def test_the_revealed_item_comes_back_as_a_fresh_untargeted_variant_of_the_kind(copy, problem):
+    _reveal(copy, problem)
+    item = ReviewItem.objects.get(copy=copy, mistake=REVEALED)
+    variant = review_open(copy=copy, item=item)
+    assert variant.kind == problem.kind
+    assert variant.purpose == ProblemInstance.Purpose.REVIEW
+    assert variant.spec["generator"]["target"] is None
+    assert variant.spec["rows"] != problem.spec["rows"] or variant.seed != problem.seed

@@ -15,6 +15,7 @@ from practice.generators import generate
 from practice.models import ProblemInstance
 from practice.problems import problem_store
 
+from ..codes import KIND_LEVEL
 from ..models import ReviewItem
 
 logger = logging.getLogger(__name__)
@@ -49,7 +50,8 @@ def _variant_create(item: ReviewItem) -> ProblemInstance:
     avoid = [_numbers(p.spec) for p in shown]
     origin = item.source_problem or item.previous_problem
     level = origin.level if origin is not None else 1
-    target = MistakeCode(item.mistake)
+    # An item that stands for the kind as a whole comes back as an untargeted variant.
+    target = None if item.mistake in KIND_LEVEL else MistakeCode(item.mistake)
     for _try in range(VARIANT_TRIES):
         seed, spec = _draw(kind, level=level, target=target)
         if _numbers(spec) not in avoid:
