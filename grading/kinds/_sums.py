@@ -64,18 +64,20 @@ def weighted_sum_steps(
     weights: Sequence[Scalar],
     rows: Sequence[Sequence[Scalar]],
     *,
-    name: str = "\\mathbf{h}_i",
+    name: str | None = None,
 ) -> tuple[Step, ...]:
     """Return the worked steps of `h_i = sum_j w_ij x_j`: each term, then the sum of the terms
     (the last step's value)."""
+    name = name or f"\\mathbf{{h}}_{{{position}}}"
     where = f"position {position}, *{tokens[position]}*" if tokens else f"position {position}"
-    listed = ", ".join(f"$w_{{{position}{j}}} = {scalar_tex(w)}$" for j, w in enumerate(weights))
+    listed = ", ".join(f"$w_{{{position},{j}}} = {scalar_tex(w)}$" for j, w in enumerate(weights))
     steps = [Step(f"At {where}, the weights over the positions $j$ are {listed}.")]
     products = []
     for j, (w, row) in enumerate(zip(weights, rows, strict=True)):
         product = scale(w, row)
         products.append(product)
-        steps.append(Step(f"Term {j}: " + right_term(w, row), product))
+        word = f" (*{tokens[j]}*)" if tokens else ""
+        steps.append(Step(f"Term {j}{word}: " + right_term(w, row), product))
     total = vector_total(products)
     added = " + ".join(vector_tex(v) for v in products)
     steps.append(Step(f"Add the terms: ${name} = {added} = {vector_tex(total)}$.", total))
