@@ -37,6 +37,7 @@ from ..spec import (
 from ..terms import TermTable
 from ..tex import ratios_tex, scalar_tex, vector_tex
 from ..verdict import Diagnosis
+from ._sums import vector_total
 from .base import (
     SOLVE_BOUND,
     Form,
@@ -50,7 +51,6 @@ from .base import (
     register,
     variant,
 )
-from ._sums import vector_total
 from .lookup import SAME_ROW_POINT
 
 Row = tuple[Fraction, ...]

@@ -240,7 +240,7 @@ class CosineSimilarity(Kind):
             )
 
         value = exact(sympy.Integer(dot) / (sympy.sqrt(nu) * sympy.sqrt(nv)))
-        U, V = "\\mathbf{u}", "\\mathbf{v}"  # noqa: N806
+        U, V = "\\mathbf{u}", "\\mathbf{v}"
         about = "" if isinstance(value, Fraction) else f" \\approx {float(value):.3f}"
         return (
             Step(

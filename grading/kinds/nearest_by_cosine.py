@@ -227,7 +227,7 @@ class NearestByCosine(Kind):
             )
         ]
         values = []
-        for k, (word, row) in enumerate(zip(problem.candidates, problem.rows, strict=True)):
+        for word, row in zip(problem.candidates, problem.rows, strict=True):
             dot = sum(a * b for a, b in zip(q, row, strict=True))
             squared = sum(b * b for b in row)
             value = cosine(q, row)
