@@ -69,9 +69,7 @@ def encode_by_hand(ch: str) -> tuple[int, ...]:
     """Return a character's UTF-8 bytes from its code point, the way the course fills the
     pattern by hand (the worked solution's own arithmetic, checked against the codec)."""
     point = ord(ch)
-    for last, bits, mark in _PATTERNS:
-        if point <= last:
-            break
+    bits, mark = next((b, m) for last, b, m in _PATTERNS if point <= last)
     if bits == 7:
         return (point,)
     tail = (bits - 6) // 5  # continuation bytes: 1, 2 or 3
