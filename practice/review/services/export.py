@@ -21,6 +21,7 @@ def review_export(*, copy: CourseCopy) -> dict[str, Any]:
         logs[log.item_id].append(
             {
                 "attempt": log.attempt_id,
+                "reveal": log.reveal_id,  # set instead of the attempt for a worked solution
                 "rating": log.get_rating_display(),
                 "origin": log.origin,
                 "reviewed_at": log.reviewed_at.isoformat(),
