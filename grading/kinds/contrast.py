@@ -329,21 +329,23 @@ class Contrast(Kind):
             terms.append(term)
             steps.append(
                 Step(
-                    f"Position {k}: ${scalar_tex(w)}\\,\\left({vector_tex(problem.rows_b[k])}"
-                    f" - {vector_tex(problem.rows_a[k])}\\right) = {scalar_tex(w)}\\,"
-                    f"{vector_tex(change)} = {vector_tex(term)}$",
+                    f"Position {k}: $\\mathbf{{x}}_{{{k}}}^B - \\mathbf{{x}}_{{{k}}}^A = "
+                    f"{vector_tex(problem.rows_b[k])} - {vector_tex(problem.rows_a[k])} = "
+                    f"{vector_tex(change)}$, times its weight ${scalar_tex(w)}$: "
+                    f"${vector_tex(term)}$.",
                     term,
                 )
             )
         if not terms:
             terms.append(tuple(Fraction(0) for _ in problem.rows_a[0]))
         total = vector_total(terms)
-        added = " + ".join(vector_tex(t) for t in terms)
+        added = " + ".join(vector_tex(t) for t in terms) + " = "
+        words = "Add the terms"
         if len(terms) == 1:
-            added = "\\text{that one term}"
+            added, words = "", "The difference is that one term"
         steps.append(
             Step(
-                f"Add the terms: $\\mathbf{{h}}_{{{i}}}^B - \\mathbf{{h}}_{{{i}}}^A = {added} = "
+                f"{words}: $\\mathbf{{h}}_{{{i}}}^B - \\mathbf{{h}}_{{{i}}}^A = {added}"
                 f"{vector_tex(total)}$.",
                 total,
             )

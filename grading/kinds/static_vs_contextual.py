@@ -305,13 +305,14 @@ class StaticVsContextualKind(Kind):
         terms = []
         for k in changed:
             a, b = problem.rows_a[k], problem.rows_b[k]
-            term = scale(problem.weights[k], difference(b, a))
+            change = difference(b, a)
+            term = scale(problem.weights[k], change)
             terms.append(term)
             steps.append(
                 Step(
                     f"Position {k} (*{problem.tokens_a[k]}* in A, *{problem.tokens_b[k]}* in B): "
-                    f"${scalar_tex(problem.weights[k])}\\left({vector_tex(b)} - "
-                    f"{vector_tex(a)}\\right) = {vector_tex(term)}$",
+                    f"${vector_tex(b)} - {vector_tex(a)} = {vector_tex(change)}$, times its "
+                    f"weight ${scalar_tex(problem.weights[k])}$: ${vector_tex(term)}$.",
                     term,
                 )
             )

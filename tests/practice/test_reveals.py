@@ -204,3 +204,10 @@ def test_the_revealed_item_comes_back_as_a_fresh_untargeted_variant_of_the_kind(
     assert variant.purpose == ProblemInstance.Purpose.REVIEW
     assert variant.spec["generator"]["target"] is None
     assert variant.spec["rows"] != problem.spec["rows"] or variant.seed != problem.seed
+
+
+def test_the_revealed_item_has_words_of_its_own():
+    from practice.labels import mistake_label
+
+    assert mistake_label(REVEALED, "weighted_sum") != REVEALED
+    assert "shown how" in mistake_label(REVEALED)
