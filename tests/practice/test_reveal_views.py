@@ -164,3 +164,26 @@ def test_every_kind_of_the_mini_course_shows_its_solution(learner_client, copy):
         response = learner_client.post(_url("practice:reveal", problem), follow=True)
         assert response.status_code == 200
         assert b"problem__steps" in response.content, kind
+
+
+def test_every_kind_of_the_real_course_shows_its_worked_solution(real_course, client_for, learner):
+    from courses.models import Idea
+    from courses.services import copy_get_or_create
+
+    copy = copy_get_or_create(user=learner, course_slug=real_course.course.slug)
+    client = client_for(learner)
+    shown = set()
+    for idea in Idea.objects.filter(page__version=real_course).select_related("page"):
+        for kind in idea.problem_kinds or []:
+            if kind in shown:
+                continue
+            problem = services.problem_open(
+                copy=copy, page_slug=idea.page.slug, idea_slug=idea.slug, kind=kind
+            )
+            response = client.post(_url("practice:reveal", problem), follow=True)
+            html = response.content.decode()
+            assert response.status_code == 200, kind
+            assert render_markdown(solution(problem.spec).markdown()) in html, kind
+            assert "tex-error" not in html, kind
+            shown.add(kind)
+    assert len(shown) == 25
