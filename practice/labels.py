@@ -11,10 +11,17 @@ from django.utils.translation import gettext_lazy as _
 
 from grading.kinds import KINDS, Status
 
+from .review.codes import REVEALED
+
 STATUS_LABELS: dict[Status, Promise] = {
     Status.CORRECT: _("correct"),
     Status.INCORRECT: _("incorrect"),
     Status.INVALID: _("could not be read"),
+}
+
+# Review codes that stand for a kind as a whole (no kind's catalog uses them).
+_KIND_LEVEL_LABELS: dict[str, Promise] = {
+    REVEALED: _("asked to be shown how (the worked solution)"),
 }
 
 # A code names one mistake within its kind; where a label is asked for by code alone, the
@@ -33,6 +40,8 @@ def mistake_label(code: str | None, kind: str | None = None) -> str:
     found = KINDS.get(str(kind)) if kind is not None else None
     if found is not None and code in found.codes:
         return gettext(found.mistake(code).label)
+    if str(code) in _KIND_LEVEL_LABELS:
+        return str(_KIND_LEVEL_LABELS[str(code)])
     label = _BY_CODE.get(str(code))
     return gettext(label) if label is not None else str(code)
 

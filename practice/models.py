@@ -24,6 +24,7 @@ class ProblemInstance(models.Model):
         OPEN = "open", _("open")
         SOLVED = "solved", _("solved")
         REPLACED = "replaced", _("replaced by a new variant")
+        REVEALED = "revealed", _("closed: worked solution shown")
 
     copy = models.ForeignKey(
         "courses.CourseCopy", on_delete=models.CASCADE, related_name="problems"
@@ -56,7 +57,7 @@ class ProblemInstance(models.Model):
                 name="practice_problem_purpose_known",
             ),
             models.CheckConstraint(
-                condition=Q(state__in=["open", "solved", "replaced"]),
+                condition=Q(state__in=["open", "solved", "replaced", "revealed"]),
                 name="practice_problem_state_known",
             ),
         ]
@@ -153,3 +154,19 @@ class DailyGoal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.amount} {self.unit} a day"
+
+
+class Reveal(models.Model):
+    """The learner asked for an open problem's worked solution: the problem closed as revealed,
+    without credit toward the idea's level, and review brings the kind back."""
+
+    # One reveal per problem: revealing twice records nothing the second time.
+    problem = models.OneToOneField(ProblemInstance, on_delete=models.CASCADE, related_name="reveal")
+    copy = models.ForeignKey("courses.CourseCopy", on_delete=models.CASCADE, related_name="reveals")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["copy", "-created_at"], name="practice_reveal_copy_idx")]
+
+    def __str__(self) -> str:
+        return f"reveal of problem #{self.problem_id}"

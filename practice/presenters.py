@@ -19,3 +19,10 @@ def answer_picture(spec: dict, text: str) -> SafeString | None:
     problem's shape."""
     value = answer_value(text, spec)
     return problem_picture(spec, answer=value) if value is not None else None
+
+
+def solved_picture(spec: dict) -> SafeString | None:
+    """Return the problem's picture drawn solved (the right answer in it), or None."""
+    svg = render_svg(spec, solution=True)
+    # Safe for the same reason as problem_picture: the generators escape every text.
+    return mark_safe(svg) if svg else None  # noqa: S308

@@ -40,6 +40,11 @@ urlpatterns = [
         views.problem_new_variant,
         name="new_variant",
     ),
+    path(
+        "course/<int:copy_id>/problems/<int:problem_id>/solution/",
+        views.problem_reveal,
+        name="reveal",
+    ),
     path("course/<int:copy_id>/attempts/<int:attempt_id>/", views.attempt_detail, name="attempt"),
     path("course/<int:copy_id>/history/", views.history, name="history"),
     path("course/<int:copy_id>/export/", views.export, name="export"),

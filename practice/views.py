@@ -27,11 +27,11 @@ from courses.selectors import access_copy
 from grading.kinds import ProblemKind, Status
 from practice.generators import render_statement
 
-from . import selectors, services
+from . import reveals, selectors, services
 from .answers import answer_reading
 from .forms import AnswerForm, PreviewForm
 from .models import Attempt, ProblemInstance
-from .presenters import answer_picture, problem_picture
+from .presenters import answer_picture, problem_picture, solved_picture
 
 HISTORY_PAGE_SIZE = 20
 PREVIEW_RATE_DEFAULT = "60/m"
@@ -83,12 +83,16 @@ def _problem_context(
     form: AnswerForm | None = None,
     attempt: Attempt | None = None,
     preview: dict | None = None,
+    show_solution: bool = False,
 ) -> dict:
     """Build what the problem page shows: statement, picture, form, verdict, own attempts."""
     wrong_picture = None
     if attempt is not None and attempt.status == Status.INCORRECT:
         wrong_picture = functools.partial(answer_picture, problem.spec, attempt.text)
     is_open = problem.state == ProblemInstance.State.OPEN
+    show_solution = problem.state == ProblemInstance.State.REVEALED or (
+        show_solution and not is_open
+    )
     if form is None and is_open:
         retry_text = attempt.text if attempt and attempt.status != Status.CORRECT else ""
         form = AnswerForm.fresh(text=retry_text)
@@ -105,6 +109,10 @@ def _problem_context(
         "preview": preview,
         "attempts": selectors.problem_attempts(problem=problem)[:HISTORY_PAGE_SIZE],
         "current": None if is_open else selectors.problem_current(problem=problem),
+        # The worked solution: always on a revealed problem, on request on another closed one.
+        "show_solution": show_solution,
+        "solution": functools.partial(reveals.problem_solution, problem.spec),
+        "solved_picture": functools.partial(solved_picture, problem.spec),
     }
 
 
@@ -137,7 +145,8 @@ def problem_detail(request: HttpRequest, copy_id: int, problem_id: int) -> HttpR
             # fresh one; the answer text is kept.
             form = AnswerForm.fresh(text=request.POST.get("text", ""))
             messages.info(request, _("Your answer was not recorded; check it again."))
-    context = _problem_context(request, problem, form=form)
+    show = request.GET.get("show") == "solution"
+    context = _problem_context(request, problem, form=form, show_solution=show)
     return render(request, "practice/problem.html", context, status=400 if form else 200)
 
 
@@ -195,6 +204,17 @@ def problem_new_variant(request: HttpRequest, copy_id: int, problem_id: int) -> 
         )
     fresh = services.problem_new_variant(copy=problem.copy, problem=problem)
     return redirect("practice:problem", copy_id=copy_id, problem_id=fresh.pk)
+
+
+@login_required
+@require_POST
+def problem_reveal(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse:
+    """Show the problem's worked solution; an open problem closes as revealed (no credit, and
+    review brings the kind back). A closed problem just shows it."""
+    problem = selectors.access_problem(user=request.user, problem_id=problem_id, copy_id=copy_id)
+    reveals.problem_reveal(copy=problem.copy, problem=problem)
+    url = reverse("practice:problem", kwargs={"copy_id": copy_id, "problem_id": problem.pk})
+    return redirect(f"{url}?show=solution#solution")
 
 
 @login_required

@@ -123,6 +123,12 @@ def value_tex(x: Value) -> str:
     return vector_tex(x) if isinstance(x, tuple) else scalar_tex(x)
 
 
+def factor_tex(x: Value) -> str:
+    """Return a number or a vector in TeX as a factor: a negative number in parentheses."""
+    text = value_tex(x)
+    return f"\\left({text}\\right)" if text.startswith("-") else text
+
+
 def value_float(x: Value) -> Any:
     """Return a float, or a tuple of floats, for a value."""
     if isinstance(x, tuple):

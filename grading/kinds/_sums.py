@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ..compare import Scalar
-from ..exact import combine, is_rational, scale
+from ..exact import add, combine, is_rational, scale
 from ..fraction_parts import num_den
-from ..tex import ratios_tex, term_tex, vector_tex
+from ..tex import ratios_tex, scalar_tex, term_tex, vector_tex
+from .base import Step
 
 SELF_POINT = (
     "The sum $\\mathbf{{h}}_i = \\sum_j w_{{ij}}\\,\\mathbf{{x}}_j$ includes $j = i$: the word's "
@@ -48,3 +49,37 @@ def sum_tex(weights: Sequence[Scalar], rows: Sequence[Sequence[Scalar]]) -> str:
     """Return `w_0 x_0 + w_1 x_1 + ... = total` in TeX."""
     parts = " + ".join(term_tex(w, x) for w, x in zip(weights, rows, strict=True))
     return f"{parts} = {vector_tex(combine(weights, rows))}"
+
+
+def vector_total(vectors: Sequence[Sequence[Scalar]]) -> tuple[Scalar, ...]:
+    """Return the coordinate-wise sum of vectors of one length."""
+    total = tuple(vectors[0])
+    for vector in vectors[1:]:
+        total = tuple(add(a, b) for a, b in zip(total, vector, strict=True))
+    return total
+
+
+def weighted_sum_steps(
+    tokens: Sequence[str],
+    position: int,
+    weights: Sequence[Scalar],
+    rows: Sequence[Sequence[Scalar]],
+    *,
+    name: str | None = None,
+) -> tuple[Step, ...]:
+    """Return the worked steps of `h_i = sum_j w_ij x_j`: each term, then the sum of the terms
+    (the last step's value)."""
+    name = name or f"\\mathbf{{h}}_{{{position}}}"
+    where = f"position {position}, *{tokens[position]}*" if tokens else f"position {position}"
+    listed = ", ".join(f"$w_{{{position},{j}}} = {scalar_tex(w)}$" for j, w in enumerate(weights))
+    steps = [Step(f"At {where}, the weights over the positions $j$ are {listed}.")]
+    products = []
+    for j, (w, row) in enumerate(zip(weights, rows, strict=True)):
+        product = scale(w, row)
+        products.append(product)
+        word = f" (*{tokens[j]}*)" if tokens else ""
+        steps.append(Step(f"Term {j}{word}: " + right_term(w, row), product))
+    total = vector_total(products)
+    added = " + ".join(vector_tex(v) for v in products)
+    steps.append(Step(f"Add the terms: ${name} = {added} = {vector_tex(total)}$.", total))
+    return tuple(steps)

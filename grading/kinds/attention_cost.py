@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from grading.kinds.base import Kind, MistakeDef, Variant, register
+from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
 from grading.shapes import IntegerShape, ScalarShape, TupleShape
 from grading.spec import SpecError
 
@@ -244,6 +244,27 @@ class AttentionCost(Kind):
     def right_tex(self, problem: AttentionCostProblem) -> str:
         a, b, ratio = _right(problem)
         return f"{a};\\ {b};\\ {_frac_tex(ratio)}"
+
+    def steps(self, problem: AttentionCostProblem) -> tuple[Step, ...]:
+        mask, short, long = problem.mask, problem.short, problem.long
+
+        def count(n: int) -> int:
+            return n * n if mask == "full" else n * (n + 1) // 2
+
+        a, b = count(short), count(long)
+        return (
+            Step(
+                f"Under a {mask} mask, {_mask_words(mask)}: ${formula_tex(mask)}$ scores for "
+                "$n$ positions."
+            ),
+            Step(f"At {short} positions: ${formula_tex(mask, short)}$.", a),
+            Step(f"At {long} positions: ${formula_tex(mask, long)}$.", b),
+            Step(
+                f"How many times more: ${ratio_tex(b, a)}$. The answer is "
+                f"${a};\\ {b};\\ {_frac_tex(Fraction(b, a))}$.",
+                (a, b, Fraction(b, a)),
+            ),
+        )
 
     def hint(self, problem: AttentionCostProblem) -> str:
         return (

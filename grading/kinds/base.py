@@ -16,6 +16,7 @@ answer, searches the kind's mistake catalog and assembles the Verdict; it names 
         def right(self, problem): ...                  # the right answer's value
         def right_tex(self, problem) -> str: ...       # shown in explanations
         def hint(self, problem) -> str: ...            # advice when no catalogued mistake explains
+        def steps(self, problem) -> tuple[Step, ...]: ...  # the worked solution, step by step
 
 A mistake (`MistakeDef`) is defined once: its `code` (stored in attempts and review items:
 unique within the kind and stable forever), its `number` (seeds targeted problems: unique within
@@ -203,6 +204,17 @@ class MistakeDef:
         return self.describe(problem, diagnosis)
 
 
+@dataclass(frozen=True)
+class Step:
+    """One step of a worked solution: Markdown with TeX (the problem's own numbers), and the
+    value it arrives at when it is one of the answer's parts or the answer itself (None for a
+    step that only reads the problem). The last step's value is the whole answer: the
+    worked solution checks it equals `Kind.right` (grading.solution)."""
+
+    text: str
+    value: Any = None
+
+
 class Kind(ABC):
     """One problem kind: spec, shape, right answer, mistake catalog (see the module docstring)."""
 
@@ -229,6 +241,11 @@ class Kind(ABC):
     def hint(self, problem: Problem) -> str:
         """Return advice for an answer no catalogued mistake explains ("" for none)."""
         return ""
+
+    def steps(self, problem: Problem) -> tuple[Step, ...]:
+        """Return the worked solution, the way the course works its examples: each step with
+        the problem's numbers, the last one arriving at the whole answer (empty: none)."""
+        return ()
 
     def normal(self, problem: Problem) -> dict[str, Any]:
         """Return the spec's fields in canonical form (default: none rewritten)."""

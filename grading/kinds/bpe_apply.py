@@ -17,7 +17,7 @@ from .. import bpe
 from ..shapes import PieceSequence, Shape
 from ..spec import SpecError
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Variant, register, variant
+from .base import Kind, MistakeDef, Step, Variant, register, variant
 
 MIN_MERGES, MAX_MERGES = 2, 12
 MAX_WORD = 14
@@ -194,6 +194,33 @@ class BpeApply(Kind):
 
     def size(self, problem: BpeApplyProblem) -> int:
         return len(problem.merges)
+
+    def steps(self, problem: BpeApplyProblem) -> tuple[Step, ...]:
+        symbols = bpe.spell(problem.word)
+        steps = [Step(f"Write *{problem.word}* as single letters: {pieces_text(symbols)}.")]
+        skipped = []
+        for index, pair in enumerate(problem.merges):
+            after = bpe.apply_merge(symbols, pair)
+            if after == symbols:
+                skipped.append(merge_text(problem, index))
+                continue
+            symbols = after
+            steps.append(
+                Step(
+                    f"{merge_text(problem, index)} joins the pair wherever it stands side by side: "
+                    f"{pieces_text(symbols)}."
+                )
+            )
+        if skipped:
+            listed = ", ".join(skipped)
+            steps.append(
+                Step(
+                    f"Nothing changes under {listed}: the pair never stands side by side when "
+                    "its turn comes."
+                )
+            )
+        steps.append(Step(f"The pieces left at the end: {pieces_text(symbols)}.", symbols))
+        return tuple(steps)
 
     def hint(self, problem: BpeApplyProblem) -> str:
         return (

@@ -20,7 +20,7 @@ from .. import bpe
 from ..shapes import PieceSequence, Shape, TupleShape
 from ..spec import SpecError
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Variant, register, variant
+from .base import Kind, MistakeDef, Step, Variant, register, variant
 
 MIN_MERGES, MAX_MERGES = 2, 6
 MAX_WORDS = 6
@@ -271,6 +271,35 @@ class BpeTrain(Kind):
 
     def size(self, problem: BpeTrainProblem) -> int:
         return problem.k
+
+    def steps(self, problem: BpeTrainProblem) -> tuple[Step, ...]:
+        words = [(bpe.spell(w), c) for w, c in problem.sample]
+        listed = ", ".join(f"*{w}* ×{c}" for w, c in problem.sample)
+        steps = [Step(f"Write each word as single letters, with its count: {listed}.")]
+        merges: list[bpe.Pair] = []
+        for n in range(problem.k):
+            table = bpe.ranked(bpe.count_pairs(words))
+            tied = bpe.top_tied(table)
+            merge = tied[0]
+            merges.append(merge)
+            top = ", ".join(f"{pair_text(pair)} {count}" for pair, count in table[:4])
+            tie = (
+                f"; {len(tied)} pairs tie, and the first in alphabetical order wins"
+                if len(tied) > 1
+                else ""
+            )
+            words = [(bpe.apply_merge(symbols, merge), c) for symbols, c in words]
+            shown = ", ".join(" ".join(symbols) for symbols, _ in words)
+            steps.append(
+                Step(
+                    f"Merge {n + 1}: the most frequent pairs, counted inside the words times "
+                    f"their counts, are {top}{tie}. Merge {pair_text(merge)} everywhere: "
+                    f"`{shown}`.",
+                    merge,
+                )
+            )
+        steps.append(Step(f"The merges in order: {merges_text(tuple(merges))}.", tuple(merges)))
+        return tuple(steps)
 
     def hint(self, problem: BpeTrainProblem) -> str:
         return (

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from grading.kinds._markdown import md_code, md_emphasis
-from grading.kinds.base import Kind, MistakeDef, Variant, register
+from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
 from grading.shapes import IntegerShape, TupleShape
 from grading.spec import SpecError
 
@@ -218,6 +218,40 @@ class CharVsWordUnknowns(Kind):
     def right_tex(self, problem: UnknownsProblem) -> str:
         words, chars = _right(problem)
         return f"{words};\\ {chars}"
+
+    def steps(self, problem: UnknownsProblem) -> tuple[Step, ...]:
+        words = [t for t in problem.tokens if t not in problem.vocab]
+        chars = [ch for ch in " ".join(problem.tokens) if not problem.known_char(ch)]
+        table = (
+            "lists a–z, A–Z and the space" if problem.table == "latin" else "lists every character"
+        )
+        word_text = (
+            f"{_words_md(words)} {'is' if len(words) == 1 else 'are'} not listed (exact "
+            f"spelling, case included): {len(words)} unknown"
+            if words
+            else "every word is listed: 0 unknown"
+        )
+        char_text = (
+            f"{_chars_md(chars)} {'is' if len(chars) == 1 else 'are'} not in it: "
+            f"{len(chars)} unknown"
+            if chars
+            else "every character is in it: 0 unknown"
+        )
+        return (
+            Step(
+                f"Words: the sentence has {len(problem.tokens)} words; {word_text}.",
+                len(words),
+            ),
+            Step(
+                f"Characters: the table {table}; counting every character, spaces included, "
+                f"{char_text}.",
+                len(chars),
+            ),
+            Step(
+                f"The answer is ${len(words)};\\ {len(chars)}$.",
+                (len(words), len(chars)),
+            ),
+        )
 
     def hint(self, problem: UnknownsProblem) -> str:
         return (

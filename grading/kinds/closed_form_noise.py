@@ -18,8 +18,16 @@ from fractions import Fraction
 from functools import reduce
 from typing import Any
 
-from grading.kinds._noise_math import Value, combine, rational, root, value_field, value_tex
-from grading.kinds.base import Kind, MistakeDef, Variant, register
+from grading.kinds._noise_math import (
+    Value,
+    combine,
+    factor_tex,
+    rational,
+    root,
+    value_field,
+    value_tex,
+)
+from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
 from grading.shapes import ScalarShape, TupleShape, Vector
 from grading.spec import SpecError
 from grading.tex import scalar_tex
@@ -237,6 +245,39 @@ class ClosedFormNoiseKind(Kind):
 
     def size(self, problem: ClosedFormNoise) -> int:
         return problem.t
+
+    def steps(self, problem: ClosedFormNoise) -> tuple[Step, ...]:
+        t = problem.t
+        steps = []
+        abar = Fraction(1)
+        for s, beta in enumerate(problem.betas, 1):
+            abar *= 1 - beta
+            steps.append(
+                Step(
+                    f"Step {s}: $1 - \\beta_{{{s}}} = 1 - {scalar_tex(beta)} = "
+                    f"{scalar_tex(1 - beta)}$; the product so far is "
+                    f"$\\bar\\alpha_{{{s}}} = {scalar_tex(abar)}$.",
+                )
+            )
+        signal, noise = root(abar), root(1 - abar)
+        x = combine(((signal, problem.x0), (noise, problem.eps)))
+        steps.append(
+            Step(
+                f"So $\\bar\\alpha_{{{t}}} = {scalar_tex(abar)}$: the signal is scaled by "
+                f"$\\sqrt{{{scalar_tex(abar)}}} = {scalar_tex(signal)}$ and the noise by "
+                f"$\\sqrt{{1 - {scalar_tex(abar)}}} = {scalar_tex(noise)}$.",
+                abar,
+            )
+        )
+        steps.append(
+            Step(
+                f"$x_{{{t}}} = {scalar_tex(signal)}\\cdot {factor_tex(problem.x0)} + "
+                f"{scalar_tex(noise)}\\cdot {factor_tex(problem.eps)} = {value_tex(x)}$. The "
+                f"answer is ${scalar_tex(abar)};\\ {value_tex(x)}$.",
+                (abar, x),
+            )
+        )
+        return tuple(steps)
 
     def hint(self, problem: ClosedFormNoise) -> str:
         return (

@@ -33,7 +33,7 @@ from ..terms import TermTable
 from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
 from ._sums import SELF_POINT, term_name
-from .base import Kind, MistakeDef, Variant, gettext_noop, register, variant
+from .base import Kind, MistakeDef, Step, Variant, gettext_noop, register, variant
 
 MAX_SCORE = 60
 MAX_SCORE_DENOMINATOR = 60
@@ -261,3 +261,36 @@ class ContentWeights(Kind):
 
     def hint(self, problem: P) -> str:
         return "Check the scores, their softmax, and each weighted row."
+
+    def steps(self, problem: P) -> tuple[Step, ...]:
+        i, rows_ = problem.position, problem.rows
+        own = rows_[i]
+        found = tuple(dot(own, row) for row in rows_)
+        listed = ", ".join(
+            f"$s_{{{i},{j}}} = {vector_tex(own)}\\cdot{vector_tex(row)} = {scalar_tex(x)}$"
+            for j, (row, x) in enumerate(zip(rows_, found, strict=True))
+        )
+        powers = " + ".join(f"e^{{{scalar_tex(x)}}}" for x in found)
+        shares = softmax(found)
+        weights_tex = ", ".join(
+            f"$w_{{{i},{j}}} = {scalar_tex(w)} \\approx {float(w):.3f}$"
+            for j, w in enumerate(shares)
+        )
+        total = softmax_combine(found, rows_)
+        approx = ", ".join(f"{float(x):.3f}" for x in total)
+        return (
+            Step(
+                f"Score every position against position {i} with the dot product "
+                f"$s_{{{i},j}} = \\mathbf{{x}}_{{{i}}}\\cdot\\mathbf{{x}}_j$: {listed}."
+            ),
+            Step(
+                f"Softmax the scores: $w_{{{i},j}} = e^{{s_{{{i},j}}}} / ({powers})$, so "
+                f"{weights_tex} (they add to 1)."
+            ),
+            Step(
+                f"Mix the rows with these weights: $\\mathbf{{h}}_{{{i}}} = \\sum_j "
+                f"w_{{{i},j}}\\,\\mathbf{{x}}_j = {vector_tex(total)}$ "
+                f"(about $({approx})$).",
+                total,
+            ),
+        )

@@ -14,10 +14,12 @@ from itertools import chain
 from typing import Any
 
 from ..exact import (
+    difference,
     floats,
     ratio_offset_equal,
     rational_difference_sum,
     rational_sum,
+    scale,
 )
 from ..fraction_parts import num_den
 from ..shapes import Shape, Vector
@@ -36,12 +38,14 @@ from ..spec import (
 from ..terms import TermTable
 from ..tex import ratios_tex, scalar_tex, vector_tex
 from ..verdict import Diagnosis
+from ._sums import vector_total
 from .base import (
     SOLVE_BOUND,
     Form,
     Gap,
     Kind,
     MistakeDef,
+    Step,
     Variant,
     gettext_noop,
     near,
@@ -297,3 +301,53 @@ class Contrast(Kind):
 
     def hint(self, problem: P) -> str:
         return "Compute each sentence's sum, then subtract A from B."
+
+    def steps(self, problem: P) -> tuple[Step, ...]:
+        i = problem.position
+        same = [k for k in range(len(problem.weights)) if problem.rows_a[k] == problem.rows_b[k]]
+        steps = [
+            Step(
+                "Both sentences use the same weights, so "
+                f"$\\mathbf{{h}}_{{{i}}}^B - \\mathbf{{h}}_{{{i}}}^A = \\sum_k w_{{{i}k}}\\,"
+                "(\\mathbf{x}_k^B - \\mathbf{x}_k^A)$: a position whose row is the same in "
+                "both sentences cancels"
+                + (
+                    f" (here position{'s' if len(same) > 1 else ''} "
+                    + ", ".join(str(k) for k in same)
+                    + ")."
+                    if same
+                    else "; here no position does."
+                )
+            )
+        ]
+        terms = []
+        for k, w in enumerate(problem.weights):
+            if k in same:
+                continue
+            change = difference(problem.rows_b[k], problem.rows_a[k])
+            term = scale(w, change)
+            terms.append(term)
+            steps.append(
+                Step(
+                    f"Position {k}: $\\mathbf{{x}}_{{{k}}}^B - \\mathbf{{x}}_{{{k}}}^A = "
+                    f"{vector_tex(problem.rows_b[k])} - {vector_tex(problem.rows_a[k])} = "
+                    f"{vector_tex(change)}$, times its weight ${scalar_tex(w)}$: "
+                    f"${vector_tex(term)}$.",
+                    term,
+                )
+            )
+        if not terms:
+            terms.append(tuple(Fraction(0) for _ in problem.rows_a[0]))
+        total = vector_total(terms)
+        added = " + ".join(vector_tex(t) for t in terms) + " = "
+        words = "Add the terms"
+        if len(terms) == 1:
+            added, words = "", "The difference is that one term"
+        steps.append(
+            Step(
+                f"{words}: $\\mathbf{{h}}_{{{i}}}^B - \\mathbf{{h}}_{{{i}}}^A = {added}"
+                f"{vector_tex(total)}$.",
+                total,
+            )
+        )
+        return tuple(steps)

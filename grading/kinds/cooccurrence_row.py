@@ -21,7 +21,7 @@ from typing import Any
 from ..shapes import IntegerSequence, Shape
 from ..spec import SpecError, list_field, strings
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Variant, register, variant
+from .base import Kind, MistakeDef, Step, Variant, register, variant
 
 MAX_SENTENCES = 8
 MAX_TOKENS = 16
@@ -268,6 +268,42 @@ class CooccurrenceRow(Kind):
 
     def size(self, problem: CooccurrenceProblem) -> int:
         return 2
+
+    def steps(self, problem: CooccurrenceProblem) -> tuple[Step, ...]:
+        reach, word = problem.window, problem.word
+        totals = dict.fromkeys(problem.context, 0)
+        steps = [
+            Step(
+                f"For every *{word}*, look at most {reach} "
+                f"{'word' if reach == 1 else 'words'} to the left and to the right, within "
+                "its sentence, and tally the context words seen there (not the occurrence "
+                "itself)."
+            )
+        ]
+        for s, tokens in enumerate(problem.sentences):
+            for i, token in enumerate(tokens):
+                if token != word:
+                    continue
+                seen = [
+                    tokens[j]
+                    for j in range(max(0, i - reach), min(len(tokens), i + reach + 1))
+                    if j != i
+                ]
+                counted = [t for t in seen if t in totals]
+                for t in counted:
+                    totals[t] += 1
+                window = " ".join(f"*{t}*" for t in seen) or "nothing"
+                tally = ", ".join(f"*{t}*" for t in counted) or "no context word"
+                steps.append(
+                    Step(
+                        f"Sentence {s + 1}, {_occurrence(problem, s, i)} at position {i}: the "
+                        f"window holds {window}; counted: {tally}."
+                    )
+                )
+        row = tuple(totals[w] for w in problem.context)
+        listed = ", ".join(f"*{w}* {n}" for w, n in zip(problem.context, row, strict=True))
+        steps.append(Step(f"Add the tallies, in the context's order: {listed}.", row))
+        return tuple(steps)
 
     def hint(self, problem: CooccurrenceProblem) -> str:
         return (

@@ -20,7 +20,7 @@ from ..shapes import ScalarShape, Shape
 from ..spec import MAX_DIM, SpecError, list_field, number, strings
 from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Variant, register, variant
+from .base import Kind, MistakeDef, Step, Variant, register, variant
 
 MAX_ENTRY = 12
 
@@ -225,6 +225,36 @@ class CosineSimilarity(Kind):
 
     def size(self, problem: CosineProblem) -> int:
         return 2
+
+    def steps(self, problem: CosineProblem) -> tuple[Step, ...]:
+        u, v = problem.u, problem.v
+        first, second = problem.words
+        products = " + ".join(f"({a})({b})" for a, b in zip(u, v, strict=True))
+        dot = sum(a * b for a, b in zip(u, v, strict=True))
+        nu, nv = sum(a * a for a in u), sum(b * b for b in v)
+
+        def length(row: tuple[int, ...], squared: int, name: str) -> str:
+            squares = " + ".join(f"{a}^2" for a in row)
+            return f"$\\lVert {name} \\rVert = \\sqrt{{{squares}}} = \\sqrt{{{squared}}}" + (
+                f" = {length_tex(squared)}$" if sympy.sqrt(squared).is_Integer else "$"
+            )
+
+        value = exact(sympy.Integer(dot) / (sympy.sqrt(nu) * sympy.sqrt(nv)))
+        U, V = "\\mathbf{u}", "\\mathbf{v}"
+        about = "" if isinstance(value, Fraction) else f" \\approx {float(value):.3f}"
+        return (
+            Step(
+                f"Dot product of *{first}* and *{second}*: $\\mathbf{{u}}\\cdot\\mathbf{{v}} "
+                f"= {vector_tex(u)}\\cdot{vector_tex(v)} = {products} = {dot}$."
+            ),
+            Step(f"Lengths: {length(u, nu, U)} and {length(v, nv, V)}."),
+            Step(
+                "Divide the dot product by both lengths: $\\cos\\theta = \\dfrac{"
+                f"{dot}}}{{{length_tex(nu)} \\cdot {length_tex(nv)}}} = {scalar_tex(value)}"
+                f"{about}$.",
+                value,
+            ),
+        )
 
     def hint(self, problem: CosineProblem) -> str:
         return (

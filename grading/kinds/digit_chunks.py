@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from grading.kinds.base import Kind, MistakeDef, Variant, register
+from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
 from grading.shapes import IntegerShape, PieceSequence, TupleShape
 from grading.spec import SpecError
 
@@ -242,6 +242,29 @@ class DigitChunks(Kind):
             rf"\boxed{{{p}}}" for p in chunks_from_left(problem.number, problem.group)
         )
         return f"{pieces};\\quad {worth(problem)}"
+
+    def steps(self, problem: DigitChunksProblem) -> tuple[Step, ...]:
+        number, group, marked = problem.number, problem.group, problem.marked
+        pieces = tuple(number[k : k + group] for k in range(0, len(number), group))
+        digit = int(number[marked])
+        after = len(number) - 1 - marked
+        return (
+            Step(
+                f"Cut {len(number)} digits into pieces of {group} from the left; only the last "
+                f"may be shorter: {_pieces_md(pieces)}.",
+                pieces,
+            ),
+            Step(
+                f"The marked digit {digit} is digit {marked + 1} of {len(number)}, so "
+                f"{_follow(after)} it in the whole number (the piece it sits in does not "
+                "show them)."
+            ),
+            Step(
+                f"Its worth: ${_worth_tex(digit, after)}$. The answer is the pieces, then "
+                f"{digit * 10**after}.",
+                (pieces, digit * 10**after),
+            ),
+        )
 
     def hint(self, problem: DigitChunksProblem) -> str:
         return (

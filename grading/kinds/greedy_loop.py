@@ -24,7 +24,7 @@ from ..shapes import IntegerShape, PieceSequence, Shape, TupleShape, ordinal
 from ..spec import SpecError, list_field
 from ..tex import scalar_tex
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Variant, register, variant
+from .base import Kind, MistakeDef, Step, Variant, register, variant
 from .greedy_steps import read_pieces, read_prompt, read_score_rows
 
 MAX_CONTEXTS = 40
@@ -266,6 +266,40 @@ class GreedyLoop(Kind):
 
     def size(self, problem: LoopProblem) -> int:
         return 2
+
+    def steps(self, problem: LoopProblem) -> tuple[Step, ...]:
+        text = list(problem.prompt)
+        seen = {(text[-2], text[-1]): 0}
+        lines = []
+        while True:
+            context = (text[-2], text[-1])
+            text.append(problem.next_piece(context))
+            step = len(text) - 2
+            lines.append(f"step {step}: after {_pair(context)} the top piece is *{text[-1]}*")
+            now = (text[-2], text[-1])
+            if now in seen:
+                earlier = seen[now]
+                break
+            seen[now] = step
+        when = "the prompt" if earlier == 0 else f"step {earlier}"
+        r = run(problem)
+        return (
+            Step(
+                "Decode greedily, keeping the pair of the last two pieces (the state): "
+                + "; ".join(lines)
+                + "."
+            ),
+            Step(
+                f"After step {step} the last two pieces are {_pair(now)}, as after {when}: "
+                f"from here the text repeats every {step - earlier} steps."
+            ),
+            Step(
+                "Reading back from there (the pieces just before may already repeat), the part "
+                f"that repeats forever begins at step {r.start}: the loop is "
+                f"*{' '.join(r.loop)}*, starting at step {r.start}.",
+                (r.loop, r.start),
+            ),
+        )
 
     def hint(self, problem: LoopProblem) -> str:
         return (

@@ -22,7 +22,7 @@ from ..shapes import PieceSequence, Shape
 from ..spec import SpecError, list_field, number, strings
 from ..tex import scalar_tex
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Variant, register, variant
+from .base import Kind, MistakeDef, Step, Variant, register, variant
 
 MAX_PIECES = 8
 MAX_STEPS = 8
@@ -242,6 +242,30 @@ class GreedySteps(Kind):
 
     def size(self, problem: GreedyProblem) -> int:
         return problem.steps
+
+    def steps(self, problem: GreedyProblem) -> tuple[Step, ...]:
+        pieces, rows = problem.pieces, problem.table.rows
+        last = problem.prompt[-1]
+        steps = [Step(f"The text ends with *{last}*: start in its row.")]
+        written: list[str] = []
+        for n in range(problem.steps):
+            row = rows[pieces.index(last)]
+            best = max(range(len(row)), key=row.__getitem__)
+            scores = ", ".join(
+                f"*{piece}* ${scalar_tex(x)}$" for piece, x in zip(pieces, row, strict=True)
+            )
+            steps.append(
+                Step(
+                    f"Step {n + 1}, the row of *{last}*: {scores}. The highest is "
+                    f"*{pieces[best]}* (${scalar_tex(row[best])}$): write it; it is now the "
+                    "last piece."
+                )
+            )
+            last = pieces[best]
+            written.append(last)
+        shown = " · ".join(f"*{piece}*" for piece in written)
+        steps.append(Step(f"The pieces written: {shown}.", tuple(written)))
+        return tuple(steps)
 
     def hint(self, problem: GreedyProblem) -> str:
         return (

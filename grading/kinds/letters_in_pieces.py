@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from grading.kinds.base import Kind, MistakeDef, Variant, register
+from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
 from grading.shapes import IntegerShape, PieceSequence, TupleShape
 from grading.spec import SpecError
 
@@ -238,6 +238,27 @@ class LettersInPieces(Kind):
     def right_tex(self, problem: LettersProblem) -> str:
         pieces = r"\;".join(r"\text{" + _shown(x) + "}" for x in problem.pieces)
         return f"{pieces};\\quad {sum(problem.counts())}"
+
+    def steps(self, problem: LettersProblem) -> tuple[Step, ...]:
+        pieces = tuple(problem.vocab[i] for i in problem.ids)
+        looked = ", ".join(
+            f"{i} → {_code(piece)}" for i, piece in zip(problem.ids, pieces, strict=True)
+        )
+        counts = [piece.count(problem.letter) for piece in pieces]
+        total = sum(counts)
+        return (
+            Step(
+                f"Each id is a row number of the table (from 0): {looked}. The text is "
+                f"{_code(''.join(pieces))}.",
+                pieces,
+            ),
+            Step(
+                f"Count *{problem.letter}* in every piece, a doubled letter as two: "
+                f"{_sum_md(problem, pieces)}.",
+                total,
+            ),
+            Step(f"The answer is the pieces, then {total}.", (pieces, total)),
+        )
 
     def hint(self, problem: LettersProblem) -> str:
         return (

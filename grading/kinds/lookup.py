@@ -24,7 +24,17 @@ from ..spec import (
 )
 from ..tex import vector_tex
 from ..verdict import Diagnosis
-from .base import Form, Gap, Kind, MistakeDef, Variant, gettext_noop, register, variant
+from .base import (
+    Form,
+    Gap,
+    Kind,
+    MistakeDef,
+    Step,
+    Variant,
+    gettext_noop,
+    register,
+    variant,
+)
 
 SAME_ROW_POINT = (
     "The lookup consults the id alone: the same id gives the same row in either sentence."
@@ -203,6 +213,21 @@ class Lookup(Kind):
 
     def size(self, problem: LookupProblem) -> int:
         return len(problem.tokens)
+
+    def steps(self, problem: LookupProblem) -> tuple[Step, ...]:
+        i = problem.position
+        word = problem.tokens[i]
+        row_id = problem.vocab.index(word)
+        row = problem.table[row_id]
+        return (
+            Step(f"The word at position {i} (counting from 0) is *{word}*."),
+            Step(f"*{word}* is entry {row_id} of the vocabulary, so its id is {row_id}."),
+            Step(
+                f"The id picks the row of the table: $E[{row_id}] = {vector_tex(row)}$. "
+                "The position plays no part.",
+                row,
+            ),
+        )
 
     def hint(self, problem: LookupProblem) -> str:
         return "Find the token's id in the vocabulary, then take that row of the table."

@@ -17,9 +17,9 @@ from typing import Any
 
 from ..shapes import Choice, Shape
 from ..spec import SpecError, strings
-from ..tex import scalar_tex
+from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Variant, register, variant
+from .base import Kind, MistakeDef, Step, Variant, register, variant
 from .cosine_similarity import cosine, integer_row, integer_rows, length_tex
 
 MAX_CANDIDATES = 8
@@ -215,6 +215,39 @@ class NearestByCosine(Kind):
         k = winners(problem)["cosine"]
         assert k is not None  # load refuses ties
         return problem.candidates[k]
+
+    def steps(self, problem: NearestProblem) -> tuple[Step, ...]:
+        q = problem.query_row
+        nq = sum(a * a for a in q)
+        steps = [
+            Step(
+                f"*{problem.query}* has the row $\\mathbf{{q}} = {vector_tex(q)}$, of length "
+                f"${length_tex(nq)}$. For each candidate, its cosine with $\\mathbf{{q}}$ is "
+                "the dot product divided by both lengths."
+            )
+        ]
+        values = []
+        for word, row in zip(problem.candidates, problem.rows, strict=True):
+            dot = sum(a * b for a, b in zip(q, row, strict=True))
+            squared = sum(b * b for b in row)
+            value = cosine(q, row)
+            values.append(float(value))
+            steps.append(
+                Step(
+                    f"*{word}*: $\\mathbf{{q}}\\cdot{vector_tex(row)} = {dot}$, length "
+                    f"${length_tex(squared)}$, so $\\cos = \\dfrac{{{dot}}}{{{length_tex(nq)}"
+                    f" \\cdot {length_tex(squared)}}} \\approx {float(value):.3f}$."
+                )
+            )
+        best = max(range(len(values)), key=values.__getitem__)
+        steps.append(
+            Step(
+                f"The largest cosine is *{problem.candidates[best]}*'s "
+                f"(about {values[best]:.3f}): it is the nearest by direction.",
+                problem.candidates[best],
+            )
+        )
+        return tuple(steps)
 
     def hint(self, problem: NearestProblem) -> str:
         return (

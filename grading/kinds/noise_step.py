@@ -19,12 +19,13 @@ from typing import Any
 from grading.kinds._noise_math import (
     Value,
     combine,
+    factor_tex,
     rational,
     root,
     value_field,
     value_tex,
 )
-from grading.kinds.base import Kind, MistakeDef, Variant, register
+from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
 from grading.shapes import ScalarShape, TupleShape, Vector
 from grading.spec import SpecError
 from grading.tex import scalar_tex
@@ -267,6 +268,32 @@ class NoiseStepKind(Kind):
 
     def right_tex(self, problem: NoiseStep) -> str:
         return f"{_formula_value(problem)}; {_formula_variance(problem)}"
+
+    def steps(self, problem: NoiseStep) -> tuple[Step, ...]:
+        b, keep, v = problem.beta, problem.keep, problem.variance
+        signal, noise = root(keep), root(b)
+        value = combine(((signal, problem.x_prev), (noise, problem.eps)))
+        variance = combine(((keep, v), (b, Fraction(1))))
+        bt = scalar_tex(b)
+        return (
+            Step(
+                f"The signal keeps $\\sqrt{{1 - \\beta}} = \\sqrt{{1 - {bt}}} = "
+                f"{scalar_tex(signal)}$ of its size; the noise gets "
+                f"$\\sqrt{{\\beta}} = \\sqrt{{{bt}}} = {scalar_tex(noise)}$."
+            ),
+            Step(
+                f"$x_t = {scalar_tex(signal)}\\cdot {factor_tex(problem.x_prev)} + "
+                f"{scalar_tex(noise)}\\cdot {factor_tex(problem.eps)} = {value_tex(value)}$.",
+                value,
+            ),
+            Step(
+                "Variances add with the coefficients squared: "
+                f"$\\operatorname{{Var}}(x_t) = (1 - {bt})\\cdot {scalar_tex(v)} + {bt} = "
+                f"{scalar_tex(variance)}$. The answer is "
+                f"${value_tex(value)};\\ {scalar_tex(variance)}$.",
+                (value, variance),
+            ),
+        )
 
     def hint(self, problem: NoiseStep) -> str:
         return (

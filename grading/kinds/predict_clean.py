@@ -16,9 +16,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from grading.kinds._noise_math import Value, combine, divide, rational, root, scale, value_field
+from grading.kinds._noise_math import (
+    Value,
+    combine,
+    divide,
+    factor_tex,
+    rational,
+    root,
+    scale,
+    value_field,
+)
 from grading.kinds._noise_math import value_tex as tex
-from grading.kinds.base import Kind, MistakeDef, register
+from grading.kinds.base import Kind, MistakeDef, Step, register
 from grading.shapes import ScalarShape, Vector
 from grading.spec import SpecError
 from grading.tex import scalar_tex
@@ -202,6 +211,29 @@ class PredictCleanKind(Kind):
 
     def right_tex(self, problem: PredictClean) -> str:
         return _formula(problem)[1:-1]
+
+    def steps(self, problem: PredictClean) -> tuple[Step, ...]:
+        a = problem.alpha_bar
+        at = scalar_tex(a)
+        noise, signal = root(1 - a), root(a)
+        removed = combine(((1, problem.x_t), (-noise, problem.eps_hat)))
+        clean = divide(removed, signal)
+        return (
+            Step(
+                f"Solve $x_t = \\sqrt{{\\bar\\alpha_t}}\\,x_0 + \\sqrt{{1-\\bar\\alpha_t}}"
+                f"\\,\\epsilon$ for $x_0$ with $\\bar\\alpha_{{{problem.t}}} = {at}$ (this "
+                f"step's own $\\beta_{{{problem.t}}} = {scalar_tex(problem.beta)}$ is not used)."
+            ),
+            Step(
+                f"Take the predicted noise out: $x_{{{problem.t}}} - \\sqrt{{1 - {at}}}\\,"
+                f"\\hat\\epsilon = {tex(problem.x_t)} - {scalar_tex(noise)}\\cdot "
+                f"{factor_tex(problem.eps_hat)} = {tex(removed)}$."
+            ),
+            Step(
+                f"Divide by $\\sqrt{{{at}}} = {scalar_tex(signal)}$: $\\hat x_0 = {tex(clean)}$.",
+                clean,
+            ),
+        )
 
     def hint(self, problem: PredictClean) -> str:
         return (

@@ -26,7 +26,7 @@ from ..shapes import Choice, Shape, TupleShape, Vector
 from ..spec import SpecError, number, strings
 from ..tex import scalar_tex
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Variant, register, variant
+from .base import Kind, MistakeDef, Step, Variant, register, variant
 from .greedy_steps import read_pieces
 
 MAX_TEXT = 24
@@ -297,6 +297,49 @@ class RepetitionPenalty(Kind):
 
     def size(self, problem: PenaltyProblem) -> int:
         return len(problem.pieces)
+
+    def steps(self, problem: PenaltyProblem) -> tuple[Step, ...]:
+        theta, temp = problem.penalty, problem.temperature
+        th, tt = scalar_tex(theta), scalar_tex(temp)
+        lines = []
+        new = []
+        for piece, z in zip(problem.pieces, problem.scores, strict=True):
+            zt = scalar_tex(z)
+            if piece not in problem.text:
+                new.append(z)
+                lines.append(f"*{piece}* is not in the text: ${zt}$ stays")
+            elif z > 0:
+                new.append(z / theta)
+                lines.append(f"*{piece}* is seen: ${zt} / {th} = {scalar_tex(z / theta)}$")
+            elif z < 0:
+                new.append(z * theta)
+                lines.append(f"*{piece}* is seen: ${zt} \\cdot {th} = {scalar_tex(z * theta)}$")
+            else:
+                new.append(z)
+                lines.append(f"*{piece}* is seen, but $0$ stays $0$")
+        exponents = tuple(z / temp for z in new)
+        powers = [sympy.exp(sympy.Rational(a.numerator, a.denominator)) for a in exponents]
+        total = sympy.Add(*powers)
+        probabilities = tuple(power / total for power in powers)
+        best = max(range(len(exponents)), key=exponents.__getitem__)
+        shares = ", ".join(
+            f"*{piece}* $\\approx {float(x):.3f}$"
+            for piece, x in zip(problem.pieces, probabilities, strict=True)
+        )
+        scaled = ", ".join(f"{scalar_tex(a)}" for a in exponents)
+        return (
+            Step(
+                f"Penalise with $\\theta = {th}$ (divide a seen piece's positive score, "
+                "multiply its negative one): " + "; ".join(lines) + "."
+            ),
+            Step(f"Divide every score by the temperature $T = {tt}$: $({scaled})$."),
+            Step(
+                "Softmax: $p_v = e^{z'_v/T} / Z$ with "
+                f"$Z = {' + '.join(f'e^{{{scalar_tex(a)}}}' for a in exponents)}$, so "
+                f"{shares}. The highest is *{problem.pieces[best]}*.",
+                (probabilities, problem.pieces[best]),
+            ),
+        )
 
     def hint(self, problem: PenaltyProblem) -> str:
         return (

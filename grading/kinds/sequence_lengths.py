@@ -15,9 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from grading.kinds.base import Kind, MistakeDef, Variant, register
+from grading.kinds._markdown import md_code
+from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
 from grading.shapes import IntegerShape, ScalarShape, TupleShape
 from grading.spec import SpecError
+from grading.tex import ratio_tex
 
 MAX_PIECES = 40
 MAX_PIECE_CHARS = 20
@@ -187,6 +189,29 @@ class SequenceLengths(Kind):
     def right_tex(self, problem: SequenceLengthsProblem) -> str:
         c, n = problem.characters, len(problem.pieces)
         return f"{c};\\ {n};\\ {_ratio_tex(c, n)}"
+
+    def steps(self, problem: SequenceLengthsProblem) -> tuple[Step, ...]:
+        lengths = [len(piece) for piece in problem.pieces]
+        characters = sum(lengths)
+        pieces = len(problem.pieces)
+        counted = " + ".join(
+            f"{md_code(piece)} {n}" for piece, n in zip(problem.pieces, lengths, strict=True)
+        )
+        spaces = problem.text.count(" ")
+        return (
+            Step(
+                "Characters: every character is a position, spaces (▁) and punctuation "
+                f"included; piece by piece, {counted} = {characters} "
+                f"({_plural(spaces, 'space')} among them).",
+                characters,
+            ),
+            Step(f"Pieces: the tokenizer cut the passage into {pieces} pieces.", pieces),
+            Step(
+                f"How many times longer: ${_ratio_tex(characters, pieces)}$. The answer is "
+                f"${characters};\\ {pieces};\\ {ratio_tex(characters, pieces)}$.",
+                (characters, pieces, Fraction(characters, pieces)),
+            ),
+        )
 
     def hint(self, problem: SequenceLengthsProblem) -> str:
         return (

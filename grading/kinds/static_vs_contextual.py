@@ -18,7 +18,8 @@ from fractions import Fraction
 from typing import Any
 
 from grading.exact import combine, difference, scale
-from grading.kinds.base import Kind, MistakeDef, Variant, register
+from grading.kinds._sums import vector_total
+from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
 from grading.shapes import TupleShape, Vector
 from grading.spec import (
     MAX_POSITIONS,
@@ -278,6 +279,54 @@ class StaticVsContextualKind(Kind):
 
     def size(self, problem: P) -> int:
         return len(problem.tokens_a)
+
+    def steps(self, problem: P) -> tuple[Step, ...]:
+        i, word = problem.position, _word(problem)
+        row_id = problem.vocab.index(word)
+        row_a, row_b = problem.row(problem.tokens_a[i]), problem.row(problem.tokens_b[i])
+        static = difference(row_b, row_a)
+        steps = [
+            Step(
+                f"Lookup: both sentences have *{word}* at position {i}, id {row_id}, and the "
+                f"table has one row per id: $\\mathbf{{x}}_{{{i}}}^B - \\mathbf{{x}}_{{{i}}}^A = "
+                f"{vector_tex(row_b)} - {vector_tex(row_a)} = {vector_tex(static)}$.",
+                static,
+            )
+        ]
+        changed = problem.changed
+        steps.append(
+            Step(
+                "One layer: both sentences use the same weights, so "
+                f"$\\mathbf{{h}}_{{{i}}}^B - \\mathbf{{h}}_{{{i}}}^A = \\sum_k w_k\\,"
+                "(\\mathbf{x}_k^B - \\mathbf{x}_k^A)$, and only the positions whose words "
+                f"differ count: {', '.join(str(k) for k in changed) or 'none'}."
+            )
+        )
+        terms = []
+        for k in changed:
+            a, b = problem.rows_a[k], problem.rows_b[k]
+            change = difference(b, a)
+            term = scale(problem.weights[k], change)
+            terms.append(term)
+            steps.append(
+                Step(
+                    f"Position {k} (*{problem.tokens_a[k]}* in A, *{problem.tokens_b[k]}* in B): "
+                    f"${vector_tex(b)} - {vector_tex(a)} = {vector_tex(change)}$, times its "
+                    f"weight ${scalar_tex(problem.weights[k])}$: ${vector_tex(term)}$.",
+                    term,
+                )
+            )
+        contextual = vector_total(terms) if terms else _zero(problem)
+        steps.append(
+            Step(
+                f"Add them: $\\mathbf{{h}}_{{{i}}}^B - \\mathbf{{h}}_{{{i}}}^A = "
+                f"{vector_tex(contextual)}$. The answer is the pair "
+                f"${vector_tex(static)};\\ {vector_tex(contextual)}$: the lookup is the same "
+                "in both sentences, the layer's output is not.",
+                (static, contextual),
+            )
+        )
+        return tuple(steps)
 
     def hint(self, problem: P) -> str:
         return (

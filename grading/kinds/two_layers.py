@@ -23,7 +23,7 @@ from typing import Any
 
 from grading.compare import equal, vectors_equal
 from grading.exact import combine
-from grading.kinds.base import Kind, MistakeDef, Variant, register
+from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
 from grading.shapes import Vector
 from grading.spec import (
     MAX_POSITIONS,
@@ -446,6 +446,45 @@ class TwoLayersKind(Kind):
             tuple(layer_one(problem, j) for j in order),
             tuple(term_name(problem, j) for j in order),
         )
+
+    def steps(self, problem: P) -> tuple[Step, ...]:
+        i = problem.position
+        near = problem.neighbourhood(i)
+        weights = " + ".join(
+            f"{scalar_tex(w)}\\,{_h1(j)}" for w, j in zip(problem.weights_2, near, strict=True)
+        )
+        steps = [
+            Step(
+                f"Layer 2 rebuilds position {i} ({_token(problem, i)}) from the layer-1 outputs "
+                f"at positions {', '.join(str(j) for j in near)}: "
+                f"$\\mathbf{{h}}_{{{i}}}^{{(2)}} = {weights}$"
+                ". Compute those layer-1 outputs first, each from the lookup rows around it."
+            )
+        ]
+        outputs = []
+        for j in near:
+            around = [problem.rows[m] for m in problem.neighbourhood(j)]
+            out = combine(problem.weights_1, around)
+            outputs.append(out)
+            parts = " + ".join(
+                term_tex(u, x) for u, x in zip(problem.weights_1, around, strict=True)
+            )
+            steps.append(
+                Step(
+                    f"Position {j} ({_token(problem, j)}): ${_h1(j)} = {parts} = "
+                    f"{vector_tex(out)}$",
+                    out,
+                )
+            )
+        total = combine(problem.weights_2, outputs)
+        parts = " + ".join(term_tex(w, x) for w, x in zip(problem.weights_2, outputs, strict=True))
+        steps.append(
+            Step(
+                f"Layer 2: $\\mathbf{{h}}_{{{i}}}^{{(2)}} = {parts} = {vector_tex(total)}$.",
+                total,
+            )
+        )
+        return tuple(steps)
 
     def hint(self, problem: P) -> str:
         return (

@@ -18,7 +18,7 @@ from typing import Any
 from ..shapes import IntegerSequence, Shape
 from ..spec import SpecError
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Variant, register, variant
+from .base import Kind, MistakeDef, Step, Variant, register, variant
 
 MAX_CHARS = 12
 LEGACY = "cp1252"  # Windows-1252: Latin-1 with letters and symbols in 0x80-0x9F
@@ -53,6 +53,28 @@ class Utf8Problem:
             return tuple(self.word.encode(LEGACY))
         except UnicodeEncodeError:
             return None
+
+
+# The UTF-8 patterns by the code point's range: (last code point, bits, lead byte's mark).
+_PATTERNS = ((0x7F, 7, 0), (0x7FF, 11, 0xC0), (0xFFFF, 16, 0xE0), (0x10FFFF, 21, 0xF0))
+_TEMPLATES = {
+    7: "0xxxxxxx",
+    11: "110xxxxx 10xxxxxx",
+    16: "1110xxxx 10xxxxxx 10xxxxxx",
+    21: "11110xxx 10xxxxxx 10xxxxxx 10xxxxxx",
+}
+
+
+def encode_by_hand(ch: str) -> tuple[int, ...]:
+    """Return a character's UTF-8 bytes from its code point, the way the course fills the
+    pattern by hand (the worked solution's own arithmetic, checked against the codec)."""
+    point = ord(ch)
+    bits, mark = next((b, m) for last, b, m in _PATTERNS if point <= last)
+    if bits == 7:
+        return (point,)
+    tail = (bits - 6) // 5  # continuation bytes: 1, 2 or 3
+    out = [0x80 | (point >> (6 * k)) & 0x3F for k in range(tail)]
+    return (mark | point >> (6 * tail), *reversed(out))
 
 
 def _char(ch: str) -> str:
@@ -271,6 +293,36 @@ class Utf8Bytes(Kind):
 
     def size(self, problem: Utf8Problem) -> int:
         return len(problem.right)
+
+    def steps(self, problem: Utf8Problem) -> tuple[Step, ...]:
+        plain = [ch for ch in problem.chars if ord(ch) < 0x80]
+        steps = []
+        if plain:
+            shown = ", ".join(f"{_char(ch)} = {ord(ch)}" for ch in dict.fromkeys(plain))
+            steps.append(
+                Step("A character below U+0080 is one byte, its code point: " + shown + ".")
+            )
+        out: list[int] = []
+        done: set[str] = set()
+        for ch in problem.chars:
+            group = encode_by_hand(ch)
+            out.extend(group)
+            if len(group) == 1 or ch in done:
+                continue
+            done.add(ch)
+            bits = next(b for last, b, _ in _PATTERNS if ord(ch) <= last)
+            binary = " ".join(f"{b:08b}" for b in group)
+            steps.append(
+                Step(
+                    f"{_char(ch)} is code point {ord(ch)}, {len(group)} bytes with the pattern "
+                    f"`{_TEMPLATES[bits]}`; its bits `{ord(ch):0{bits}b}` fill the x's: "
+                    f"`{binary}` = {_bytes(group)}."
+                )
+            )
+        steps.append(
+            Step(f"The bytes of *{problem.word}* in order: {_seq(tuple(out))}.", tuple(out))
+        )
+        return tuple(steps)
 
     def hint(self, problem: Utf8Problem) -> str:
         return (

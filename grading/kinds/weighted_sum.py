@@ -38,13 +38,14 @@ from ..spec import (
 from ..terms import TermReport, TermTable
 from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
-from ._sums import SELF_POINT, right_term, row_name, sum_tex, term_name
+from ._sums import SELF_POINT, right_term, row_name, sum_tex, term_name, weighted_sum_steps
 from .base import (
     SOLVE_BOUND,
     Form,
     Gap,
     Kind,
     MistakeDef,
+    Step,
     Variant,
     gettext_noop,
     near,
@@ -603,6 +604,9 @@ class WeightedSum(Kind):
 
     def size(self, problem: P) -> int:
         return len(problem.rows)
+
+    def steps(self, problem: P) -> tuple[Step, ...]:
+        return weighted_sum_steps(problem.tokens, problem.position, problem.weights, problem.rows)
 
     def terms(self, problem: P) -> TermTable:
         names = tuple(_term(problem, k) for k in range(len(problem.rows)))

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from grading.kinds._markdown import md_code
-from grading.kinds.base import Kind, MistakeDef, Variant, register
+from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
 from grading.shapes import PieceSequence
 from grading.spec import SpecError
 
@@ -270,6 +270,32 @@ class WhitespacePieces(Kind):
         return r"\;".join(
             r"\text{" + piece.replace(" ", "▁").replace("_", r"\_") + "}"
             for piece in problem.pieces
+        )
+
+    def steps(self, problem: WhitespaceProblem) -> tuple[Step, ...]:
+        line = problem.line
+        vocab = sorted(set(problem.vocab), key=len, reverse=True)
+        pieces: list[str] = []
+        at = 0
+        while at < len(line):
+            piece = next(p for p in vocab if line.startswith(p, at))
+            pieces.append(piece)
+            at += len(piece)
+        walk = "; ".join(
+            f"at character {sum(map(len, pieces[:k]))}, {md_code(piece)}"
+            for k, piece in enumerate(pieces)
+        )
+        before, now = indentation(problem.example), indentation(line)
+        return (
+            Step(
+                f"The example was indented by {_spaces(before)}; this line by {_spaces(now)}, "
+                "so its first pieces differ even though the code is the same."
+            ),
+            Step(
+                "Cut from the left, each time taking the longest vocabulary piece the rest of "
+                f"the line starts with: {walk}."
+            ),
+            Step(f"The pieces: {_md(pieces)}.", tuple(pieces)),
         )
 
     def hint(self, problem: WhitespaceProblem) -> str:

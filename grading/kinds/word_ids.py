@@ -16,7 +16,7 @@ from typing import Any
 from ..shapes import IntegerSequence, Shape
 from ..spec import SpecError
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Variant, register, variant
+from .base import Kind, MistakeDef, Step, Variant, register, variant
 
 UNK = "<unk>"
 PUNCTUATION = ".,!?;:"
@@ -347,6 +347,27 @@ class WordIds(Kind):
 
     def size(self, problem: WordIdsProblem) -> int:
         return len(problem.tokens)
+
+    def steps(self, problem: WordIdsProblem) -> tuple[Step, ...]:
+        tokens = split_tokens(problem.sentence)
+        listed = " · ".join(_word(t) for t in tokens)
+        ids = []
+        lines = []
+        for k, token in enumerate(tokens):
+            found = problem.vocab.index(token) if token in problem.vocab[1:] else 0
+            ids.append(found)
+            if found:
+                lines.append(f"{_word(token)} (position {k}) is entry {found}")
+            else:
+                lines.append(f"{_word(token)} (position {k}) is not listed exactly: 0, `<unk>`")
+        return (
+            Step(
+                f"Split at the spaces and cut each punctuation mark off: {len(tokens)} tokens, "
+                f"{listed}."
+            ),
+            Step("Look each token up, capital letters included: " + "; ".join(lines) + "."),
+            Step(f"The ids in order: {_seq(tuple(ids))}.", tuple(ids)),
+        )
 
     def hint(self, problem: WordIdsProblem) -> str:
         return (

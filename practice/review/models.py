@@ -111,7 +111,8 @@ class ReviewItem(models.Model):
 
 
 class ReviewLog(models.Model):
-    """One review of an item: the attempt that rated it, and the card it left."""
+    """One review of an item: the attempt (or the reveal of a worked solution) that rated it,
+    and the card it left."""
 
     class Rating(models.IntegerChoices):
         # The values of fsrs.Rating.
@@ -127,13 +128,26 @@ class ReviewLog(models.Model):
         # (implicit) or of a kind the course's idea graph says exercises it (graph).
         IMPLICIT = "implicit", _("a right answer to the same kind")
         GRAPH = "graph", _("a right answer to a kind built on it")
+        REVEAL = "reveal", _("a worked solution shown")
 
     # Indexed by the (item, -reviewed_at) index and the unique (item, attempt).
     item = models.ForeignKey(
         ReviewItem, on_delete=models.CASCADE, related_name="logs", db_index=False
     )
     attempt = models.ForeignKey(
-        "practice.Attempt", on_delete=models.CASCADE, related_name="review_logs"
+        "practice.Attempt",
+        on_delete=models.CASCADE,
+        related_name="review_logs",
+        null=True,
+        blank=True,
+    )
+    # Set instead of the attempt when a worked solution was shown (no answer was given).
+    reveal = models.ForeignKey(
+        "practice.Reveal",
+        on_delete=models.CASCADE,
+        related_name="review_logs",
+        null=True,
+        blank=True,
     )
     rating = models.PositiveSmallIntegerField(choices=Rating.choices)
     origin = models.CharField(max_length=16, choices=Origin.choices)
@@ -154,11 +168,19 @@ class ReviewLog(models.Model):
         constraints = [
             # Recording the same attempt twice changes nothing.
             models.UniqueConstraint(fields=["item", "attempt"], name="review_log_one_per_attempt"),
+            # Recording the same reveal twice changes nothing either.
+            models.UniqueConstraint(fields=["item", "reveal"], name="review_log_one_per_reveal"),
+            # A log is rated by exactly one thing: an attempt or a reveal.
+            models.CheckConstraint(
+                condition=Q(attempt__isnull=False, reveal__isnull=True)
+                | Q(attempt__isnull=True, reveal__isnull=False),
+                name="review_log_attempt_or_reveal",
+            ),
             models.CheckConstraint(
                 condition=Q(rating__in=[1, 2, 3, 4]), name="review_log_rating_known"
             ),
             models.CheckConstraint(
-                condition=Q(origin__in=["practice", "review", "implicit", "graph"]),
+                condition=Q(origin__in=["practice", "review", "implicit", "graph", "reveal"]),
                 name="review_log_origin_known",
             ),
             models.CheckConstraint(

@@ -154,7 +154,9 @@ def _guarded_urls(owned: dict) -> list[tuple[str, str]]:
 
 def test_every_guarded_url_is_404_for_another_learner(owned, client_for, other_learner, learner):
     urls = _guarded_urls(owned)
-    assert {"practice:problem", "practice:export", "courses:page"} <= {n for n, _ in urls}
+    assert {"practice:problem", "practice:reveal", "practice:export", "courses:page"} <= {
+        n for n, _ in urls
+    }
     if apps.is_installed("lti"):
         assert {"lti:class", "lti:class_csv"} <= {n for n, _ in urls}
     intruder = client_for(other_learner)

@@ -2,7 +2,7 @@
 
 from django.utils import timezone
 
-from practice.models import Attempt
+from practice.models import Attempt, Reveal
 
 from .. import scheduling
 from ..models import ReviewItem, ReviewLog
@@ -14,17 +14,20 @@ CARD_FIELDS = [*scheduling.CARD_COLUMNS, "reps", "lapses"]
 def card_rate(
     *,
     item: ReviewItem,
-    attempt: Attempt,
+    attempt: Attempt | None,
     rating: scheduling.Rating,
     origin: ReviewLog.Origin,
     retention: float,
+    reveal: Reveal | None = None,
 ) -> ReviewLog:
-    """Review the item's card with the rating, set its columns and append the log.
+    """Review the item's card with the rating, set its columns and append the log; the log is
+    rated by the attempt, or by the reveal of a worked solution when ``attempt`` is None.
 
     The caller holds the item's row lock and saves ``CARD_FIELDS`` (with whatever else it
     changes) in the same transaction.
     """
-    at = scheduling.to_utc(attempt.created_at or timezone.now())
+    rated_by = attempt if attempt is not None else reveal
+    at = scheduling.to_utc((rated_by.created_at if rated_by else None) or timezone.now())
     before = scheduling.State(item.state)
     previous_due = item.due
     card = scheduling.card_review(
@@ -40,6 +43,7 @@ def card_rate(
     return ReviewLog.objects.create(
         item=item,
         attempt=attempt,
+        reveal=reveal if attempt is None else None,
         rating=int(rating),
         origin=origin,
         reviewed_at=at,

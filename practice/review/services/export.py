@@ -25,6 +25,7 @@ def review_export(*, copy: CourseCopy) -> dict[str, Any]:
         logs[log.item_id].append(
             {
                 "attempt": log.attempt_id,
+                "reveal": log.reveal_id,  # set instead of the attempt for a worked solution
                 "rating": log.get_rating_display(),
                 # practice, review, or credit from a right answer elsewhere: implicit (the
                 # same kind) or graph (a kind built on this one, for ``credit`` of a review)
