@@ -338,6 +338,7 @@ def test_the_export_lists_credit_logs_with_their_source(copy):
     assert graph_logs == [
         {
             "attempt": graph_logs[0]["attempt"],
+            "reveal": None,
             "rating": "good",
             "origin": "graph",
             "credit": 0.5,
