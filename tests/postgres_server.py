@@ -13,7 +13,9 @@ In this order:
    --pdeathsig``) so even a test run killed outright (SIGKILL) takes it down, and the end of the
    test session stops it and removes its directory, whether the tests passed or failed.
    PostgreSQL refuses to run as root: as root it runs as the ``postgres`` system user Debian's
-   package creates (``setpriv --reuid``; its directory is chowned to that user).
+   package creates (``setpriv --reuid``; its directory is chowned to that user), and when that
+   user cannot reach ``var/`` (a clone under ``/root``, mode 700) the cluster goes to
+   ``$TMPDIR/basislab-test-postgres/<pid>/`` instead.
 
 Test hook: ``BASISLAB_TEST_POSTGRES_PROBE`` replaces the URL of step 2. Pointing it at a closed
 port (``postgres://postgres@127.0.0.1:1/postgres``) makes a machine that has a local server take
@@ -28,6 +30,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,6 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 SERVER_USER = "postgres"  # Debian's system user for PostgreSQL, and the cluster's superuser
 BINARIES = Path("/usr/lib/postgresql")
+# Where the cluster goes when root runs the tests from a directory the postgres user cannot reach.
+OUT_OF_REACH_PARENT = Path(tempfile.gettempdir()) / "basislab-test-postgres"
 
 
 def configured_url(environ: dict[str, str] | None = None) -> str | None:
@@ -79,6 +84,12 @@ def _as_server_user() -> list[str]:
         return []
     return [shutil.which("setpriv") or "setpriv", "--reuid", SERVER_USER, "--regid", SERVER_USER,
             "--init-groups"]  # fmt: skip
+
+
+def _writable_by(drop: list[str], directory: Path) -> bool:
+    """Return True when the user the prefix switches to can write in the directory."""
+    check = subprocess.run([*drop, "test", "-w", str(directory)], stdin=subprocess.DEVNULL)
+    return check.returncode == 0
 
 
 def _free_port() -> int:
@@ -129,6 +140,13 @@ class ThrowawayPostgres:
         self.directory.mkdir(parents=True, exist_ok=True)
         if drop:
             os.chown(self.directory, server_user.pw_uid, server_user.pw_gid)
+            if not _writable_by(drop, self.directory):
+                # A clone under /root (mode 700) is out of the postgres user's reach: the
+                # cluster goes to the temporary directory instead, removed all the same.
+                shutil.rmtree(self.directory, ignore_errors=True)
+                self.directory = OUT_OF_REACH_PARENT / self.directory.name
+                self.directory.mkdir(parents=True, exist_ok=True)
+                os.chown(self.directory, server_user.pw_uid, server_user.pw_gid)
         initdb = subprocess.run(
             [
                 *drop, str(bin_dir / "initdb"),
@@ -230,6 +248,7 @@ def postgres_url() -> Iterator[str]:
         return
     parent = ROOT / "var" / "test-postgres"
     _remove_stale(parent)
+    _remove_stale(OUT_OF_REACH_PARENT)
     server = ThrowawayPostgres(parent / str(os.getpid()))
     try:
         url = server.start()

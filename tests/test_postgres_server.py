@@ -19,6 +19,7 @@ import psycopg
 
 from tests.postgres_server import (
     DEFAULT_URL,
+    OUT_OF_REACH_PARENT,
     ROOT,
     ThrowawayPostgres,
     answers,
@@ -138,6 +139,30 @@ def test_a_throwaway_server_answers_under_var_and_is_gone_after_stop():
         "port": str(server.port),
     }
     assert wait_gone(pid)
+    assert not server.directory.exists()
+    assert not answers(url, timeout=2)
+
+
+def test_a_directory_the_server_user_cannot_reach_moves_the_cluster_to_tmp():
+    # A clone under /root is mode 700: as root, the postgres user cannot reach var/ there.
+    private = ROOT / "var" / f"test-postgres-private-{os.getpid()}"
+    private.mkdir(mode=0o700, parents=True)
+    private.chmod(0o700)
+    asked = private / "cluster"
+    server = ThrowawayPostgres(asked)
+    try:
+        url = server.start()
+        with psycopg.connect(url) as connection:
+            data = connection.execute("SHOW data_directory").fetchone()[0]
+    finally:
+        server.stop()
+        shutil.rmtree(private)
+
+    if os.geteuid() == 0:
+        assert server.directory == OUT_OF_REACH_PARENT / "cluster"
+    else:  # the server runs as this user, who can reach it
+        assert server.directory == asked
+    assert data == str(server.directory / "data")
     assert not server.directory.exists()
     assert not answers(url, timeout=2)
 
