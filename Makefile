@@ -29,8 +29,9 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# The programs the suite drives (chromium, nginx, openssl; redis-server when CELERY_BROKER_URL
-# names no Redis): installed with apt-get as root, else the command to run is printed.
+# The programs the suite drives (chromium, nginx, openssl, postgresql-client; redis-server when
+# CELERY_BROKER_URL names no Redis; postgresql when no PostgreSQL is configured or answers):
+# installed with apt-get as root, else the command to run is printed.
 prereqs: install
 	$(PY) -m tests.prereqs
 

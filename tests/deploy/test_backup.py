@@ -2,9 +2,10 @@
 copy, attempts and review state; pg_restore puts it in a scratch database; the app serves the
 same copy, history and review queue from the restored one.
 
-Needs PostgreSQL (``BASISLAB_BACKUP_TEST_POSTGRES``, default the local server as ``postgres``)
-and pg_dump / pg_restore (Debian's postgresql-client; ``python -m tests.prereqs`` installs it).
-Its databases are named after this process and dropped at the end.
+Needs PostgreSQL: the fixture ``postgres_url`` (tests/postgres_server.py) gives
+``BASISLAB_BACKUP_TEST_POSTGRES``, else the local server when it answers, else a throwaway
+cluster of the run's own. And pg_dump / pg_restore (Debian's postgresql-client; ``python -m
+tests.prereqs`` installs it). Its databases are named after this process and dropped at the end.
 """
 
 import json
@@ -18,31 +19,31 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import pytest
 
+from tests.postgres_server import DEFAULT_URL
+
 pytestmark = pytest.mark.deploy
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "deploy" / "backup" / "basislab-backup"
-SERVER = os.environ.get(
-    "BASISLAB_BACKUP_TEST_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres"
-)
 
 
-def _url(name: str) -> str:
-    parts = urlsplit(SERVER)
+def _url(server: str, name: str) -> str:
+    parts = urlsplit(server)
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
 @pytest.fixture
-def databases():
+def databases(postgres_url):
     """Create a source and a scratch database; drop both afterwards."""
     for program in ("pg_dump", "pg_restore"):
         if shutil.which(program) is None:
             pytest.fail(f"{program} not found: apt-get install postgresql-client", pytrace=False)
     try:
-        admin = psycopg.connect(SERVER, autocommit=True, connect_timeout=10)
+        admin = psycopg.connect(postgres_url, autocommit=True, connect_timeout=10)
     except psycopg.OperationalError as exc:
         pytest.fail(
-            f"no PostgreSQL at {SERVER} ({exc}); set BASISLAB_BACKUP_TEST_POSTGRES", pytrace=False
+            f"no PostgreSQL at {postgres_url} ({exc}); set BASISLAB_BACKUP_TEST_POSTGRES",
+            pytrace=False,
         )
     names = [f"basislab_backup_test_{os.getpid()}_{role}" for role in ("source", "restored")]
     with admin:
@@ -50,7 +51,7 @@ def databases():
             admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
             admin.execute(f'CREATE DATABASE "{name}"')
         try:
-            yield [_url(name) for name in names]
+            yield [_url(postgres_url, name) for name in names]
         finally:
             for name in names:
                 admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -134,7 +135,8 @@ def test_the_script_refuses_a_database_it_cannot_dump(tmp_path):
         result = subprocess.run([str(SCRIPT)], env=env, capture_output=True, text=True, timeout=60)
         assert result.returncode != 0
         assert message in result.stderr
-    bad_keep = {**os.environ, "DATABASE_URL": SERVER, "BASISLAB_BACKUP_KEEP": "none"}
+    # Refused before any connection: no server is needed for it.
+    bad_keep = {**os.environ, "DATABASE_URL": DEFAULT_URL, "BASISLAB_BACKUP_KEEP": "none"}
     result = subprocess.run([str(SCRIPT)], env=bad_keep, capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "BASISLAB_BACKUP_KEEP=none" in result.stderr
     assert list(tmp_path.iterdir()) == []
