@@ -21,14 +21,23 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from grading.kinds import KINDS
 
+from .content_files import (
+    SLUG,
+    CourseSourceError,
+    body_text,
+    check_keys,
+    check_tex,
+    front_matter,
+    parse_yaml,
+    read_text,
+    slug_field,
+    text_field,
+    text_list,
+)
 from .graph import CreditEdge, GraphError, parse_graph
-from .mathml import MathError, iter_tex, tex_to_mathml
 
-SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 IDEA_MARKER = re.compile(r"^:::\s*idea\s+(\S+)\s*$")
 COURSE_KEYS = ("slug", "title", "summary", "pages")
 PAGE_KEYS = ("slug", "title", "question", "summary", "ideas")
@@ -36,17 +45,6 @@ IDEA_KEYS = ("slug", "title", "summary", "problem_kinds")
 ANSWER_KEYS = ("slug", "question", "summary", "page", "worth_keeping", "related")
 # A one-line answer is shown in lists of questions and as the page's meta description.
 ANSWER_SUMMARY_MAX = 300
-
-
-class CourseSourceError(ValueError):
-    """A malformed course file: which file, which field, and what was wrong."""
-
-    def __init__(self, path: Path | str, field: str, message: str) -> None:
-        self.path = str(path)
-        self.field = field
-        self.message = message
-        where = f"{self.path}: {field}" if field else self.path
-        super().__init__(f"{where}: {message}")
 
 
 @dataclass(frozen=True)
@@ -100,104 +98,6 @@ class CourseSource:
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """A safe YAML loader that refuses a key given twice (the second would silently win)."""
-
-
-def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
-    seen: set = set()
-    for key_node, _value in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"the key {key!r} is given twice", key_node.start_mark
-            )
-        seen.add(key)
-    return loader.construct_mapping(node, deep=deep)
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
-def _parse_yaml(text: str, path: Path, *, line_offset: int = 0) -> Any:
-    try:
-        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = f"line {mark.line + 1 + line_offset}: " if mark else ""
-        message = f"{line}YAML cannot be read: {exc.problem or exc.context or 'malformed'}"
-        if exc.problem and exc.context and exc.context_mark:
-            message += f" ({exc.context} on line {exc.context_mark.line + 1 + line_offset})"
-        raise CourseSourceError(path, "", message) from exc
-    except yaml.YAMLError as exc:
-        raise CourseSourceError(path, "", f"YAML cannot be read: {exc}") from exc
-
-
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CourseSourceError(path, "", f"not UTF-8 (byte {exc.start})") from exc
-    except OSError as exc:
-        raise CourseSourceError(path, "", f"cannot be read: {exc.strerror}") from exc
-
-
-def _check_keys(data: Any, path: Path, field: str, allowed: tuple[str, ...]) -> dict:
-    where = field or "the file"
-    if not isinstance(data, dict):
-        raise CourseSourceError(path, field, f"{where} must be a mapping of {', '.join(allowed)}")
-    unknown = sorted(str(k) for k in data if k not in allowed)
-    if unknown:
-        raise CourseSourceError(
-            path,
-            _join(field, unknown[0]),
-            f"unknown key {unknown[0]!r} (allowed: {', '.join(allowed)})",
-        )
-    for key in allowed:
-        if key not in data:
-            raise CourseSourceError(path, _join(field, key), "is missing")
-    return data
-
-
-def _join(field: str, key: str) -> str:
-    return f"{field}.{key}" if field else key
-
-
-def _text(data: dict, key: str, path: Path, field: str = "") -> str:
-    value = data[key]
-    if not isinstance(value, str):
-        raise CourseSourceError(
-            path, _join(field, key), f"must be text, not {type(value).__name__} {value!r}"
-        )
-    if not value.strip():
-        raise CourseSourceError(path, _join(field, key), "is empty")
-    return value.strip()
-
-
-def _slug(data: dict, key: str, path: Path, field: str = "") -> str:
-    value = _text(data, key, path, field)
-    if not SLUG.match(value):
-        raise CourseSourceError(
-            path,
-            _join(field, key),
-            f"{value!r} is not a slug (lowercase letters, digits and single hyphens)",
-        )
-    return value
-
-
-def _check_tex(text: str, path: Path, field: str, *, first_line: int = 1) -> None:
-    """Convert every formula in the text; ``first_line`` is the file line the text starts on."""
-    try:
-        for line, tex, display in iter_tex(text):
-            try:
-                tex_to_mathml(tex, display=display)
-            except MathError as exc:
-                number = line + first_line - 1
-                raise CourseSourceError(path, f"{field} line {number}", str(exc)) from exc
-    except MathError as exc:  # an unclosed $$ block
-        raise CourseSourceError(path, field, str(exc)) from exc
-
-
 def read_course(directory: Path | str) -> CourseSource:
     """Read and validate a whole course directory; raise CourseSourceError on the first fault."""
     directory = Path(directory)
@@ -206,12 +106,10 @@ def read_course(directory: Path | str) -> CourseSource:
     course_file = directory / "course.yaml"
     if not course_file.is_file():
         raise CourseSourceError(course_file, "", "is missing")
-    data = _check_keys(
-        _parse_yaml(_read_text(course_file), course_file), course_file, "", COURSE_KEYS
-    )
-    slug = _slug(data, "slug", course_file)
-    title = _text(data, "title", course_file)
-    summary = _text(data, "summary", course_file)
+    data = check_keys(parse_yaml(read_text(course_file), course_file), course_file, "", COURSE_KEYS)
+    slug = slug_field(data, "slug", course_file)
+    title = text_field(data, "title", course_file)
+    summary = text_field(data, "summary", course_file)
     listed = data["pages"]
     if not isinstance(listed, list) or not listed:
         raise CourseSourceError(course_file, "pages", "must be a non-empty list of page slugs")
@@ -254,54 +152,27 @@ def read_graph(path: Path) -> tuple[CreditEdge, ...]:
     if not path.exists():
         return ()
     try:
-        return parse_graph(_parse_yaml(_read_text(path), path))
+        return parse_graph(parse_yaml(read_text(path), path))
     except GraphError as exc:
         raise CourseSourceError(path, exc.field, exc.message) from exc
 
 
-def _front_matter(path: Path, keys: tuple[str, ...]) -> tuple[dict, list[str], int]:
-    """Return a Markdown file's checked front matter, its body lines and the body's first index."""
-    text = _read_text(path).replace("\r\n", "\n")
-    lines = text.split("\n")
-    if not lines or lines[0].strip() != "---":
-        raise CourseSourceError(path, "front matter", "the file must start with a '---' line")
-    try:
-        end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
-    except StopIteration:
-        raise CourseSourceError(
-            path, "front matter", "is never closed (a second '---' line must end it)"
-        ) from None
-    data = _check_keys(_parse_yaml("\n".join(lines[1:end]), path, line_offset=1), path, "", keys)
-    return data, lines[end + 1 :], end + 1
-
-
-def _body(body_lines: list[str], path: Path, *, body_start: int) -> str:
-    """Return the non-empty body text with every formula checked (file lines in errors)."""
-    joined = "\n".join(body_lines)
-    body = joined.strip("\n")
-    if not body.strip():
-        raise CourseSourceError(path, "body", "is empty")
-    leading_blank_lines = len(joined) - len(joined.lstrip("\n"))
-    _check_tex(body, path, "body", first_line=body_start + 1 + leading_blank_lines)
-    return body
-
-
 def read_page(path: Path) -> PageSource:
     """Read and validate one page file: front matter, ideas, markers and TeX."""
-    data, body_lines, body_start = _front_matter(path, PAGE_KEYS)
-    slug = _slug(data, "slug", path)
+    data, body_lines, body_start = front_matter(path, PAGE_KEYS)
+    slug = slug_field(data, "slug", path)
     if slug != path.stem:
         raise CourseSourceError(path, "slug", f"{slug!r} must equal the file name {path.stem!r}")
-    title = _text(data, "title", path)
-    question = _text(data, "question", path)
-    summary = _text(data, "summary", path)
-    _check_tex(question, path, "question")
-    _check_tex(summary, path, "summary")
+    title = text_field(data, "title", path)
+    question = text_field(data, "question", path)
+    summary = text_field(data, "summary", path)
+    check_tex(question, path, "question")
+    check_tex(summary, path, "summary")
     ideas = _read_ideas(data["ideas"], path)
     if not "\n".join(body_lines).strip():
         raise CourseSourceError(path, "body", "is empty")
     _check_markers(body_lines, ideas, path, first_line=body_start + 1)
-    body = _body(body_lines, path, body_start=body_start)
+    body = body_text(body_lines, path, body_start=body_start)
     return PageSource(
         slug=slug, title=title, question=question, summary=summary, ideas=ideas, body=body
     )
@@ -348,13 +219,13 @@ def read_answers(directory: Path, *, page_slugs: tuple[str, ...]) -> tuple[Answe
 
 def read_answer(path: Path, *, page_slugs: tuple[str, ...]) -> AnswerSource:
     """Read and validate one answer file: front matter, the page it names, and TeX."""
-    data, body_lines, body_start = _front_matter(path, ANSWER_KEYS)
-    slug = _slug(data, "slug", path)
+    data, body_lines, body_start = front_matter(path, ANSWER_KEYS)
+    slug = slug_field(data, "slug", path)
     if slug != path.stem:
         raise CourseSourceError(path, "slug", f"{slug!r} must equal the file name {path.stem!r}")
-    question = _text(data, "question", path)
-    _check_tex(question, path, "question")
-    summary = _text(data, "summary", path)
+    question = text_field(data, "question", path)
+    check_tex(question, path, "question")
+    summary = text_field(data, "summary", path)
     if "\n" in summary or len(summary) > ANSWER_SUMMARY_MAX:
         raise CourseSourceError(
             path,
@@ -362,16 +233,16 @@ def read_answer(path: Path, *, page_slugs: tuple[str, ...]) -> AnswerSource:
             f"must be one line of at most {ANSWER_SUMMARY_MAX} characters "
             f"(it has {len(summary)}{' and a line break' if chr(10) in summary else ''})",
         )
-    _check_tex(summary, path, "summary")
-    page = _slug(data, "page", path)
+    check_tex(summary, path, "summary")
+    page = slug_field(data, "page", path)
     if page not in page_slugs:
         raise CourseSourceError(
             path, "page", f"{page!r} is not a page of the course (pages: {', '.join(page_slugs)})"
         )
-    worth_keeping = _text_list(data, "worth_keeping", path, allow_empty=False)
+    worth_keeping = text_list(data, "worth_keeping", path, allow_empty=False)
     for index, point in enumerate(worth_keeping):
-        _check_tex(point, path, f"worth_keeping[{index}]")
-    related = _text_list(data, "related", path, allow_empty=True)
+        check_tex(point, path, f"worth_keeping[{index}]")
+    related = text_list(data, "related", path, allow_empty=True)
     for index, other in enumerate(related):
         field = f"related[{index}]"
         if not SLUG.match(other):
@@ -387,7 +258,7 @@ def read_answer(path: Path, *, page_slugs: tuple[str, ...]) -> AnswerSource:
                 f"body line {body_start + 1 + offset}",
                 "idea markers belong in pages, not in answers",
             )
-    body = _body(body_lines, path, body_start=body_start)
+    body = body_text(body_lines, path, body_start=body_start)
     return AnswerSource(
         slug=slug,
         question=question,
@@ -399,26 +270,6 @@ def read_answer(path: Path, *, page_slugs: tuple[str, ...]) -> AnswerSource:
     )
 
 
-def _text_list(data: dict, key: str, path: Path, *, allow_empty: bool) -> tuple[str, ...]:
-    value = data[key]
-    if value is None:
-        value = []
-    if not isinstance(value, list) or (not value and not allow_empty):
-        kind = "a list" if allow_empty else "a non-empty list"
-        raise CourseSourceError(path, key, f"must be {kind} of text")
-    items = []
-    for index, item in enumerate(value):
-        field = f"{key}[{index}]"
-        if not isinstance(item, str):
-            raise CourseSourceError(
-                path, field, f"must be text, not {type(item).__name__} {item!r}"
-            )
-        if not item.strip():
-            raise CourseSourceError(path, field, "is empty")
-        items.append(item.strip())
-    return tuple(items)
-
-
 def _read_ideas(raw: Any, path: Path) -> tuple[IdeaSource, ...]:
     if not isinstance(raw, list) or not raw:
         raise CourseSourceError(path, "ideas", "must be a non-empty list of ideas")
@@ -427,8 +278,8 @@ def _read_ideas(raw: Any, path: Path) -> tuple[IdeaSource, ...]:
     known_kinds = set(KINDS)  # the grading registry: one module per kind
     for index, item in enumerate(raw):
         field = f"ideas[{index}]"
-        item = _check_keys(item, path, field, IDEA_KEYS)
-        slug = _slug(item, "slug", path, field)
+        item = check_keys(item, path, field, IDEA_KEYS)
+        slug = slug_field(item, "slug", path, field)
         if slug in seen:
             raise CourseSourceError(path, f"{field}.slug", f"{slug!r} is used twice in the page")
         seen.add(slug)
@@ -448,12 +299,12 @@ def _read_ideas(raw: Any, path: Path) -> tuple[IdeaSource, ...]:
                 )
         if len(set(kinds)) != len(kinds):
             raise CourseSourceError(path, f"{field}.problem_kinds", "names a kind twice")
-        summary = _text(item, "summary", path, field)
-        _check_tex(summary, path, f"{field}.summary")
+        summary = text_field(item, "summary", path, field)
+        check_tex(summary, path, f"{field}.summary")
         ideas.append(
             IdeaSource(
                 slug=slug,
-                title=_text(item, "title", path, field),
+                title=text_field(item, "title", path, field),
                 summary=summary,
                 problem_kinds=tuple(kinds),
             )
