@@ -63,48 +63,53 @@ def course_source_save(*, source: CourseSource) -> LoadResult:
             summary=source.summary,
             credit_graph=graph_to_json(source.graph),
         )
-        pages: dict[str, Page] = {}
-        for order, page_source in enumerate(source.pages, start=1):
-            page = pages[page_source.slug] = Page.objects.create(
-                version=version,
-                slug=page_source.slug,
-                title=page_source.title,
-                order=order,
-                question=page_source.question,
-                summary=page_source.summary,
-                body=page_source.body,
-            )
-            Idea.objects.bulk_create(
-                Idea(
-                    page=page,
-                    slug=idea.slug,
-                    title=idea.title,
-                    order=order,
-                    summary=idea.summary,
-                    problem_kinds=list(idea.problem_kinds),
-                )
-                for order, idea in enumerate(page_source.ideas, start=1)
-            )
-        Answer.objects.bulk_create(
-            Answer(
-                version=version,
-                page=pages[answer.page],
-                slug=answer.slug,
-                order=order,
-                question=answer.question,
-                summary=answer.summary,
-                body=answer.body,
-                worth_keeping=list(answer.worth_keeping),
-                related=list(answer.related),
-            )
-            for order, answer in enumerate(source.answers, start=1)
-        )
+        _version_rows_create(version=version, source=source)
     removed: tuple[tuple[str, str], ...] = ()
     if latest is not None:
         before = set(Idea.objects.filter(page__version=latest).values_list("page__slug", "slug"))
         now = {(page.slug, idea.slug) for page in source.pages for idea in page.ideas}
         removed = tuple(sorted(before - now))
     return LoadResult(version=version, created=True, removed_ideas=removed)
+
+
+def _version_rows_create(*, version: CourseVersion, source: CourseSource) -> None:
+    """Write the pages, ideas and answers of a new course version (inside its transaction)."""
+    pages: dict[str, Page] = {}
+    for order, page_source in enumerate(source.pages, start=1):
+        page = pages[page_source.slug] = Page.objects.create(
+            version=version,
+            slug=page_source.slug,
+            title=page_source.title,
+            order=order,
+            question=page_source.question,
+            summary=page_source.summary,
+            body=page_source.body,
+        )
+        Idea.objects.bulk_create(
+            Idea(
+                page=page,
+                slug=idea.slug,
+                title=idea.title,
+                order=order,
+                summary=idea.summary,
+                problem_kinds=list(idea.problem_kinds),
+            )
+            for order, idea in enumerate(page_source.ideas, start=1)
+        )
+    Answer.objects.bulk_create(
+        Answer(
+            version=version,
+            page=pages[answer.page],
+            slug=answer.slug,
+            order=order,
+            question=answer.question,
+            summary=answer.summary,
+            body=answer.body,
+            worth_keeping=list(answer.worth_keeping),
+            related=list(answer.related),
+        )
+        for order, answer in enumerate(source.answers, start=1)
+    )
 
 
 def progress_record(
