@@ -3,7 +3,7 @@
 Nothing is added to the attempt's own transaction: once it commits, one query finds the links
 the learner came through (none for most learners), records a score row per link and queues its
 sending. The attempts table stays the durable record: if the process stops between the commit
-and this callback, the periodic sweep records the missing rows (services.scores_backfill).
+and this callback, the periodic sweep records the missing rows (scores.scores_backfill).
 """
 
 from django.db import transaction
@@ -12,12 +12,12 @@ from django.dispatch import receiver
 
 from practice.models import Attempt
 
-from . import services
+from .services import scores
 from .tasks import send_score
 
 
 def _record_and_queue(*, attempt_id: int, user_id: int, page_slug: str, idea_slug: str) -> None:
-    for score in services.scores_record(
+    for score in scores.scores_record(
         attempt_id=attempt_id, user_id=user_id, page_slug=page_slug, idea_slug=idea_slug
     ):
         send_score.delay(score.pk)

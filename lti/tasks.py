@@ -1,6 +1,6 @@
 """Celery tasks of the LTI app: send a score, resend what is pending, fetch a roster.
 
-Each takes ids, re-reads and locks its row, and is safe to run twice (see services.score_send).
+Each takes ids, re-reads and locks its row, and is safe to run twice (see scores.score_send).
 """
 
 from datetime import timedelta
@@ -8,8 +8,8 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
-from . import services
 from .models import Score
+from .services import launches, roster, scores
 
 # Retries of one score's task: 30 s, 1, 2, 4, ... minutes (capped at an hour), then the
 # periodic sweep below keeps trying while the score is pending.
@@ -28,8 +28,8 @@ def retry_delay(retries: int) -> int:
 def send_score(self, score_id: int) -> str:
     """Send one score to its platform; retry with backoff while the platform does not answer."""
     try:
-        score = services.score_send(score_id=score_id)
-    except services.ScoreNotSent as error:
+        score = scores.score_send(score_id=score_id)
+    except scores.ScoreNotSent as error:
         if self.request.retries >= self.max_retries:
             return "pending"  # the sweep picks it up
         raise self.retry(countdown=retry_delay(self.request.retries), exc=error) from error
@@ -40,8 +40,8 @@ def send_score(self, score_id: int) -> str:
 def send_pending_scores() -> int:
     """Record scores the attempt hook missed, then queue every score still pending a minute
     after its attempt; return how many were queued. The same beat forgets old login nonces."""
-    services.nonces_purge()
-    services.scores_backfill()
+    launches.nonces_purge()
+    scores.scores_backfill()
     ids = list(
         Score.objects.filter(
             status=Score.Status.PENDING, timestamp__lte=timezone.now() - timedelta(minutes=1)
@@ -57,4 +57,4 @@ def send_pending_scores() -> int:
 @shared_task(acks_late=True)
 def sync_roster(context_id: int) -> int:
     """Fetch and store a context's roster (NRPS); return its size."""
-    return services.roster_store(context_id=context_id)
+    return roster.roster_store(context_id=context_id)

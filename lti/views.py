@@ -24,12 +24,14 @@ from pylti1p3.exception import LtiException, OIDCException
 from basislab.limits import limit_reached, too_many
 from courses.models import Idea, Page
 
-from . import selectors, services
+from . import selectors
 from .claims import DEEP_LINKING_CLAIM, DEPLOYMENT_CLAIM, MessageType
 from .forms import DeepLinkForm
 from .framing import SESSION_KEY
 from .keys import jwks as tool_jwks
 from .launch import LaunchRefused, ToolLogin, launch_check
+from .models import Platform
+from .services import launches
 from .tasks import sync_roster
 
 logger = logging.getLogger(__name__)
@@ -84,14 +86,14 @@ def launch(request: HttpRequest) -> HttpResponse:
         with transaction.atomic():
             checked = launch_check(request)
             claims = checked.claims()
-            platform = services.find_platform_of(checked.registration())
-            accepted = services.launch_accept(platform=platform, claims=claims)
+            platform = launches.find_platform_of(checked.registration())
+            accepted = launches.launch_accept(platform=platform, claims=claims)
             if accepted.message_type == MessageType.DEEP_LINKING and not accepted.instructor:
                 # Raised inside the transaction: the refused launch stores nothing.
                 raise LaunchRefused(_("only an instructor can place practice in a course"))
     except LaunchRefused as error:
         return _refused(request, _("The launch was refused: %(why)s.") % {"why": error.reason})
-    except (services.LaunchTargetError, LtiException) as error:
+    except (launches.LaunchTargetError, LtiException) as error:
         return _refused(
             request, _("The launch names nothing this course has (%(what)s).") % {"what": error}
         )
@@ -155,11 +157,11 @@ def deep_link(request: HttpRequest) -> HttpResponse:
     )
     form = DeepLinkForm(request.POST or None, pages=pages)
     if request.method == "POST" and form.is_valid():
-        platform = services.Platform.objects.filter(pk=pending["platform"], active=True).first()
+        platform = Platform.objects.filter(pk=pending["platform"], active=True).first()
         if platform is None:
             raise Http404("The platform is no longer registered")
         page, idea = form.chosen()
-        return_url, token = services.deep_link_response(
+        return_url, token = launches.deep_link_response(
             platform=platform,
             deployment_id=str(pending["deployment_id"]),
             settings_claim=pending["settings"],

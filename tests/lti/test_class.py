@@ -11,7 +11,7 @@ from django.test import Client
 from lti.keys import jwks, key_rotate
 from lti.models import Context, LtiUser, RosterEntry
 from lti.models import Platform as PlatformRow
-from lti.services import roster_store
+from lti.services.roster import roster_store
 from practice import services
 from tests.practice.answers import wrong_answer
 

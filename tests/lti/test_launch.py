@@ -199,7 +199,7 @@ def test_the_platform_jwks_is_cached_and_refetched_when_the_platform_rotates_its
 
 
 def test_old_login_nonces_are_forgotten(platform, time_machine):
-    from lti.services import nonces_purge
+    from lti.services.launches import nonces_purge
 
     login_step(Client(), platform, sub="s-10")
     assert nonces_purge() == 0
