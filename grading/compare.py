@@ -22,8 +22,6 @@ one is not rational are compared in steps, each cheap and sure before the next:
 from __future__ import annotations
 
 import math
-import threading
-import time
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
@@ -32,7 +30,7 @@ import mpmath
 import mpmath.ctx_iv
 import sympy
 
-from . import clock
+from .clock import CONFIRM_SECONDS, confirmation_remaining
 from .fraction_parts import num_den
 from .proof import (
     TooComplex,
@@ -308,48 +306,12 @@ def _pending(a: Scalar, b: Scalar) -> bool | sympy.Expr:
     return diff
 
 
-CONFIRM_SECONDS = 0.5
-_budget = threading.local()
-
-
-class _Budget:
-    """The block of `confirmation_budget` (a class: every answer enters one, and a
-    generator-based context manager costs a few µs more)."""
-
-    __slots__ = ("previous", "seconds")
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.previous: float | None = None
-
-    def __enter__(self) -> None:
-        self.previous = getattr(_budget, "deadline", None)
-        _budget.deadline = time.monotonic() + self.seconds
-
-    def __exit__(self, *exc: object) -> None:
-        _budget.deadline = self.previous
-
-
-def confirmation_budget(seconds: float = CONFIRM_SECONDS) -> _Budget:
-    """Share `seconds` of worker time among every exact confirmation made inside the block
-    (one answer: its comparison with the right value and with each mistaken one)."""
-    return _Budget(seconds)
-
-
-def _remaining() -> float:
-    deadline = getattr(_budget, "deadline", None)
-    if deadline is None:
-        return CONFIRM_SECONDS
-    # Waiting for a worker to start is not the answer's time (grading.clock).
-    return min(CONFIRM_SECONDS, deadline + clock.paused() - time.monotonic())
-
-
 def _confirm(diffs: list[sympy.Expr]) -> list[bool]:
     from .confirm import confirm_zero  # the worker pool, started only when first needed
 
     for diff in diffs:
         check_confirmable(diff)
-    timeout = _remaining()
+    timeout = confirmation_remaining()
     if timeout <= 0:
         raise TooComplex(
             f"the answer was too complex to confirm within the time limit of "

@@ -19,7 +19,8 @@ from functools import lru_cache
 from typing import Any
 
 from . import clock
-from .compare import TooComplex, apart, confirmation_budget, equal
+from .clock import confirmation_budget
+from .compare import TooComplex, apart, equal
 from .explain import ambiguous, explain, no_mistake_explains
 from .kinds import Status
 from .mistakes import MistakeIndex, expected_cached, mistake_index, solved_matches
