@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from courses.models import CourseCopy
 from practice.review.models import ReviewItem
 from practice.review.selectors import review_settings_of
-from practice.today import pictures, selectors
+from practice.today import pictures, progress, selectors
 from practice.today.presenters import Dashboard, dashboard_today
 
 register = template.Library()
@@ -51,7 +51,7 @@ def idea_top_level(kinds: list[str]) -> int:
 
 @dataclass(frozen=True)
 class History:
-    rows: list[tuple[str, selectors.HistoryEntry, str]]
+    rows: list[tuple[str, progress.HistoryEntry, str]]
     svg: SafeString
 
 
@@ -59,7 +59,7 @@ class History:
 def review_history(item: ReviewItem) -> History:
     """Return the item's answers (local date, entry, interval in words) and their timeline."""
     zone = review_settings_of(user_id=item.copy.owner_id).zone
-    entries = selectors.review_item_history(item=item)
+    entries = progress.review_item_history(item=item)
     short = [date_format(e.reviewed_at.astimezone(zone), "j M") for e in entries]
     long = [date_format(e.reviewed_at.astimezone(zone), "j M Y, H:i") for e in entries]
     svg = pictures.history_picture(entries, zone_dates=short) if entries else ""

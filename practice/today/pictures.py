@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 
 from practice.generators.svg_parts import document, line, prefix_for, rect, text
 
-from .selectors import ForecastDay, HistoryEntry, WeekOfAnswers
+from .progress import ForecastDay, HistoryEntry, WeekOfAnswers
 
 WIDTH = 320
 FONT_SIZE = 13

@@ -9,16 +9,16 @@ from django.utils.safestring import SafeString, mark_safe
 
 from courses.models import CourseCopy
 
-from . import pictures, selectors
+from . import pictures, progress, selectors
 
 
 @dataclass(frozen=True)
 class Dashboard:
     step: selectors.NextStep
-    day: selectors.Day
-    forecast: list[selectors.ForecastDay]
+    day: progress.Day
+    forecast: list[progress.ForecastDay]
     forecast_svg: SafeString
-    weeks: list[selectors.WeekOfAnswers]
+    weeks: list[progress.WeekOfAnswers]
     weeks_svg: SafeString
 
     @property
@@ -33,12 +33,12 @@ class Dashboard:
 def dashboard_today(*, copy: CourseCopy, now: datetime | None = None) -> Dashboard:
     """Return what the dashboard shows first: Continue, the day, and the progress pictures."""
     now = now or timezone.now()
-    zone = selectors.learner_zone(user_id=copy.owner_id)
-    forecast = selectors.review_forecast(copy=copy, now=now, zone=zone)
-    weeks = selectors.mistakes_by_week(copy=copy, now=now, zone=zone)
+    zone = progress.learner_zone(user_id=copy.owner_id)
+    forecast = progress.review_forecast(copy=copy, now=now, zone=zone)
+    weeks = progress.mistakes_by_week(copy=copy, now=now, zone=zone)
     return Dashboard(
         step=selectors.next_step(copy=copy, now=now),
-        day=selectors.day_of(user_id=copy.owner_id, now=now, zone=zone),
+        day=progress.day_of(user_id=copy.owner_id, now=now, zone=zone),
         forecast=forecast,
         # Built from numbers and escaped text only (svg_parts escapes every text).
         forecast_svg=mark_safe(pictures.forecast_picture(forecast)),  # noqa: S308

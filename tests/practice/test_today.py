@@ -15,13 +15,8 @@ from practice.models import Attempt, DailyGoal, ProblemInstance
 from practice.review.models import ReviewItem, ReviewSettings
 from practice.services import attempt_submit, problem_open
 from practice.today.forms import DailyGoalForm
-from practice.today.selectors import (
-    StepKind,
-    day_of,
-    days_in_a_row,
-    minutes_practised,
-    next_step,
-)
+from practice.today.progress import day_of, days_in_a_row, minutes_practised
+from practice.today.selectors import StepKind, next_step
 from practice.today.services import daily_goal_set
 from tests.practice.answers import right_answer, wrong_answer
 from tests.review.conftest import make_attempt, make_copy, make_problem

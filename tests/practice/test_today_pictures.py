@@ -20,7 +20,7 @@ from practice.review.selectors import review_next
 from practice.review.services.variants import review_open
 from practice.services import attempt_submit, problem_open
 from practice.today import pictures
-from practice.today.selectors import (
+from practice.today.progress import (
     FORECAST_DAYS,
     MISTAKE_WEEKS,
     ForecastDay,
