@@ -15,8 +15,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.closed_form_noise import ClosedFormNoiseKind, alpha_bar
 
-from . import geometry, labels
-from . import svg_plot as svg
+from . import geometry, labels, svg
 from .base import Draw, ProblemGenerator, frac_str
 from .noise_step import _entry, _tex_value, stands_out
 from .statement import tex_number
@@ -240,7 +239,7 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
             "Grey bars: the factor 1 − β each step keeps; the product after the last step is "
             "left for you to work out."
         )
-    return svg.document(width, total_height, title, desc, body, [spec, str(answer)])
+    return svg.document(width, total_height, title, desc, body, key=[spec, str(answer)])
 
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")

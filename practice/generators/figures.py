@@ -17,16 +17,13 @@ wider on each side than the drawing's square, room for labels beside arrows alon
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
-from xml.sax.saxutils import escape, quoteattr
 
-from . import geometry, labels
+from . import geometry, labels, svg
 from .labels import Box, Label, Segment
 
 PANEL = 340  # pixels: the drawing's square
@@ -34,18 +31,9 @@ PAD = 58  # room for the labels around the drawing
 SIDE = 40  # more room for labels left and right of the square (labels are wide, not tall)
 PANEL_WIDTH = PANEL + 2 * SIDE
 LEGEND_LINE = 20
-FONT_SIZE = 12
-# Presentation attributes, not a `style` attribute: a page's Content-Security-Policy without
-# 'unsafe-inline' blocks `style` attributes in inline SVG (CSP3 style-src-attr), not these.
-FONT = f'font-family="system-ui, sans-serif" font-size="{FONT_SIZE}"'
+FONT_SIZE = svg.FONT_SIZE
 
-COLOURS = {
-    "row": "#6b7280",
-    "term": "#2563eb",
-    "sum": "#047857",
-    "right": "#047857",
-    "answer": "#c2410c",
-}
+COLOURS = svg.COLOURS
 DASH = {"answer": "6 4", "row": "2 3"}
 WIDTH = {"row": 1.5, "term": 2, "sum": 3, "right": 3, "answer": 3}
 
@@ -144,19 +132,15 @@ def _scale(bounds: tuple[float, float, float, float]) -> tuple[float, float, flo
     return round(scale, 6), round(origin_x, 3), round(origin_y, 3)
 
 
-def _px(value: float) -> str:
-    return f"{value:.3f}".rstrip("0").rstrip(".")
-
-
 def _arrow_markup(arrow: Arrow, ends: Segment, marker: str) -> str:
     (x1, y1), (x2, y2) = ends
     attrs = {
         "class": f"arrow {arrow.role}",
         "data-role": arrow.role,
-        "x1": _px(x1),
-        "y1": _px(y1),
-        "x2": _px(x2),
-        "y2": _px(y2),
+        "x1": svg.px(x1),
+        "y1": svg.px(y1),
+        "x2": svg.px(x2),
+        "y2": svg.px(y2),
         "data-x": _fmt(arrow.tip[0]),
         "data-y": _fmt(arrow.tip[1]),
         "stroke": COLOURS[arrow.role],
@@ -167,7 +151,7 @@ def _arrow_markup(arrow: Arrow, ends: Segment, marker: str) -> str:
         attrs["data-index"] = str(arrow.index)
     if arrow.role in DASH:
         attrs["stroke-dasharray"] = DASH[arrow.role]
-    return "<line " + " ".join(f"{k}={quoteattr(v)}" for k, v in attrs.items()) + "/>"
+    return svg.element("line", attrs, {})
 
 
 def _pixels(arrow: Arrow, scale: float, ox: float, oy: float) -> Segment:
@@ -323,33 +307,13 @@ def draw(
         panels[-1].arrows.append(Arrow("answer", (0, 0), (learner[0], learner[1]), "your answer"))
     scale, ox, oy = _scale(_bounds(panels))
 
-    digest = hashlib.sha1(  # noqa: S324 - a short id for the markup, not security
-        json.dumps(
-            [spec, [_fmt(v) for v in learner or ()], show_solution], sort_keys=True, default=str
-        ).encode()
-    ).hexdigest()[:10]
-    prefix = f"bl-{digest}"
+    prefix = svg.picture_id([spec, [_fmt(v) for v in learner or ()], show_solution])
     title, desc = _describe(figure, learner, solution=show_solution)
     roles = list(dict.fromkeys(a.role for panel in panels for a in panel.arrows))
 
     width = PANEL_WIDTH * len(panels)
     height = PANEL + 24 + LEGEND_LINE * len(roles)
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" '
-        f'aria-labelledby="{prefix}-title {prefix}-desc" {FONT}>',
-        f'<title id="{prefix}-title">{escape(title)}</title>',
-        f'<desc id="{prefix}-desc">{escape(desc)}</desc>',
-        "<defs>",
-    ]
-    for role in roles:
-        out.append(
-            f'<marker id="{prefix}-{role}" viewBox="0 0 10 10" refX="9" refY="5" '
-            'markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" '
-            'orient="auto-start-reverse">'
-            f'<path d="M0,0 L10,5 L0,10 z" fill="{COLOURS[role]}"/></marker>'
-        )
-    out.append("</defs>")
+    out: list[str] = []
     # Lines first, every arrow (shaft and head) an obstacle for the labels; the axes are faint
     # guides labels may cross (class "guide"), else a label at the tip of an arrow lying on an
     # axis could not sit above or below it. Then the labels, placed together (rows first: they
@@ -361,11 +325,16 @@ def draw(
     for n, panel in enumerate(panels):
         px_ox, px_oy = n * PANEL_WIDTH + ox, oy
         body = [
-            f'<g class="panel" data-origin="{_px(px_ox)},{_px(px_oy)}" data-scale="{scale}">',
-            f'<line class="axis guide" x1="{n * PANEL_WIDTH + 4}" y1="{_px(px_oy)}" '
-            f'x2="{(n + 1) * PANEL_WIDTH - 4}" y2="{_px(px_oy)}" stroke="#d1d5db"/>'
-            f'<line class="axis guide" x1="{_px(px_ox)}" y1="4" x2="{_px(px_ox)}" y2="{PANEL - 4}" '
-            'stroke="#d1d5db"/>',
+            f'<g class="panel" data-origin="{svg.px(px_ox)},{svg.px(px_oy)}" data-scale="{scale}">',
+            svg.line(
+                n * PANEL_WIDTH + 4,
+                px_oy,
+                (n + 1) * PANEL_WIDTH - 4,
+                px_oy,
+                class_="axis guide",
+                stroke=COLOURS["muted"],
+            )
+            + svg.line(px_ox, 4, px_ox, PANEL - 4, class_="axis guide", stroke=COLOURS["muted"]),
         ]
         bounds = Box(n * PANEL_WIDTH + 2, 2, (n + 1) * PANEL_WIDTH - 2, PANEL - 2)
         for arrow in panel.arrows:
@@ -379,8 +348,7 @@ def draw(
             labels.text_box(caption_x, caption_y, panel.caption, size=FONT_SIZE, anchor="middle")
         )
         body.append(
-            f'<text class="caption" x="{caption_x:g}" y="{caption_y}" '
-            f'text-anchor="middle">{escape(panel.caption)}</text>'
+            svg.text(caption_x, caption_y, panel.caption, class_="caption", text_anchor="middle")
         )
         bodies.append(body)
     pending.sort(key=lambda item: item[1].role != "row")  # stable: drawing order within
@@ -395,11 +363,17 @@ def draw(
     out.append('<g class="legend">')
     for k, role in enumerate(roles):
         y = PANEL + 24 + LEGEND_LINE * k + 10
-        dash = f' stroke-dasharray="{DASH[role]}"' if role in DASH else ""
         out.append(
-            f'<line x1="10" y1="{y}" x2="40" y2="{y}" stroke="{COLOURS[role]}" '
-            f'stroke-width="{WIDTH[role]}"{dash}/>'
-            f'<text x="48" y="{y + 4}">{escape(LEGEND_TEXT[role])}</text>'
+            svg.line(
+                10,
+                y,
+                40,
+                y,
+                stroke=COLOURS[role],
+                stroke_width=WIDTH[role],
+                stroke_dasharray=DASH.get(role),
+            )
+            + svg.text(48, y + 4, LEGEND_TEXT[role])
         )
-    out.append("</g></svg>")
-    return "".join(out)
+    out.append("</g>")
+    return svg.document(width, height, title, desc, out, prefix=prefix, markers=roles)

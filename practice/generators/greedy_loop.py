@@ -18,8 +18,7 @@ from typing import Any, ClassVar
 from grading.kinds.greedy_loop import LoopProblem, first_repeated_piece, run
 from grading.spec import number
 
-from . import geometry, labels
-from . import svg_parts as svg
+from . import geometry, labels, svg
 from .base import Draw, ProblemGenerator
 from .greedy_steps import draw_pieces, draw_scores, grid_picture, score_table_markdown
 from .statement import md_word
@@ -169,7 +168,7 @@ def state_graph(spec: dict, answer: Any) -> str:
     for n in range(len(cycle)):
         angle = math.pi - 2 * math.pi * n / len(cycle)
         positions[j + n] = (cx + radius * math.cos(angle), cy - radius * math.sin(angle))
-    prefix = svg.prefix_for(("loop-graph", spec.get("contexts"), spec.get("scores"), str(answer)))
+    prefix = svg.picture_id(("loop-graph", spec.get("contexts"), spec.get("scores"), str(answer)))
     body: list[str] = []
     roles = ["path", "loop"]
     bounds = labels.Box(0, 0, width, height)
@@ -232,11 +231,11 @@ def state_graph(spec: dict, answer: Any) -> str:
     spots = labels.place(edge_labels, segments=segments, obstacles=obstacles)
     body += [labels.svg_text(s, fill=c) for s, c in zip(spots, edge_colours, strict=True)]
     return svg.document(
-        prefix,
         width,
         height,
         "The states greedy decoding passes through, and the cycle",
         desc,
         body,
-        marker_roles=roles,
+        markers=roles,
+        prefix=prefix,
     )

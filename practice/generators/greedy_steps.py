@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from grading.kinds.greedy_steps import GreedyProblem, ScoreTable, decode
 from grading.spec import number
 
-from . import svg_parts as svg
+from . import svg
 from .base import Draw, ProblemGenerator
 from .statement import md_word
 from .words_decoding import PIECE_SETS
@@ -186,7 +186,7 @@ def grid_picture(
     left = max(LEFT, 14 + 7 * max(len(label) for label in row_labels))
     width = max(left + CELL * n_cols + 20, 380)  # the legend's lines need 380 px
     height = TOP + CELL * n_rows + 56
-    prefix = svg.prefix_for(key)
+    prefix = svg.picture_id(key)
     body = [svg.text(left, 16, "next piece →"), svg.text(6, TOP - 8, "last ↓")]
     for j, piece in enumerate(columns):
         body.append(svg.text(left + CELL * j + CELL / 2, TOP - 8, piece, text_anchor="middle"))
@@ -267,4 +267,4 @@ def grid_picture(
     }
     for n, (role, _) in enumerate(paths):
         body.append(svg.text(6, legend_y + 16 * n, notes[role][0], fill=svg.COLOURS[role]))
-    return svg.document(prefix, width, height, title, desc, body)
+    return svg.document(width, height, title, desc, body, prefix=prefix)

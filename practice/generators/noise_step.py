@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from grading.kinds._noise_math import value_float, value_tex
 from grading.kinds.noise_step import right_value, right_variance
 
-from . import svg_plot as svg
+from . import svg
 from .base import Draw, ProblemGenerator, frac_str
 from .statement import tex_number
 
@@ -260,7 +260,7 @@ def step_picture(spec: dict, answer: Any = None, *, solution: bool | None = None
             f"{svg.fmt(problem.variance)}) with x_(t-1) as dots, and the noise (variance 1) with "
             "ε; the band after the step is left for you to work out."
         )
-    return svg.document(width, height, title, desc, body, [spec, str(answer)])
+    return svg.document(width, height, title, desc, body, key=[spec, str(answer)])
 
 
 def _plain(value: Any) -> str:

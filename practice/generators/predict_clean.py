@@ -16,8 +16,7 @@ from typing import Any, ClassVar
 from grading.kinds._noise_math import combine, root
 from grading.kinds.predict_clean import PredictCleanKind, right_estimate
 
-from . import labels
-from . import svg_plot as svg
+from . import labels, svg
 from .base import Draw, ProblemGenerator, frac_str
 from .noise_step import _entry, _tex_value
 from .statement import tex_number
@@ -225,7 +224,7 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
             "Grey: x_t on a number line, with the predicted noise ε̂; the clean value is left "
             "for you to work out."
         )
-    return svg.document(width, height, title, desc, body, [spec, str(answer)])
+    return svg.document(width, height, title, desc, body, key=[spec, str(answer)])
 
 
 __all__ = ["PredictCleanGenerator", "reverse_picture"]

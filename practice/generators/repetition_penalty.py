@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.repetition_penalty import PenaltyProblem, penalised, top
 
-from . import svg_parts as svg
+from . import svg
 from .base import Draw, ProblemGenerator
 from .statement import md_word, tex_number
 from .words_decoding import PIECE_SETS
@@ -208,7 +208,7 @@ def bars_picture(spec: dict, answer: Any = None, *, solution: bool = False) -> s
     group = 96
     width, height = max(60 + group * n, 540), 260  # the legend's line needs 540 px
     base = 200
-    prefix = svg.prefix_for(
+    prefix = svg.picture_id(
         ("penalty", spec.get("scores"), spec.get("text"), str(answer), solution)
     )
     body: list[str] = []
@@ -246,13 +246,13 @@ def bars_picture(spec: dict, answer: Any = None, *, solution: bool = False) -> s
                     )
                 )
         return svg.document(
-            prefix,
             width,
             height,
             "The scores before the penalty",
             "Each piece's score as a bar; the pieces already in the text are outlined. The "
             "probabilities are not drawn.",
             body,
+            prefix=prefix,
         )
     before = _softmax([float(z / p.temperature) for z in p.scores])
     after = _softmax([float(z / p.temperature) for z in penalised(p)])
@@ -307,10 +307,10 @@ def bars_picture(spec: dict, answer: Any = None, *, solution: bool = False) -> s
     best = p.pieces[after.index(max(after))]
     old = p.pieces[before.index(max(before))]
     return svg.document(
-        prefix,
         width,
         height,
         "Probabilities before and after the repetition penalty",
         f"Before the penalty the top piece is {old}; after it, {best}.",
         body,
+        prefix=prefix,
     )
