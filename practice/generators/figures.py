@@ -13,6 +13,8 @@ Labels are placed by ``labels.place`` so none overlaps an arrow (shaft or head) 
 label: a row's label around its tip, outward first; a result's beside its shaft. The axes are
 faint guides (class ``guide``) labels may cross. Each panel is ``PANEL`` high and ``SIDE``
 wider on each side than the drawing's square, room for labels beside arrows along an axis.
+Panels sit side by side, ``COLUMNS`` at most; more wrap onto the next row, so a picture is
+drawn at its natural size rather than shrunk to fit.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ PANEL = 340  # pixels: the drawing's square
 PAD = 58  # room for the labels around the drawing
 SIDE = 40  # more room for labels left and right of the square (labels are wide, not tall)
 PANEL_WIDTH = PANEL + 2 * SIDE
+PANEL_HEIGHT = PANEL + 24  # the drawing and its caption
+COLUMNS = 2  # panels side by side at most: a third wraps below, so no panel is shrunk
 LEGEND_LINE = 20
 FONT_SIZE = svg.FONT_SIZE
 
@@ -311,8 +315,10 @@ def draw(
     title, desc = _describe(figure, learner, solution=show_solution)
     roles = list(dict.fromkeys(a.role for panel in panels for a in panel.arrows))
 
-    width = PANEL_WIDTH * len(panels)
-    height = PANEL + 24 + LEGEND_LINE * len(roles)
+    columns = min(COLUMNS, len(panels))
+    rows = -(-len(panels) // columns)
+    width = PANEL_WIDTH * columns
+    height = PANEL_HEIGHT * rows + LEGEND_LINE * len(roles)
     out: list[str] = []
     # Lines first, every arrow (shaft and head) an obstacle for the labels; the axes are faint
     # guides labels may cross (class "guide"), else a label at the tip of an arrow lying on an
@@ -323,27 +329,30 @@ def draw(
     pending: list[tuple[int, Arrow, Label]] = []
     bodies: list[list[str]] = []
     for n, panel in enumerate(panels):
-        px_ox, px_oy = n * PANEL_WIDTH + ox, oy
+        left, top = (n % columns) * PANEL_WIDTH, (n // columns) * PANEL_HEIGHT
+        px_ox, px_oy = left + ox, top + oy
         body = [
             f'<g class="panel" data-origin="{svg.px(px_ox)},{svg.px(px_oy)}" data-scale="{scale}">',
             svg.line(
-                n * PANEL_WIDTH + 4,
+                left + 4,
                 px_oy,
-                (n + 1) * PANEL_WIDTH - 4,
+                left + PANEL_WIDTH - 4,
                 px_oy,
                 class_="axis guide",
                 stroke=COLOURS["muted"],
             )
-            + svg.line(px_ox, 4, px_ox, PANEL - 4, class_="axis guide", stroke=COLOURS["muted"]),
+            + svg.line(
+                px_ox, top + 4, px_ox, top + PANEL - 4, class_="axis guide", stroke=COLOURS["muted"]
+            ),
         ]
-        bounds = Box(n * PANEL_WIDTH + 2, 2, (n + 1) * PANEL_WIDTH - 2, PANEL - 2)
+        bounds = Box(left + 2, top + 2, left + PANEL_WIDTH - 2, top + PANEL - 2)
         for arrow in panel.arrows:
             ends = _pixels(arrow, scale, px_ox, px_oy)
             body.append(_arrow_markup(arrow, ends, prefix))
             segments += geometry.arrow_segments(*ends)
             if arrow.label:
                 pending.append((n, arrow, _label(arrow, ends, (px_ox, px_oy), bounds)))
-        caption_x, caption_y = n * PANEL_WIDTH + PANEL_WIDTH / 2, PANEL + 14
+        caption_x, caption_y = left + PANEL_WIDTH / 2, top + PANEL + 14
         obstacles.append(
             labels.text_box(caption_x, caption_y, panel.caption, size=FONT_SIZE, anchor="middle")
         )
@@ -362,7 +371,7 @@ def draw(
         out.append("</g>")
     out.append('<g class="legend">')
     for k, role in enumerate(roles):
-        y = PANEL + 24 + LEGEND_LINE * k + 10
+        y = PANEL_HEIGHT * rows + LEGEND_LINE * k + 10
         out.append(
             svg.line(
                 10,

@@ -248,16 +248,25 @@ def grid_picture(
                     data_step=step + 1,
                 )
             )
-        # A path may pass one cell twice (a loop): its label lists every step there.
+        # A path may pass one cell twice (a loop): its label lists every step there. The
+        # numbers sit in a filled badge in the cell's corner (top left for the path, bottom
+        # right for the answer), clear of the cell's score and of the outlines' borders.
         for (r, c), steps in steps_at.items():
+            number = ",".join(str(n) for n in steps)
+            badge = 8 + 7.5 * len(number)
+            x = left + CELL * c + 1 if role == "path" else left + CELL * (c + 1) - 1 - badge
+            y = TOP + CELL * r + 1 if role == "path" else TOP + CELL * (r + 1) - 17
+            body.append(
+                svg.rect(x, y, badge, 16, rx=4, fill=svg.COLOURS[role], data_role="step-badge")
+            )
             body.append(
                 svg.text(
-                    left + CELL * c + (4 if role == "path" else CELL - 4),
-                    TOP + CELL * r + 14 if role == "path" else TOP + CELL * (r + 1) - 5,
-                    ",".join(str(n) for n in steps),
-                    fill=svg.COLOURS[role],
-                    text_anchor="start" if role == "path" else "end",
-                    font_size="10px",
+                    x + badge / 2,
+                    y + 12.5,
+                    number,
+                    fill="#ffffff",
+                    text_anchor="middle",
+                    font_weight="600",
                 )
             )
     legend_y = TOP + CELL * n_rows + 24

@@ -240,11 +240,7 @@ def bars_picture(spec: dict, answer: Any = None, *, solution: bool = False) -> s
             )
             body.append(svg.text(x + 20, base + 24, piece, text_anchor="middle"))
             if p.seen(k):
-                body.append(
-                    svg.text(
-                        x + 20, base + 40, "in the text", text_anchor="middle", font_size="10px"
-                    )
-                )
+                body.append(svg.text(x + 20, base + 40, "in the text", text_anchor="middle"))
         return svg.document(
             width,
             height,
