@@ -336,7 +336,7 @@ def _angle_picture(prefix: str, words: list[str], u: tuple, v: tuple, answer: An
         PANEL + 20,
         f"The angle between the rows{plane}",
         desc,
-        [*body, svg.text(8, PANEL + 12, f"cos θ = {right}")],
+        [*body, svg.text(8, PANEL + 12, f"cos θ = {svg.math_text(right)}")],
         markers=roles,
         prefix=prefix,
     )

@@ -213,7 +213,7 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
     title = "From the noisy value back to the clean one"
     if solved:
         desc = (
-            "Grey: x_t. Purple: the noise removed, √(1 − ᾱ) ε̂. Green: x̂₀ = "
+            "Grey: xₜ. Purple: the noise removed, √(1 − ᾱ) ε̂. Green: x̂₀ = "
             + ", ".join(svg.fmt(v) for v in right)
             + ", the rest divided by √ᾱ."
         )
@@ -221,7 +221,7 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
             desc += " Your answer is the dashed circle."
     else:
         desc = (
-            "Grey: x_t on a number line, with the predicted noise ε̂; the clean value is left "
+            "Grey: xₜ on a number line, with the predicted noise ε̂; the clean value is left "
             "for you to work out."
         )
     return svg.document(width, height, title, desc, body, key=[spec, str(answer)])

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -227,6 +228,25 @@ def document(
             "</svg>",
         ]
     )
+
+
+# The learner's answer, where a picture draws it, is drawn by elements whose data-role names it
+# (``answer``, ``answer-count``, ``band-answer``, ...): the page's caption relies on it.
+_ANSWER_ROLE = re.compile(r'data-role="(?:[a-z-]*-)?answer(?:-[a-z-]*)?"')
+
+
+def draws_answer(markup: str) -> bool:
+    """Return whether a picture draws the learner's answer (an element whose ``data-role``
+    names ``answer``), so a caption may say so."""
+    return bool(_ANSWER_ROLE.search(markup))
+
+
+def math_text(value: object) -> str:
+    """Write a number or SymPy expression for a picture as a reader writes it, in Unicode:
+    ``2*sqrt(5)/5`` as ``2√5/5``, ``sqrt(2 - x)`` as ``√(2 − x)``, minus signs as ``−``."""
+    written = re.sub(r"sqrt\((\d+)\)", r"√\1", str(value)).replace("sqrt(", "√(")
+    written = re.sub(r"(?<=[\d)])\*(?=[√(])", "", written).replace("**", "^").replace("*", "·")
+    return written.replace("-", "−")
 
 
 def finite(value: Any) -> float | None:

@@ -39,9 +39,17 @@ def svg_root(width: float, height: float, title: str, desc: str, body: Sequence[
     return svg.document(width, height, title, desc, body, font_size=FONT_SIZE)
 
 
-def label(x: float, y: float, text: str, *, anchor: str = "start", colour: str = "#111827") -> str:
-    """Return a ``<text>`` element."""
-    return svg.text(x, y, text, text_anchor=anchor, fill=colour)
+def label(
+    x: float,
+    y: float,
+    text: str,
+    *,
+    anchor: str = "start",
+    colour: str = "#111827",
+    role: str | None = None,
+) -> str:
+    """Return a ``<text>`` element (with a ``data-role`` when given)."""
+    return svg.text(x, y, text, text_anchor=anchor, fill=colour, data_role=role)
 
 
 def box(
