@@ -138,6 +138,9 @@ class RepetitionPenaltyGenerator(ProblemGenerator):
             "",
             "$$p_v = \\frac{\\exp(z'_v / T)}{\\sum_u \\exp(z'_u / T)}$$",
             "",
+            "where $z'_v$ is piece $v$'s score after the penalty (its score $z_v$ when it is "
+            "not in the text).",
+            "",
             "**Compute** the probabilities, in the order listed, and **name** the piece with "
             "the highest probability.",
             "",
