@@ -51,6 +51,7 @@ LEGEND_TEXT = {
 
 Number = Fraction | float
 FAR_OUT = 20
+CLIP = 14  # pixels: a learner's arrow running past the panel stops this far inside its edge
 
 
 @dataclass
@@ -156,6 +157,25 @@ def _arrow_markup(arrow: Arrow, ends: Segment, marker: str) -> str:
     if arrow.role in DASH:
         attrs["stroke-dasharray"] = DASH[arrow.role]
     return svg.element("line", attrs, {})
+
+
+def _clip(ends: Segment, box: Box) -> tuple[Segment, bool]:
+    """Return the segment cut short where it leaves ``box`` (its start is inside), and whether
+    it was cut."""
+    (x1, y1), (x2, y2) = ends
+    reach = 1.0
+    for start, delta, low, high in (
+        (x1, x2 - x1, box.left, box.right),
+        (y1, y2 - y1, box.top, box.bottom),
+    ):
+        if delta > 0:
+            reach = min(reach, (high - start) / delta)
+        elif delta < 0:
+            reach = min(reach, (low - start) / delta)
+    reach = max(reach, 0.0)
+    if reach >= 1.0:
+        return ends, False
+    return ((x1, y1), (x1 + (x2 - x1) * reach, y1 + (y2 - y1) * reach)), True
 
 
 def _pixels(arrow: Arrow, scale: float, ox: float, oy: float) -> Segment:
@@ -307,12 +327,15 @@ def draw(
     show_solution = answer is not None if solution is None else solution
     panels = figure.panels if show_solution else figure.fresh
     learner = _drawable_answer(answer, _bounds(panels))
+    # The scale is the right answer's: a learner's answer far out must not shrink the rows and
+    # terms to a smudge at the origin. Past the panel's edge it is cut short (see _clip).
+    scale, ox, oy = _scale(_bounds(panels))
     if learner is not None:
         panels[-1].arrows.append(Arrow("answer", (0, 0), (learner[0], learner[1]), "your answer"))
-    scale, ox, oy = _scale(_bounds(panels))
 
     prefix = svg.picture_id([spec, [_fmt(v) for v in learner or ()], show_solution])
     title, desc = _describe(figure, learner, solution=show_solution)
+    clipped = False
     roles = list(dict.fromkeys(a.role for panel in panels for a in panel.arrows))
 
     columns = min(COLUMNS, len(panels))
@@ -348,7 +371,15 @@ def draw(
         bounds = Box(left + 2, top + 2, left + PANEL_WIDTH - 2, top + PANEL - 2)
         for arrow in panel.arrows:
             ends = _pixels(arrow, scale, px_ox, px_oy)
-            body.append(_arrow_markup(arrow, ends, prefix))
+            if arrow.role == "answer":
+                inner = Box(left + CLIP, top + CLIP, left + PANEL_WIDTH - CLIP, top + PANEL - CLIP)
+                ends, cut = _clip(ends, inner)
+                if cut:
+                    clipped = True
+            markup = _arrow_markup(arrow, ends, prefix)
+            if arrow.role == "answer" and clipped:
+                markup = markup.replace("<line ", '<line data-clipped="true" ', 1)
+            body.append(markup)
             segments += geometry.arrow_segments(*ends)
             if arrow.label:
                 pending.append((n, arrow, _label(arrow, ends, (px_ox, px_oy), bounds)))
@@ -385,4 +416,6 @@ def draw(
             + svg.text(48, y + 4, LEGEND_TEXT[role])
         )
     out.append("</g>")
+    if clipped:
+        desc += " Your answer runs off the picture: its arrow is cut short at the edge."
     return svg.document(width, height, title, desc, out, prefix=prefix, markers=roles)

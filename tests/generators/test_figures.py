@@ -2,6 +2,7 @@ import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
+import sympy
 
 from practice.generators import generate, render_svg
 
@@ -243,3 +244,21 @@ def test_an_answer_brings_the_solution_unless_told_otherwise(make_spec):
     assert len(arrows(with_answer, "sum")) == 1
     assert arrows(without_solution, "sum") == []
     assert len(arrows(without_solution, "answer")) == 1
+
+
+def test_a_far_wrong_answer_keeps_the_right_answers_scale_and_is_cut_at_the_edge():
+    spec = generate("content_weights", seed=3, level=1)
+    right = parse(render_svg(spec, solution=True))
+    wrong = parse(render_svg(spec, answer=(sympy.Integer(9), sympy.Integer(-8))))
+
+    def scale(root):
+        (panel,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "panel"]
+        return panel.get("data-scale")
+
+    assert scale(wrong) == scale(right)
+    (line,) = arrows(wrong, "answer")
+    assert line.get("data-clipped") == "true"
+    assert (line.get("data-x"), line.get("data-y")) == ("9", "-8")  # the exact answer, still
+    width, height = float(wrong.get("width")), float(wrong.get("height"))
+    assert 0 < float(line.get("x2")) < width and 0 < float(line.get("y2")) < height
+    assert "runs off the picture" in wrong.find(f"{SVG}desc").text
