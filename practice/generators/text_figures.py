@@ -2,12 +2,15 @@
 
 Every box is a ``<rect>`` with ``data-role`` (what the row shows: ``char``, ``piece``,
 ``right``, ``answer``, ...), ``data-index`` (its 0-based place in the row) and ``data-text`` (the
-text it holds, spaces as ``▁``), so a test can read a picture back without its pixels. Text is
-escaped; the root has ``role="img"``, a ``<title>`` and a ``<desc>``.
+text it holds, spaces as ``▁``), so a test can read a picture back without its pixels. A box's
+run of two or more spaces is drawn as separate ``▁`` marks (letter-spaced) followed by its
+count as a subscript (``▁▁▁▁₄``), so four spaces cannot pass for eight. Text is escaped; the
+root has ``role="img"``, a ``<title>`` and a ``<desc>``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +29,22 @@ COLOURS = {**svg.COLOURS, "unknown": "#b91c1c"}
 def shown(text: str) -> str:
     """Return text with its spaces made visible as ``▁``."""
     return text.replace(" ", SPACE_MARK)
+
+
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+SPACED = 3  # pixels between the marks of a run of spaces, so four cannot pass for eight
+
+
+def counted(text: str) -> str:
+    """Return text with spaces as ``▁`` and each run of two or more followed by its count as a
+    subscript: ``"    if"`` -> ``"▁▁▁▁₄if"``."""
+    return re.sub(
+        " {2,}", lambda run: SPACE_MARK * len(run[0]) + str(len(run[0])).translate(_SUBSCRIPT), text
+    ).replace(" ", SPACE_MARK)
+
+
+def _has_run(text: str) -> bool:
+    return "  " in text
 
 
 def text_width(text: str) -> int:
@@ -64,7 +83,10 @@ def box(
     dashed: bool = False,
 ) -> tuple[str, float]:
     """Return one boxed piece of text and its width."""
-    width = text_width(text) if width is None else width
+    written = counted(text)
+    spaced = _has_run(text)
+    if width is None:
+        width = text_width(written) + (SPACED * len(written) if spaced else 0)
     colour = COLOURS.get(role, COLOURS["text"])
     markup = svg.rect(
         x,
@@ -82,9 +104,10 @@ def box(
     ) + svg.text(
         x + width / 2,
         y + BOX_HEIGHT / 2 + 5,
-        shown(text),
+        written,
         text_anchor="middle",
         font_family=svg.MONO_FAMILY,
+        letter_spacing=SPACED if spaced else None,
     )
     return markup, width
 
