@@ -226,6 +226,27 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
     spots = labels.place(marks, segments=segments, obstacles=obstacles)
     body += [labels.svg_text(spot, data_role="value") for spot in spots]
     total_height = top + height + 30
+    # A legend: which bars are which (the value labels above them say only numbers).
+    entries = [(svg.COLOURS["given"], None, "1 − β: what each step keeps")]
+    if solved:
+        entries.append((svg.COLOURS["right"], None, "ᾱ: the running product after each step"))
+        if svg.finite(answer[0] if isinstance(answer, tuple) and answer else None) is not None:
+            entries.append(("none", svg.COLOURS["answer"], "your ᾱ"))
+    for fill, stroke, words in entries:
+        body.append(
+            svg.rect(
+                left,
+                total_height - 10,
+                14,
+                12,
+                fill=fill,
+                stroke=stroke,
+                stroke_dasharray="3 2" if stroke else None,
+                data_role="legend-swatch",
+            )
+        )
+        body.append(svg.text(left + 22, total_height, words, data_role="legend"))
+        total_height += 20
     title = "What each noising step keeps, and what is left after all of them"
     if solved:
         desc = (
