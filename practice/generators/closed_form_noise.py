@@ -227,12 +227,16 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
     body += [labels.svg_text(spot, data_role="value") for spot in spots]
     total_height = top + height + 30
     # A legend: which bars are which (the value labels above them say only numbers).
-    entries = [(svg.COLOURS["given"], None, "1 − β: what each step keeps")]
+    total_height += 8  # clear of the steps' names under the axis
+    # (fill, its opacity as the bars have it, dashed outline, words)
+    entries = [(svg.COLOURS["given"], "0.5", None, "1 − β: what each step keeps")]
     if solved:
-        entries.append((svg.COLOURS["right"], None, "ᾱ: the running product after each step"))
+        entries.append(
+            (svg.COLOURS["right"], "0.6", None, "ᾱ: the running product after each step")
+        )
         if svg.finite(answer[0] if isinstance(answer, tuple) and answer else None) is not None:
-            entries.append(("none", svg.COLOURS["answer"], "your ᾱ"))
-    for fill, stroke, words in entries:
+            entries.append(("none", None, svg.COLOURS["answer"], "your ᾱ"))
+    for fill, opacity, stroke, words in entries:
         body.append(
             svg.rect(
                 left,
@@ -240,6 +244,7 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
                 14,
                 12,
                 fill=fill,
+                fill_opacity=opacity,
                 stroke=stroke,
                 stroke_dasharray="3 2" if stroke else None,
                 data_role="legend-swatch",
