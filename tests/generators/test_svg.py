@@ -2,6 +2,7 @@
 
 import xml.etree.ElementTree as ET
 
+import grading
 from practice.generators import GENERATORS, generate, render_svg, svg
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -55,3 +56,13 @@ def test_every_kind_draws_with_one_root_and_one_coordinate_format():
                     value = element.get(name)
                     if value is not None and "." in value:
                         assert len(value.split(".")[1]) <= 2, (kind, element.tag, name, value)
+
+
+def test_kinds_that_do_not_draw_the_answer_are_told_apart_from_those_that_do():
+    def drawn(kind: str) -> bool:
+        spec = generate(kind, seed=0, level=1)
+        _, value = grading.mistaken_answers(spec)[0]
+        return svg.draws_answer(render_svg(spec, answer=value))
+
+    assert drawn("weighted_sum") and drawn("whitespace_pieces") and drawn("noise_step")
+    assert not drawn("char_vs_word_unknowns") and not drawn("letters_in_pieces")
