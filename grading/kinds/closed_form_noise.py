@@ -172,26 +172,26 @@ def _forgot_describe(p: ClosedFormNoise, d: Any) -> str:
 @register
 class ClosedFormNoiseKind(Kind):
     name = "closed_form_noise"
-    label = "Many noising steps in one: abar and x_t"
+    label = "Many noising steps in one: ᾱₜ and xₜ"
     mistakes = (
         MistakeDef(
             code="summed_betas",
             number=1,
-            label="summed the betas instead of multiplying the (1 - beta)",
+            label="summed the βs instead of multiplying the (1 − β)s",
             explain=_summed_explain,
             apply=_summed_apply,
         ),
         MistakeDef(
             code="last_step_only",
             number=2,
-            label="used the last step's 1 - beta only",
+            label="used only the last step's 1 − β",
             explain=_last_explain,
             apply=_last_apply,
         ),
         MistakeDef(
             code="unrooted_alpha_bar",
             number=3,
-            label="scaled x_0 and the noise by abar and 1 - abar, without square roots",
+            label="scaled x₀ and the noise by ᾱ and 1 − ᾱ, without square roots",
             explain=_unrooted_explain,
             apply=_unrooted_apply,
         ),
@@ -208,7 +208,7 @@ class ClosedFormNoiseKind(Kind):
         MistakeDef(
             code="noise_scale_one_minus_root",
             number=5,
-            label="scaled the noise by 1 - sqrt(abar) instead of sqrt(1 - abar)",
+            label="scaled the noise by 1 − √ᾱ instead of √(1 − ᾱ)",
             explain=_complement_explain,
             apply=_complement_apply,
         ),

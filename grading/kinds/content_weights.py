@@ -118,13 +118,13 @@ def _positional_exponents(p: P) -> tuple[Fraction, ...]:
 def _scores_tex(p: P) -> str:
     listed = ", ".join(scalar_tex(x) for x in scores(p))
     i = p.position
-    return f"the scores $s_{{{i}j}} = \\mathbf{{x}}_{i}\\cdot\\mathbf{{x}}_j$ are $({listed})$"
+    return f"the scores $s_{{{i},j}} = \\mathbf{{x}}_{i}\\cdot\\mathbf{{x}}_j$ are $({listed})$"
 
 
 def _explain(did):
     def explain(p: P, d: Diagnosis) -> str:
         i = p.position
-        formula = f"$w_{{{i}j}} = e^{{s_{{{i}j}}}} / \\sum_k e^{{s_{{{i}k}}}}$, which add to 1"
+        formula = f"$w_{{{i},j}} = e^{{s_{{{i},j}}}} / \\sum_k e^{{s_{{{i},k}}}}$, which add to 1"
         answer = f"$\\mathbf{{h}}_{i} = {vector_tex(_right(p))}$"
         return f"{did(p)} Here {_scores_tex(p)}, the weights are {formula}, and {answer}."
 
@@ -135,7 +135,7 @@ def _omitted_self_did(p: P) -> str:
     i = p.position
     token = f", *{p.tokens[i]}*" if p.tokens else ""
     return (
-        f"You seem to have left out the self score $s_{{{i}{i}}}$ of position {i}{token} (its "
+        f"You seem to have left out the self score $s_{{{i},{i}}}$ of position {i}{token} (its "
         "own row's score with itself) from the softmax and the sum. "
         + SELF_POINT.format(w=scalar_tex(weights(p)[i]))
     )
@@ -175,7 +175,7 @@ class ContentWeights(Kind):
             apply=lambda p, d: combine([sympy.exp(to_sympy(s)) for s in scores(p)], p.rows),
             explain=_explain(
                 lambda p: (
-                    f"You seem to have used $e^{{s_{{{p.position}j}}}}$ as the weights without "
+                    f"You seem to have used $e^{{s_{{{p.position},j}}}}$ as the weights without "
                     "dividing by their sum."
                 )
             ),
@@ -215,7 +215,7 @@ class ContentWeights(Kind):
             apply=lambda p, d: combine(scores(p), p.rows),
             explain=_explain(
                 lambda p: (
-                    f"You seem to have used the scores $s_{{{p.position}j}}$ themselves as "
+                    f"You seem to have used the scores $s_{{{p.position},j}}$ themselves as "
                     "weights; the weights are their softmax."
                 )
             ),

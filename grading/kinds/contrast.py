@@ -86,7 +86,8 @@ def _right(p: P) -> tuple[Fraction, ...]:
 
 
 def _answer(p: P) -> str:
-    return f"$\\mathbf{{h}}_i^B - \\mathbf{{h}}_i^A = {vector_tex(_right(p))}$"
+    i = p.position  # written as the statement writes it: h_2^B - h_2^A, not h_i
+    return f"$\\mathbf{{h}}_{{{i}}}^B - \\mathbf{{h}}_{{{i}}}^A = {vector_tex(_right(p))}$"
 
 
 def _forgot_weight_variants(p: P) -> list[Variant]:
@@ -184,7 +185,8 @@ def _forgot_weight_explain(p: P, d: Diagnosis) -> str:
 
 def _reversed_explain(p: P, d: Diagnosis) -> str:
     return (
-        "You seem to have computed $\\mathbf{h}_i^A - \\mathbf{h}_i^B$: every sign is "
+        f"You seem to have computed $\\mathbf{{h}}_{{{p.position}}}^A - "
+        f"\\mathbf{{h}}_{{{p.position}}}^B$: every sign is "
         f"flipped. The question asks for sentence B minus sentence A: {_answer(p)}."
     )
 

@@ -64,7 +64,7 @@ def chunks_from_right(digits: str, group: int) -> tuple[str, ...]:
 
 
 def _pieces_md(pieces: Iterable[str]) -> str:
-    return " ".join(f"`{p}`" for p in pieces)
+    return " | ".join(f"`{p}`" for p in pieces)  # bars: "`1` `965`" would read as a number
 
 
 def _follow(count: int) -> str:

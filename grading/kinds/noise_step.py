@@ -217,7 +217,7 @@ class NoiseStepKind(Kind):
         MistakeDef(
             code="swapped_beta",
             number=3,
-            label="swapped beta and 1 - beta",
+            label="swapped β and 1 − β",
             parts="the parts it changed: [0] the value, [1] the variance",
             variants=_by_parts("swapped_beta"),
             apply=_swapped_apply,
@@ -226,7 +226,7 @@ class NoiseStepKind(Kind):
         MistakeDef(
             code="unrooted_coefficients",
             number=4,
-            label="scaled the value by 1 - beta and beta, without square roots",
+            label="scaled the value by 1 − β and β, without square roots",
             parts="[0]: the value",
             variants=lambda p: [Variant("unrooted_coefficients", (VALUE,), {})],
             apply=_unrooted_apply,

@@ -150,7 +150,7 @@ class PredictCleanKind(Kind):
         MistakeDef(
             code="no_rescale",
             number=1,
-            label="did not divide by sqrt(abar_t)",
+            label="did not divide by √ᾱₜ",
             explain=_no_rescale_explain,
             apply=_no_rescale_apply,
         ),
@@ -164,21 +164,21 @@ class PredictCleanKind(Kind):
         MistakeDef(
             code="beta_for_alpha_bar",
             number=3,
-            label="used beta_t where abar_t belongs",
+            label="used βₜ where ᾱₜ belongs",
             explain=_beta_explain,
             apply=_beta_apply,
         ),
         MistakeDef(
             code="no_square_roots",
             number=4,
-            label="used abar_t and 1 - abar_t without square roots",
+            label="used ᾱₜ and 1 − ᾱₜ without square roots",
             explain=_unrooted_explain,
             apply=_unrooted_apply,
         ),
         MistakeDef(
             code="multiplied_by_root",
             number=5,
-            label="multiplied by sqrt(abar_t) instead of dividing",
+            label="multiplied by √ᾱₜ instead of dividing",
             explain=_multiplied_explain,
             apply=_multiplied_apply,
         ),

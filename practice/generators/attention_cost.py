@@ -108,7 +108,7 @@ class AttentionCostGenerator(ProblemGenerator):
                 words = ""
             if words:
                 desc += f" {words}."
-                body.append(label(x0, height + 6, words, colour=COLOURS["answer"]))
+                body.append(label(x0, height + 6, words, colour=COLOURS["answer"], role="answer"))
                 height += 24
         return svg_root(width, height, title, desc, body)
 

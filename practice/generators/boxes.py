@@ -5,15 +5,16 @@ writer. Every box is a ``<rect>`` with ``data-role`` (what it shows: ``token``, 
 ``char``, ``byte``, ``piece``, ``pair``, ...) and optional ``data-*`` facts, followed by its
 ``<text>``; a test can read the picture back from those attributes. Text is escaped; the root
 has ``role="img"``, a ``<title>`` and a ``<desc>``, with ids unique per picture (the root is
-``text_figures.svg_root``, shared with the other pictures of text).
+``text_figures.svg_root``, shared with the other pictures of text). Elements are written with the
+one toolkit, ``svg``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape, quoteattr
 
-from .text_figures import MONO, svg_root
+from . import svg
+from .text_figures import svg_root
 
 STYLES = {
     # role: (fill, stroke)
@@ -54,16 +55,30 @@ class Figure:
     ) -> None:
         """Draw a rectangle with centred text; record its role and facts as data attributes."""
         fill, stroke = STYLES[style]
-        attrs = "".join(f" data-{k}={quoteattr(str(v))}" for k, v in (data or {}).items())
-        dash = ' stroke-dasharray="4 3"' if dashed else ""
-        font = f" {MONO}" if mono else ""
-        font_size = f' font-size="{size}"' if size else ""
+        fields = {
+            "x": svg.px(x),
+            "y": svg.px(y),
+            "width": svg.px(w),
+            "height": svg.px(h),
+            "rx": 3,
+            "fill": fill,
+            "stroke": stroke,
+            "stroke-width": 1.5,
+            "stroke-dasharray": "4 3" if dashed else None,
+            "data-role": role,
+            "data-style": style,
+            **{f"data-{k}": v for k, v in (data or {}).items()},
+        }
         self.items.append(
-            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="3" fill="{fill}" '
-            f'stroke="{stroke}" stroke-width="1.5"{dash} data-role="{role}" '
-            f'data-style="{style}"{attrs}/>'
-            f'<text x="{x + w / 2:g}" y="{y + h / 2 + 4.5:g}" text-anchor="middle"'
-            f"{font}{font_size}>{escape(text)}</text>"
+            svg.element("rect", fields, {})
+            + svg.text(
+                x + w / 2,
+                y + h / 2 + 4.5,
+                text,
+                text_anchor="middle",
+                font_family=svg.MONO_FAMILY if mono else None,
+                font_size=size or None,
+            )
         )
         self._grow(x + w, y + h)
 
@@ -80,11 +95,17 @@ class Figure:
         weight: str | None = None,
     ) -> None:
         """Write free text with its baseline at ``y``."""
-        font_size = f' font-size="{size}"' if size else ""
-        bold = f' font-weight="{weight}"' if weight else ""
         self.items.append(
-            f'<text x="{x:g}" y="{y:g}" text-anchor="{anchor}" fill="{colour}" '
-            f'data-role="{role}"{font_size}{bold}>{escape(text)}</text>'
+            svg.text(
+                x,
+                y,
+                text,
+                text_anchor=anchor,
+                fill=colour,
+                data_role=role,
+                font_size=size or None,
+                font_weight=weight,
+            )
         )
         width = 7.5 * len(text)
         right = x + (width if anchor == "start" else width / 2 if anchor == "middle" else 0)
@@ -92,10 +113,7 @@ class Figure:
 
     def line(self, x1: float, y1: float, x2: float, y2: float, *, colour: str = "#9ca3af") -> None:
         """Draw a thin connecting line."""
-        self.items.append(
-            f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="{colour}" '
-            'stroke-width="1"/>'
-        )
+        self.items.append(svg.line(x1, y1, x2, y2, stroke=colour, stroke_width=1))
         self._grow(max(x1, x2), max(y1, y2))
 
     def _grow(self, x: float, y: float) -> None:

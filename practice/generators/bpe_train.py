@@ -180,10 +180,7 @@ class BpeTrainGenerator(ProblemGenerator):
                 )
             y += 36
         fig.label(
-            8,
-            y + 14,
-            "blue: the pair merged at that step (most frequent, ties "
-            "alphabetical); red: yours where it differs",
-            size=11,
+            8, y + 14, "blue: the pair merged at that step (most frequent, ties alphabetical)"
         )
+        fig.label(8, y + 32, "red: yours where it differs", colour="#b91c1c")
         return fig.render()

@@ -15,8 +15,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.closed_form_noise import ClosedFormNoiseKind, alpha_bar
 
-from . import geometry, labels
-from . import svg_plot as svg
+from . import geometry, labels, svg
 from .base import Draw, ProblemGenerator, frac_str
 from .noise_step import _entry, _tex_value, stands_out
 from .statement import tex_number
@@ -227,6 +226,32 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
     spots = labels.place(marks, segments=segments, obstacles=obstacles)
     body += [labels.svg_text(spot, data_role="value") for spot in spots]
     total_height = top + height + 30
+    # A legend: which bars are which (the value labels above them say only numbers).
+    total_height += 8  # clear of the steps' names under the axis
+    # (fill, its opacity as the bars have it, dashed outline, words)
+    entries = [(svg.COLOURS["given"], "0.5", None, "1 − β: what each step keeps")]
+    if solved:
+        entries.append(
+            (svg.COLOURS["right"], "0.6", None, "ᾱ: the running product after each step")
+        )
+        if svg.finite(answer[0] if isinstance(answer, tuple) and answer else None) is not None:
+            entries.append(("none", None, svg.COLOURS["answer"], "your ᾱ"))
+    for fill, opacity, stroke, words in entries:
+        body.append(
+            svg.rect(
+                left,
+                total_height - 10,
+                14,
+                12,
+                fill=fill,
+                fill_opacity=opacity,
+                stroke=stroke,
+                stroke_dasharray="3 2" if stroke else None,
+                data_role="legend-swatch",
+            )
+        )
+        body.append(svg.text(left + 22, total_height, words, data_role="legend"))
+        total_height += 20
     title = "What each noising step keeps, and what is left after all of them"
     if solved:
         desc = (
@@ -240,7 +265,7 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
             "Grey bars: the factor 1 − β each step keeps; the product after the last step is "
             "left for you to work out."
         )
-    return svg.document(width, total_height, title, desc, body, [spec, str(answer)])
+    return svg.document(width, total_height, title, desc, body, key=[spec, str(answer)])
 
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")

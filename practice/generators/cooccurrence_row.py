@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.cooccurrence_row import CooccurrenceProblem, counts, hits
 
-from . import svg_parts as svg
+from . import svg
 from .base import Draw, ProblemGenerator
 from .statement import md_sentence, md_word
 from .words_embedding import TOPICS, WORD
@@ -192,7 +192,7 @@ def windows_picture(spec: dict, *, solution: bool, answer: Any = None) -> str:
     width = max(40 + (box_w + gap) * longest, 100 + 70 * len(p.context))
     counts_top = top + row_h * len(p.sentences) + 10
     height = counts_top + (70 if solution else 20)
-    prefix = svg.prefix_for(("cooc", spec.get("sentences"), spec.get("context"), solution))
+    prefix = svg.picture_id(("cooc", spec.get("sentences"), spec.get("context"), solution))
     body: list[str] = [svg.text(8, 16, f"window: {p.window} words on each side of {p.word}")]
     counted = set(hits(p))
     for s, tokens in enumerate(p.sentences):
@@ -274,10 +274,10 @@ def windows_picture(spec: dict, *, solution: bool, answer: Any = None) -> str:
     if solution:
         desc += " A tick under a word marks each time it is counted."
     return svg.document(
-        prefix,
         width,
         height,
         "The sentences with the window around each occurrence",
         desc,
         body,
+        prefix=prefix,
     )

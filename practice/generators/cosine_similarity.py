@@ -14,8 +14,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.cosine_similarity import cosine
 
-from . import geometry, labels
-from . import svg_parts as svg
+from . import geometry, labels, svg
 from .base import Draw, ProblemGenerator
 from .statement import md_word, tex_vector
 from .words_embedding import WORD_PAIRS
@@ -106,7 +105,7 @@ class CosineSimilarityGenerator(ProblemGenerator):
         u, v = int_rows(spec)
         words = spec["words"]
         show = answer is not None if solution is None else solution
-        prefix = svg.prefix_for(("cosine", spec.get("words"), spec.get("rows"), str(answer), show))
+        prefix = svg.picture_id(("cosine", spec.get("words"), spec.get("rows"), str(answer), show))
         if not show and len(u) == 2:
             return _fresh_arrows(prefix, words, u, v)
         if not show:
@@ -225,14 +224,14 @@ def _fresh_arrows(prefix: str, words: list[str], u: tuple, v: tuple) -> str:
     body += drawing.placed()
     body.append("</g>")
     return svg.document(
-        prefix,
         PANEL,
         PANEL,
         "The two rows as arrows and the angle between them",
         f"The rows of {words[0]} (u) and {words[1]} (v) drawn from the origin; θ is the "
         "angle between them. Its cosine is not written.",
         body,
-        marker_roles=["row"],
+        markers=["row"],
+        prefix=prefix,
     )
 
 
@@ -273,13 +272,13 @@ def _fresh_bars(prefix: str, words: list[str], u: tuple, v: tuple) -> str:
         )
     body.append(svg.text(40, 16, f"grey: u ({words[0]}), blue: v ({words[1]})"))
     return svg.document(
-        prefix,
         width,
         height,
         "The two rows, coordinate by coordinate",
         f"Bars for each coordinate of u ({words[0]}) and v ({words[1]}); the rows have "
         f"{dim} coordinates, so they are drawn as bars rather than arrows.",
         body,
+        prefix=prefix,
     )
 
 
@@ -333,11 +332,11 @@ def _angle_picture(prefix: str, words: list[str], u: tuple, v: tuple, answer: An
         desc += f" The dashed arrow makes the angle whose cosine is your {learner:.4g}."
     plane = "" if len(u) == 2 else " (drawn in the plane the two rows span)"
     return svg.document(
-        prefix,
         PANEL,
         PANEL + 20,
         f"The angle between the rows{plane}",
         desc,
-        [*body, svg.text(8, PANEL + 12, f"cos θ = {right}")],
-        marker_roles=roles,
+        [*body, svg.text(8, PANEL + 12, f"cos θ = {svg.math_text(right)}")],
+        markers=roles,
+        prefix=prefix,
     )

@@ -13,39 +13,31 @@ Labels are placed by ``labels.place`` so none overlaps an arrow (shaft or head) 
 label: a row's label around its tip, outward first; a result's beside its shaft. The axes are
 faint guides (class ``guide``) labels may cross. Each panel is ``PANEL`` high and ``SIDE``
 wider on each side than the drawing's square, room for labels beside arrows along an axis.
+Panels sit side by side, ``COLUMNS`` at most; more wrap onto the next row, so a picture is
+drawn at its natural size rather than shrunk to fit.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
-from xml.sax.saxutils import escape, quoteattr
 
-from . import geometry, labels
+from . import geometry, labels, svg
 from .labels import Box, Label, Segment
 
 PANEL = 340  # pixels: the drawing's square
 PAD = 58  # room for the labels around the drawing
 SIDE = 40  # more room for labels left and right of the square (labels are wide, not tall)
 PANEL_WIDTH = PANEL + 2 * SIDE
+PANEL_HEIGHT = PANEL + 24  # the drawing and its caption
+COLUMNS = 2  # panels side by side at most: a third wraps below, so no panel is shrunk
 LEGEND_LINE = 20
-FONT_SIZE = 12
-# Presentation attributes, not a `style` attribute: a page's Content-Security-Policy without
-# 'unsafe-inline' blocks `style` attributes in inline SVG (CSP3 style-src-attr), not these.
-FONT = f'font-family="system-ui, sans-serif" font-size="{FONT_SIZE}"'
+FONT_SIZE = svg.FONT_SIZE
 
-COLOURS = {
-    "row": "#6b7280",
-    "term": "#2563eb",
-    "sum": "#047857",
-    "right": "#047857",
-    "answer": "#c2410c",
-}
+COLOURS = svg.COLOURS
 DASH = {"answer": "6 4", "row": "2 3"}
 WIDTH = {"row": 1.5, "term": 2, "sum": 3, "right": 3, "answer": 3}
 
@@ -59,6 +51,7 @@ LEGEND_TEXT = {
 
 Number = Fraction | float
 FAR_OUT = 20
+CLIP = 14  # pixels: a learner's arrow running past the panel stops this far inside its edge
 
 
 @dataclass
@@ -144,19 +137,15 @@ def _scale(bounds: tuple[float, float, float, float]) -> tuple[float, float, flo
     return round(scale, 6), round(origin_x, 3), round(origin_y, 3)
 
 
-def _px(value: float) -> str:
-    return f"{value:.3f}".rstrip("0").rstrip(".")
-
-
 def _arrow_markup(arrow: Arrow, ends: Segment, marker: str) -> str:
     (x1, y1), (x2, y2) = ends
     attrs = {
         "class": f"arrow {arrow.role}",
         "data-role": arrow.role,
-        "x1": _px(x1),
-        "y1": _px(y1),
-        "x2": _px(x2),
-        "y2": _px(y2),
+        "x1": svg.px(x1),
+        "y1": svg.px(y1),
+        "x2": svg.px(x2),
+        "y2": svg.px(y2),
         "data-x": _fmt(arrow.tip[0]),
         "data-y": _fmt(arrow.tip[1]),
         "stroke": COLOURS[arrow.role],
@@ -167,7 +156,26 @@ def _arrow_markup(arrow: Arrow, ends: Segment, marker: str) -> str:
         attrs["data-index"] = str(arrow.index)
     if arrow.role in DASH:
         attrs["stroke-dasharray"] = DASH[arrow.role]
-    return "<line " + " ".join(f"{k}={quoteattr(v)}" for k, v in attrs.items()) + "/>"
+    return svg.element("line", attrs, {})
+
+
+def _clip(ends: Segment, box: Box) -> tuple[Segment, bool]:
+    """Return the segment cut short where it leaves ``box`` (its start is inside), and whether
+    it was cut."""
+    (x1, y1), (x2, y2) = ends
+    reach = 1.0
+    for start, delta, low, high in (
+        (x1, x2 - x1, box.left, box.right),
+        (y1, y2 - y1, box.top, box.bottom),
+    ):
+        if delta > 0:
+            reach = min(reach, (high - start) / delta)
+        elif delta < 0:
+            reach = min(reach, (low - start) / delta)
+    reach = max(reach, 0.0)
+    if reach >= 1.0:
+        return ends, False
+    return ((x1, y1), (x1 + (x2 - x1) * reach, y1 + (y2 - y1) * reach)), True
 
 
 def _pixels(arrow: Arrow, scale: float, ox: float, oy: float) -> Segment:
@@ -319,37 +327,22 @@ def draw(
     show_solution = answer is not None if solution is None else solution
     panels = figure.panels if show_solution else figure.fresh
     learner = _drawable_answer(answer, _bounds(panels))
+    # The scale is the right answer's: a learner's answer far out must not shrink the rows and
+    # terms to a smudge at the origin. Past the panel's edge it is cut short (see _clip).
+    scale, ox, oy = _scale(_bounds(panels))
     if learner is not None:
         panels[-1].arrows.append(Arrow("answer", (0, 0), (learner[0], learner[1]), "your answer"))
-    scale, ox, oy = _scale(_bounds(panels))
 
-    digest = hashlib.sha1(  # noqa: S324 - a short id for the markup, not security
-        json.dumps(
-            [spec, [_fmt(v) for v in learner or ()], show_solution], sort_keys=True, default=str
-        ).encode()
-    ).hexdigest()[:10]
-    prefix = f"bl-{digest}"
+    prefix = svg.picture_id([spec, [_fmt(v) for v in learner or ()], show_solution])
     title, desc = _describe(figure, learner, solution=show_solution)
+    clipped = False
     roles = list(dict.fromkeys(a.role for panel in panels for a in panel.arrows))
 
-    width = PANEL_WIDTH * len(panels)
-    height = PANEL + 24 + LEGEND_LINE * len(roles)
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" '
-        f'aria-labelledby="{prefix}-title {prefix}-desc" {FONT}>',
-        f'<title id="{prefix}-title">{escape(title)}</title>',
-        f'<desc id="{prefix}-desc">{escape(desc)}</desc>',
-        "<defs>",
-    ]
-    for role in roles:
-        out.append(
-            f'<marker id="{prefix}-{role}" viewBox="0 0 10 10" refX="9" refY="5" '
-            'markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" '
-            'orient="auto-start-reverse">'
-            f'<path d="M0,0 L10,5 L0,10 z" fill="{COLOURS[role]}"/></marker>'
-        )
-    out.append("</defs>")
+    columns = min(COLUMNS, len(panels))
+    rows = -(-len(panels) // columns)
+    width = PANEL_WIDTH * columns
+    height = PANEL_HEIGHT * rows + LEGEND_LINE * len(roles)
+    out: list[str] = []
     # Lines first, every arrow (shaft and head) an obstacle for the labels; the axes are faint
     # guides labels may cross (class "guide"), else a label at the tip of an arrow lying on an
     # axis could not sit above or below it. Then the labels, placed together (rows first: they
@@ -359,28 +352,43 @@ def draw(
     pending: list[tuple[int, Arrow, Label]] = []
     bodies: list[list[str]] = []
     for n, panel in enumerate(panels):
-        px_ox, px_oy = n * PANEL_WIDTH + ox, oy
+        left, top = (n % columns) * PANEL_WIDTH, (n // columns) * PANEL_HEIGHT
+        px_ox, px_oy = left + ox, top + oy
         body = [
-            f'<g class="panel" data-origin="{_px(px_ox)},{_px(px_oy)}" data-scale="{scale}">',
-            f'<line class="axis guide" x1="{n * PANEL_WIDTH + 4}" y1="{_px(px_oy)}" '
-            f'x2="{(n + 1) * PANEL_WIDTH - 4}" y2="{_px(px_oy)}" stroke="#d1d5db"/>'
-            f'<line class="axis guide" x1="{_px(px_ox)}" y1="4" x2="{_px(px_ox)}" y2="{PANEL - 4}" '
-            'stroke="#d1d5db"/>',
+            f'<g class="panel" data-origin="{svg.px(px_ox)},{svg.px(px_oy)}" data-scale="{scale}">',
+            svg.line(
+                left + 4,
+                px_oy,
+                left + PANEL_WIDTH - 4,
+                px_oy,
+                class_="axis guide",
+                stroke=COLOURS["muted"],
+            )
+            + svg.line(
+                px_ox, top + 4, px_ox, top + PANEL - 4, class_="axis guide", stroke=COLOURS["muted"]
+            ),
         ]
-        bounds = Box(n * PANEL_WIDTH + 2, 2, (n + 1) * PANEL_WIDTH - 2, PANEL - 2)
+        bounds = Box(left + 2, top + 2, left + PANEL_WIDTH - 2, top + PANEL - 2)
         for arrow in panel.arrows:
             ends = _pixels(arrow, scale, px_ox, px_oy)
-            body.append(_arrow_markup(arrow, ends, prefix))
+            if arrow.role == "answer":
+                inner = Box(left + CLIP, top + CLIP, left + PANEL_WIDTH - CLIP, top + PANEL - CLIP)
+                ends, cut = _clip(ends, inner)
+                if cut:
+                    clipped = True
+            markup = _arrow_markup(arrow, ends, prefix)
+            if arrow.role == "answer" and clipped:
+                markup = markup.replace("<line ", '<line data-clipped="true" ', 1)
+            body.append(markup)
             segments += geometry.arrow_segments(*ends)
             if arrow.label:
                 pending.append((n, arrow, _label(arrow, ends, (px_ox, px_oy), bounds)))
-        caption_x, caption_y = n * PANEL_WIDTH + PANEL_WIDTH / 2, PANEL + 14
+        caption_x, caption_y = left + PANEL_WIDTH / 2, top + PANEL + 14
         obstacles.append(
             labels.text_box(caption_x, caption_y, panel.caption, size=FONT_SIZE, anchor="middle")
         )
         body.append(
-            f'<text class="caption" x="{caption_x:g}" y="{caption_y}" '
-            f'text-anchor="middle">{escape(panel.caption)}</text>'
+            svg.text(caption_x, caption_y, panel.caption, class_="caption", text_anchor="middle")
         )
         bodies.append(body)
     pending.sort(key=lambda item: item[1].role != "row")  # stable: drawing order within
@@ -394,12 +402,20 @@ def draw(
         out.append("</g>")
     out.append('<g class="legend">')
     for k, role in enumerate(roles):
-        y = PANEL + 24 + LEGEND_LINE * k + 10
-        dash = f' stroke-dasharray="{DASH[role]}"' if role in DASH else ""
+        y = PANEL_HEIGHT * rows + LEGEND_LINE * k + 10
         out.append(
-            f'<line x1="10" y1="{y}" x2="40" y2="{y}" stroke="{COLOURS[role]}" '
-            f'stroke-width="{WIDTH[role]}"{dash}/>'
-            f'<text x="48" y="{y + 4}">{escape(LEGEND_TEXT[role])}</text>'
+            svg.line(
+                10,
+                y,
+                40,
+                y,
+                stroke=COLOURS[role],
+                stroke_width=WIDTH[role],
+                stroke_dasharray=DASH.get(role),
+            )
+            + svg.text(48, y + 4, LEGEND_TEXT[role])
         )
-    out.append("</g></svg>")
-    return "".join(out)
+    out.append("</g>")
+    if clipped:
+        desc += " Your answer runs off the picture: its arrow is cut short at the edge."
+    return svg.document(width, height, title, desc, out, prefix=prefix, markers=roles)

@@ -18,8 +18,7 @@ from typing import Any, ClassVar
 from grading.kinds.greedy_loop import LoopProblem, first_repeated_piece, run
 from grading.spec import number
 
-from . import geometry, labels
-from . import svg_parts as svg
+from . import geometry, labels, svg
 from .base import Draw, ProblemGenerator
 from .greedy_steps import draw_pieces, draw_scores, grid_picture, score_table_markdown
 from .statement import md_word
@@ -161,15 +160,25 @@ def state_graph(spec: dict, answer: Any) -> str:
     j = r.first_context_step
     lead, cycle = states[:j], states[j : r.repeat_step]
     spacing, radius = 160, 40 + 22 * len(cycle)
-    cx, cy = 70 + spacing * len(lead) + radius, 60 + radius
-    width, height = cx + radius + 90, cy + radius + 70
     positions: dict[int, tuple[float, float]] = {}
-    for t in range(len(lead)):
-        positions[t] = (70 + t * spacing, cy)
+    if 70 + spacing * len(lead) + 2 * radius + 90 <= 820:
+        # The lead-in on a line left of the cycle.
+        cx, cy = 70 + spacing * len(lead) + radius, 60 + radius
+        for t in range(len(lead)):
+            positions[t] = (70 + t * spacing, cy)
+    else:
+        # A long lead-in runs down the left edge, so the picture keeps its natural size: its
+        # last state sits level with the cycle's leftmost one.
+        drop = 110
+        cy = max(60 + radius, 60 + drop * (len(lead) - 1))
+        cx = 70 + spacing + radius
+        for t in range(len(lead)):
+            positions[t] = (70, cy - drop * (len(lead) - 1 - t))
+    width, height = cx + radius + 90, cy + radius + 70
     for n in range(len(cycle)):
         angle = math.pi - 2 * math.pi * n / len(cycle)
         positions[j + n] = (cx + radius * math.cos(angle), cy - radius * math.sin(angle))
-    prefix = svg.prefix_for(("loop-graph", spec.get("contexts"), spec.get("scores"), str(answer)))
+    prefix = svg.picture_id(("loop-graph", spec.get("contexts"), spec.get("scores"), str(answer)))
     body: list[str] = []
     roles = ["path", "loop"]
     bounds = labels.Box(0, 0, width, height)
@@ -227,16 +236,18 @@ def state_graph(spec: dict, answer: Any) -> str:
         if (tuple(loop), start) != (r.loop, r.start):
             desc += f" Your answer: the loop {' '.join(loop)} from step {start}."
             mine = f"your answer: {' '.join(loop)} from step {start}"
-            body.append(svg.text(10, height - 12, mine, fill=svg.COLOURS["answer"]))
+            body.append(
+                svg.text(10, height - 12, mine, fill=svg.COLOURS["answer"], data_role="answer")
+            )
             obstacles.append(labels.text_box(10, height - 12, mine, size=12))
     spots = labels.place(edge_labels, segments=segments, obstacles=obstacles)
     body += [labels.svg_text(s, fill=c) for s, c in zip(spots, edge_colours, strict=True)]
     return svg.document(
-        prefix,
         width,
         height,
         "The states greedy decoding passes through, and the cycle",
         desc,
         body,
-        marker_roles=roles,
+        markers=roles,
+        prefix=prefix,
     )

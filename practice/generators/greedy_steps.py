@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from grading.kinds.greedy_steps import GreedyProblem, ScoreTable, decode
 from grading.spec import number
 
-from . import svg_parts as svg
+from . import svg
 from .base import Draw, ProblemGenerator
 from .statement import md_word
 from .words_decoding import PIECE_SETS
@@ -186,7 +186,7 @@ def grid_picture(
     left = max(LEFT, 14 + 7 * max(len(label) for label in row_labels))
     width = max(left + CELL * n_cols + 20, 380)  # the legend's lines need 380 px
     height = TOP + CELL * n_rows + 56
-    prefix = svg.prefix_for(key)
+    prefix = svg.picture_id(key)
     body = [svg.text(left, 16, "next piece →"), svg.text(6, TOP - 8, "last ↓")]
     for j, piece in enumerate(columns):
         body.append(svg.text(left + CELL * j + CELL / 2, TOP - 8, piece, text_anchor="middle"))
@@ -248,16 +248,25 @@ def grid_picture(
                     data_step=step + 1,
                 )
             )
-        # A path may pass one cell twice (a loop): its label lists every step there.
+        # A path may pass one cell twice (a loop): its label lists every step there. The
+        # numbers sit in a filled badge in the cell's corner (top left for the path, bottom
+        # right for the answer), clear of the cell's score and of the outlines' borders.
         for (r, c), steps in steps_at.items():
+            number = ",".join(str(n) for n in steps)
+            badge = 8 + 7.5 * len(number)
+            x = left + CELL * c + 1 if role == "path" else left + CELL * (c + 1) - 1 - badge
+            y = TOP + CELL * r + 1 if role == "path" else TOP + CELL * (r + 1) - 17
+            body.append(
+                svg.rect(x, y, badge, 16, rx=4, fill=svg.COLOURS[role], data_role="step-badge")
+            )
             body.append(
                 svg.text(
-                    left + CELL * c + (4 if role == "path" else CELL - 4),
-                    TOP + CELL * r + 14 if role == "path" else TOP + CELL * (r + 1) - 5,
-                    ",".join(str(n) for n in steps),
-                    fill=svg.COLOURS[role],
-                    text_anchor="start" if role == "path" else "end",
-                    font_size="10px",
+                    x + badge / 2,
+                    y + 12.5,
+                    number,
+                    fill="#ffffff",
+                    text_anchor="middle",
+                    font_weight="600",
                 )
             )
     legend_y = TOP + CELL * n_rows + 24
@@ -267,4 +276,4 @@ def grid_picture(
     }
     for n, (role, _) in enumerate(paths):
         body.append(svg.text(6, legend_y + 16 * n, notes[role][0], fill=svg.COLOURS[role]))
-    return svg.document(prefix, width, height, title, desc, body)
+    return svg.document(width, height, title, desc, body, prefix=prefix)

@@ -49,8 +49,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from xml.sax.saxutils import escape, quoteattr
 
+from . import svg
 from .geometry import (
     ASCENT,
     DESCENT,
@@ -280,21 +280,16 @@ def place(
     return out
 
 
-def _px(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
-
-
 def svg_text(placed: Placed, **attributes: str) -> str:
     """Return the ``<text>`` element of a placed label; ``attributes`` (underscores written
     as hyphens, e.g. ``data_role``) are added after position, anchor and font size. A label
     that found no free place carries ``data-crowded="true"``, so a test can find it."""
-    attrs = {
-        "x": _px(placed.x),
-        "y": _px(placed.y),
-        "text-anchor": placed.anchor,
-        "font-size": _px(placed.size),
-        **({} if placed.free else {"data-crowded": "true"}),
-        **{k.replace("_", "-"): v for k, v in attributes.items()},
-    }
-    joined = " ".join(f"{k}={quoteattr(v)}" for k, v in attrs.items())
-    return f"<text {joined}>{escape(placed.text)}</text>"
+    return svg.text(
+        placed.x,
+        placed.y,
+        placed.text,
+        text_anchor=placed.anchor,
+        font_size=svg.px(placed.size),
+        data_crowded=None if placed.free else "true",
+        **attributes,
+    )

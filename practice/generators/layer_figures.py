@@ -15,8 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import geometry, labels
-from . import svg_plot as svg
+from . import geometry, labels, svg
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -152,7 +151,7 @@ def contrast_picture(spec: dict, answer: Any = None, *, solution: bool | None = 
         desc += (
             f" The lookup difference is {_vec(right[0])}; the layer difference is {_vec(right[1])}."
         )
-    return svg.document(width, height, title.replace("*", ""), desc, body, [spec, str(answer)])
+    return svg.document(width, height, title.replace("*", ""), desc, body, key=[spec, str(answer)])
 
 
 def layers_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
@@ -322,4 +321,4 @@ def layers_picture(spec: dict, answer: Any = None, *, solution: bool | None = No
     )
     if solved:
         desc += f" The answer is {_vec(kind.right(p))}."
-    return svg.document(width, height, title, desc, body, [spec, str(answer)])
+    return svg.document(width, height, title, desc, body, key=[spec, str(answer)])

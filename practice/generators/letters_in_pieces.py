@@ -107,7 +107,8 @@ class LettersInPiecesGenerator(ProblemGenerator):
                 f"*{letter}* occurs in the phrase.",
                 "",
                 "Answer with the pieces, a semicolon, then the count, for example "
-                "`ab ▁cd; 2` (type a piece's leading space as `▁` or `_`).",
+                "`ab ▁cd; 2`. A piece's leading space is the mark `▁`, as in the table; it may be "
+                "typed as an underscore from the keyboard.",
             ]
         )
 

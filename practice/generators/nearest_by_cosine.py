@@ -18,8 +18,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.cosine_similarity import cosine
 
-from . import geometry, labels
-from . import svg_parts as svg
+from . import geometry, labels, svg
 from .base import Draw, ProblemGenerator
 from .statement import md_word, tex_vector
 from .words_embedding import NEIGHBOUR_SETS
@@ -202,7 +201,7 @@ class NearestByCosineGenerator(ProblemGenerator):
         query = tuple(int(x) for x in spec["query_row"])
         rows = [tuple(int(x) for x in r) for r in spec["rows"]]
         words = list(spec["candidates"])
-        prefix = svg.prefix_for(("nearest", spec.get("query_row"), spec.get("rows"), answer, show))
+        prefix = svg.picture_id(("nearest", spec.get("query_row"), spec.get("rows"), answer, show))
         right = roles(query, rows)["cosine"]
         chosen = words.index(answer) if isinstance(answer, str) and answer in words else None
         if len(query) == 2:
@@ -314,7 +313,7 @@ def _arrows(
         desc = "Each row is an arrow from the origin, labelled with its word; no winner is marked."
     # Labels run to the right of the arrows' tips: room for them beyond the panel.
     return svg.document(
-        prefix, left + PANEL + LABEL_ROOM, PANEL, title, desc, body, marker_roles=roles_used
+        left + PANEL + LABEL_ROOM, PANEL, title, desc, body, markers=roles_used, prefix=prefix
     )
 
 
@@ -350,12 +349,12 @@ def _rows_as_bars(
         body.append(svg.text(left + group / 2 - 8, height - 10, word, text_anchor="middle"))
     body.append(svg.text(8, middle + 4, f"{dim} coordinates"))
     return svg.document(
-        prefix,
         width,
         height,
         "The query's and the candidates' rows, coordinate by coordinate",
         f"Each word's {dim} coordinates as bars, the query first; no winner is marked.",
         body,
+        prefix=prefix,
     )
 
 
@@ -406,10 +405,10 @@ def _ranking(
     if chosen is not None and chosen != right:
         desc += f" Your pick, {words[chosen]}, is marked in orange."
     return svg.document(
-        prefix,
         width,
         height,
         "The candidates ranked by cosine, with their dot products and distances",
         desc,
         body,
+        prefix=prefix,
     )

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from grading.kinds._noise_math import value_float, value_tex
 from grading.kinds.noise_step import right_value, right_variance
 
-from . import svg_plot as svg
+from . import svg
 from .base import Draw, ProblemGenerator, frac_str
 from .statement import tex_number
 
@@ -245,6 +245,10 @@ def step_picture(spec: dict, answer: Any = None, *, solution: bool | None = None
                 )
             )
     height = 30 + 60 * (len(rows) + 1) + 10
+    # What a band's width means, said on the picture: its half-width is √variance.
+    key = "each band spans 0 ± one standard deviation (√variance); dots: the values"
+    body.append(svg.text(10, height + 16, key, fill="#374151", data_role="key"))
+    height += 24
     title = "The spread before and after one noising step"
     if solved:
         desc = (
@@ -257,10 +261,10 @@ def step_picture(spec: dict, answer: Any = None, *, solution: bool | None = None
     else:
         desc = (
             f"Bands of one standard deviation around 0: before the step (variance "
-            f"{svg.fmt(problem.variance)}) with x_(t-1) as dots, and the noise (variance 1) with "
+            f"{svg.fmt(problem.variance)}) with xₜ₋₁ as dots, and the noise (variance 1) with "
             "ε; the band after the step is left for you to work out."
         )
-    return svg.document(width, height, title, desc, body, [spec, str(answer)])
+    return svg.document(width, height, title, desc, body, key=[spec, str(answer)])
 
 
 def _plain(value: Any) -> str:

@@ -16,8 +16,7 @@ from typing import Any, ClassVar
 from grading.kinds._noise_math import combine, root
 from grading.kinds.predict_clean import PredictCleanKind, right_estimate
 
-from . import labels
-from . import svg_plot as svg
+from . import labels, svg
 from .base import Draw, ProblemGenerator, frac_str
 from .noise_step import _entry, _tex_value
 from .statement import tex_number
@@ -136,6 +135,9 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
         body.append(svg.line(left, y, right_edge, y, stroke="#d1d5db"))
         body.append(svg.line(axis(0), y - 6, axis(0), y + 6, stroke="#9ca3af"))
         segments += [((left, y), (right_edge, y)), ((axis(0), y - 6), (axis(0), y + 6))]
+        zero = (axis(0), y + 24)
+        body.append(svg.text(*zero, "0", text_anchor="middle", fill="#6b7280", data_role="tick"))
+        obstacles.append(labels.text_box(*zero, "0", size=12, anchor="middle"))
         body.append(svg.text(10, y + 4, f"coordinate {d + 1}" if len(xs) > 1 else "value"))
         body.append(
             svg.circle(
@@ -211,10 +213,24 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
     spots = labels.place(marks, segments=segments, obstacles=obstacles)
     body += [labels.svg_text(spot, data_role="label") for spot in spots]
     height = 40 + 70 * len(xs)
+    # A key on the picture: what each mark is, the purple bar's length included.
+    key = (
+        [
+            "grey dot: xₜ; purple bar: the noise removed, √(1 − ᾱ) ε̂;",
+            "green dot: x̂₀, what is "
+            "left divided by √ᾱ"
+            + ("; dashed circle: yours" if any(v is not None for v in mine) else ""),
+        ]
+        if solved
+        else ["grey dot: xₜ; ε̂: the predicted noise; the tick marks 0"]
+    )
+    for words in key:
+        body.append(svg.text(10, height, words, fill="#374151", data_role="key"))
+        height += 18
     title = "From the noisy value back to the clean one"
     if solved:
         desc = (
-            "Grey: x_t. Purple: the noise removed, √(1 − ᾱ) ε̂. Green: x̂₀ = "
+            "Grey: xₜ. Purple: the noise removed, √(1 − ᾱ) ε̂. Green: x̂₀ = "
             + ", ".join(svg.fmt(v) for v in right)
             + ", the rest divided by √ᾱ."
         )
@@ -222,10 +238,10 @@ def reverse_picture(spec: dict, answer: Any = None, *, solution: bool | None = N
             desc += " Your answer is the dashed circle."
     else:
         desc = (
-            "Grey: x_t on a number line, with the predicted noise ε̂; the clean value is left "
+            "Grey: xₜ on a number line, with the predicted noise ε̂; the clean value is left "
             "for you to work out."
         )
-    return svg.document(width, height, title, desc, body, [spec, str(answer)])
+    return svg.document(width, height, title, desc, body, key=[spec, str(answer)])
 
 
 __all__ = ["PredictCleanGenerator", "reverse_picture"]

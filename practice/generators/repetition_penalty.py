@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.repetition_penalty import PenaltyProblem, penalised, top
 
-from . import svg_parts as svg
+from . import svg
 from .base import Draw, ProblemGenerator
 from .statement import md_word, tex_number
 from .words_decoding import PIECE_SETS
@@ -138,6 +138,9 @@ class RepetitionPenaltyGenerator(ProblemGenerator):
             "",
             "$$p_v = \\frac{\\exp(z'_v / T)}{\\sum_u \\exp(z'_u / T)}$$",
             "",
+            "where $z'_v$ is piece $v$'s score after the penalty (its score $z_v$ when it is "
+            "not in the text).",
+            "",
             "**Compute** the probabilities, in the order listed, and **name** the piece with "
             "the highest probability.",
             "",
@@ -208,7 +211,7 @@ def bars_picture(spec: dict, answer: Any = None, *, solution: bool = False) -> s
     group = 96
     width, height = max(60 + group * n, 540), 260  # the legend's line needs 540 px
     base = 200
-    prefix = svg.prefix_for(
+    prefix = svg.picture_id(
         ("penalty", spec.get("scores"), spec.get("text"), str(answer), solution)
     )
     body: list[str] = []
@@ -240,19 +243,15 @@ def bars_picture(spec: dict, answer: Any = None, *, solution: bool = False) -> s
             )
             body.append(svg.text(x + 20, base + 24, piece, text_anchor="middle"))
             if p.seen(k):
-                body.append(
-                    svg.text(
-                        x + 20, base + 40, "in the text", text_anchor="middle", font_size="10px"
-                    )
-                )
+                body.append(svg.text(x + 20, base + 40, "in the text", text_anchor="middle"))
         return svg.document(
-            prefix,
             width,
             height,
             "The scores before the penalty",
             "Each piece's score as a bar; the pieces already in the text are outlined. The "
             "probabilities are not drawn.",
             body,
+            prefix=prefix,
         )
     before = _softmax([float(z / p.temperature) for z in p.scores])
     after = _softmax([float(z / p.temperature) for z in penalised(p)])
@@ -307,10 +306,10 @@ def bars_picture(spec: dict, answer: Any = None, *, solution: bool = False) -> s
     best = p.pieces[after.index(max(after))]
     old = p.pieces[before.index(max(before))]
     return svg.document(
-        prefix,
         width,
         height,
         "Probabilities before and after the repetition penalty",
         f"Before the penalty the top piece is {old}; after it, {best}.",
         body,
+        prefix=prefix,
     )

@@ -2,40 +2,49 @@
 
 Every box is a ``<rect>`` with ``data-role`` (what the row shows: ``char``, ``piece``,
 ``right``, ``answer``, ...), ``data-index`` (its 0-based place in the row) and ``data-text`` (the
-text it holds, spaces as ``▁``), so a test can read a picture back without its pixels. Text is
-escaped; the root has ``role="img"``, a ``<title>`` and a ``<desc>``.
+text it holds, spaces as ``▁``), so a test can read a picture back without its pixels. A box's
+run of two or more spaces is drawn as separate ``▁`` marks (letter-spaced) followed by its
+count as a subscript (``▁▁▁▁₄``), so four spaces cannot pass for eight. Text is escaped; the
+root has ``role="img"``, a ``<title>`` and a ``<desc>``.
 """
 
 from __future__ import annotations
 
-import hashlib
+import re
 from collections.abc import Sequence
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
-# Presentation attributes, not a `style` attribute: the pages' Content-Security-Policy without
-# 'unsafe-inline' blocks `style` attributes in inline SVG (CSP3 style-src-attr), not these.
-FONT = 'font-family="system-ui, sans-serif" font-size="13"'
-MONO = 'font-family="ui-monospace, monospace"'
+from . import svg
+
+FONT_SIZE = 13  # pixels: pictures of text are read character by character
+MONO = svg.MONO
 CHAR_WIDTH = 10  # pixels per character of monospaced text, at the font size used
 BOX_HEIGHT = 26
 SPACE_MARK = "▁"
 
-COLOURS = {
-    "char": "#6b7280",
-    "piece": "#2563eb",
-    "unknown": "#b91c1c",
-    "marked": "#7c3aed",
-    "right": "#047857",
-    "answer": "#c2410c",
-    "changed": "#c2410c",
-    "cell": "#2563eb",
-}
+# The toolkit's palette, but an unknown character stands out in red.
+COLOURS = {**svg.COLOURS, "unknown": "#b91c1c"}
 
 
 def shown(text: str) -> str:
     """Return text with its spaces made visible as ``▁``."""
     return text.replace(" ", SPACE_MARK)
+
+
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+SPACED = 3  # pixels between the marks of a run of spaces, so four cannot pass for eight
+
+
+def counted(text: str) -> str:
+    """Return text with spaces as ``▁`` and each run of two or more followed by its count as a
+    subscript: ``"    if"`` -> ``"▁▁▁▁₄if"``."""
+    return re.sub(
+        " {2,}", lambda run: SPACE_MARK * len(run[0]) + str(len(run[0])).translate(_SUBSCRIPT), text
+    ).replace(" ", SPACE_MARK)
+
+
+def _has_run(text: str) -> bool:
+    return "  " in text
 
 
 def text_width(text: str) -> int:
@@ -44,27 +53,22 @@ def text_width(text: str) -> int:
 
 
 def svg_root(width: float, height: float, title: str, desc: str, body: Sequence[str]) -> str:
-    """Wrap ``body`` in an accessible SVG root of the given size, with its title and desc."""
-    digest = hashlib.sha1(  # noqa: S324 - a short id for the markup, not security
-        (title + desc + "".join(body)).encode()
-    ).hexdigest()[:10]
-    prefix = f"bl-{digest}"
-    return "".join(
-        [
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
-            f'width="{width:g}" height="{height:g}" role="img" '
-            f'aria-labelledby="{prefix}-title {prefix}-desc" {FONT}>',
-            f'<title id="{prefix}-title">{escape(title)}</title>',
-            f'<desc id="{prefix}-desc">{escape(desc)}</desc>',
-            *body,
-            "</svg>",
-        ]
-    )
+    """Wrap ``body`` in the toolkit's SVG root (``svg.document``) at the text pictures' font
+    size; ids come from the picture's content."""
+    return svg.document(width, height, title, desc, body, font_size=FONT_SIZE)
 
 
-def label(x: float, y: float, text: str, *, anchor: str = "start", colour: str = "#111827") -> str:
-    """Return a ``<text>`` element."""
-    return f'<text x="{x:g}" y="{y:g}" text-anchor="{anchor}" fill="{colour}">{escape(text)}</text>'
+def label(
+    x: float,
+    y: float,
+    text: str,
+    *,
+    anchor: str = "start",
+    colour: str = "#111827",
+    role: str | None = None,
+) -> str:
+    """Return a ``<text>`` element (with a ``data-role`` when given)."""
+    return svg.text(x, y, text, text_anchor=anchor, fill=colour, data_role=role)
 
 
 def box(
@@ -79,15 +83,31 @@ def box(
     dashed: bool = False,
 ) -> tuple[str, float]:
     """Return one boxed piece of text and its width."""
-    width = text_width(text) if width is None else width
-    colour = COLOURS.get(role, "#111827")
-    dash = ' stroke-dasharray="5 3"' if dashed else ""
-    markup = (
-        f'<rect x="{x:g}" y="{y:g}" width="{width:g}" height="{BOX_HEIGHT}" rx="4" '
-        f'fill="{fill}" stroke="{colour}" stroke-width="1.5"{dash} '
-        f'data-role={quoteattr(role)} data-index="{index}" data-text={quoteattr(shown(text))}/>'
-        f'<text x="{x + width / 2:g}" y="{y + BOX_HEIGHT / 2 + 5:g}" text-anchor="middle" '
-        f"{MONO}>{escape(shown(text))}</text>"
+    written = counted(text)
+    spaced = _has_run(text)
+    if width is None:
+        width = text_width(written) + (SPACED * len(written) if spaced else 0)
+    colour = COLOURS.get(role, COLOURS["text"])
+    markup = svg.rect(
+        x,
+        y,
+        width,
+        BOX_HEIGHT,
+        rx=4,
+        fill=fill,
+        stroke=colour,
+        stroke_width=1.5,
+        stroke_dasharray="5 3" if dashed else None,
+        data_role=role,
+        data_index=index,
+        data_text=shown(text),
+    ) + svg.text(
+        x + width / 2,
+        y + BOX_HEIGHT / 2 + 5,
+        written,
+        text_anchor="middle",
+        font_family=svg.MONO_FAMILY,
+        letter_spacing=SPACED if spaced else None,
     )
     return markup, width
 
@@ -126,8 +146,7 @@ def legend(x: float, y: float, entries: Sequence[tuple[str, str]]) -> list[str]:
     for k, (role, words) in enumerate(entries):
         yy = y + 18 * k
         out.append(
-            f'<line x1="{x:g}" y1="{yy:g}" x2="{x + 26:g}" y2="{yy:g}" '
-            f'stroke="{COLOURS.get(role, "#111827")}" stroke-width="3"/>'
+            svg.line(x, yy, x + 26, yy, stroke=COLOURS.get(role, COLOURS["text"]), stroke_width=3)
         )
         out.append(label(x + 32, yy + 4, words))
     out.append("</g>")

@@ -72,22 +72,32 @@ class Utf8BytesGenerator(ProblemGenerator):
         word = spec["word"]
         groups = [tuple(ch.encode("utf-8")) for ch in word]
         right = [b for g in groups for b in g]
-        byte_w, gap = 44.0, 10.0
+        byte_w, gap = 52.0, 10.0  # a byte wide enough for its code point label at 12 px
+        line_end = 800.0  # a row of characters wraps here: the picture keeps its natural size
         if answer is None and not solution:
             fig = Figure(
                 "The word's characters with their code points",
                 f"{len(word)} characters, each with its code point and its bits; the bytes are "
                 "not shown.",
             )
-            x = 8.0
+            x, top = 8.0, 0.0
             for k, ch in enumerate(word):
                 bits = f"{ord(ch):b}"
                 w = max(90.0, 8.0 * len(bits) + 16)
-                fig.box(x, 8, w, 30, _shown(ch), role="char", data={"index": k}, size=16)
+                if x + w > line_end and x > 8:
+                    x, top = 8.0, top + 96
+                fig.box(x, top + 8, w, 30, _shown(ch), role="char", data={"index": k}, size=16)
                 fig.box(
-                    x, 42, w, 22, f"U+{ord(ch):04X}", role="code-point", style="muted", mono=True
+                    x,
+                    top + 42,
+                    w,
+                    22,
+                    f"U+{ord(ch):04X}",
+                    role="code-point",
+                    style="muted",
+                    mono=True,
                 )
-                fig.box(x, 68, w, 22, bits, role="bits", style="muted", mono=True, size=11)
+                fig.box(x, top + 68, w, 22, bits, role="bits", style="muted", mono=True, size=12)
                 x += w + gap
             return fig.render()
         shown = list(answer) if answer is not None else []
@@ -96,17 +106,19 @@ class Utf8BytesGenerator(ProblemGenerator):
             f"The bytes are {right}"
             + (f"; your answer, {shown}, is written below them." if answer else "."),
         )
-        x = 8.0
+        x, top = 8.0, 0.0
         position = 0
         for k, (ch, group) in enumerate(zip(word, groups, strict=True)):
             w = len(group) * byte_w + (len(group) - 1) * 4
-            fig.box(x, 8, w, 30, _shown(ch), role="char", data={"index": k}, size=16)
-            fig.label(x + w / 2, 52, f"U+{ord(ch):04X}", anchor="middle", size=11)
+            if x + w > line_end and x > 8:
+                x, top = 8.0, top + 116
+            fig.box(x, top + 8, w, 30, _shown(ch), role="char", data={"index": k}, size=16)
+            fig.label(x + w / 2, top + 52, f"U+{ord(ch):04X}", anchor="middle", size=12)
             for j, b in enumerate(group):
                 bx = x + j * (byte_w + 4)
                 fig.box(
                     bx,
-                    60,
+                    top + 60,
                     byte_w,
                     26,
                     str(b),
@@ -119,7 +131,7 @@ class Utf8BytesGenerator(ProblemGenerator):
                     ok = shown[position] == b
                     fig.box(
                         bx,
-                        90,
+                        top + 90,
                         byte_w,
                         26,
                         str(shown[position]),
@@ -131,9 +143,11 @@ class Utf8BytesGenerator(ProblemGenerator):
                 position += 1
             x += w + gap
         for extra in range(len(right), len(shown)):
+            if x + byte_w > line_end:
+                x, top = 8.0, top + 116
             fig.box(
                 x,
-                90,
+                top + 90,
                 byte_w,
                 26,
                 str(shown[extra]),
@@ -144,6 +158,9 @@ class Utf8BytesGenerator(ProblemGenerator):
             )
             x += byte_w + 4
         fig.label(
-            8, 134, "top: characters; middle: their UTF-8 bytes; bottom: your answer", size=11
+            8,
+            top + 134,
+            "in each row: characters; below them their UTF-8 bytes; then your answer",
+            size=12,
         )
         return fig.render()

@@ -122,7 +122,7 @@ class WhitespacePiecesGenerator(ProblemGenerator):
         pieces = longest_match(example, vocab)
         width = len(example) - len(example.lstrip(" "))
         new_width = len(line) - len(line.lstrip(" "))
-        listed = ", ".join(md_code(p) for p in sorted(vocab, key=lambda p: (p.strip(), p)))
+        listed = ", ".join(_piece_md(p) for p in sorted(vocab, key=lambda p: (p.strip(), p)))
         return "\n".join(
             [
                 "A code tokenizer's vocabulary has these pieces (`▁` is a space; `_` is the "
@@ -132,8 +132,8 @@ class WhitespacePiecesGenerator(ProblemGenerator):
                 "vocabulary piece the rest of the line starts with.",
                 "",
                 f"The line {md_code(example)} (indented by ${width}$ spaces) is cut into "
-                + " ".join(md_code(p) for p in pieces)
-                + ".",
+                + " ".join(_piece_md(p) for p in pieces)
+                + " (a small number after a piece counts its spaces).",
                 "",
                 f"The same code indented by ${new_width}$ spaces, {md_code(line)}: what are its "
                 "pieces?",
@@ -189,3 +189,13 @@ class WhitespacePiecesGenerator(ProblemGenerator):
                 learner=None if learner == right else learner,
             )
         return svg_root(max(width, 360), height, title, desc, body)
+
+
+def _piece_md(piece: str) -> str:
+    """Return a piece as a code span, followed by its count of spaces as a subscript when it
+    holds two or more (``▁▁▁▁`` in most fonts is one bar: four must not pass for eight)."""
+    spaces = piece.count(" ")
+    return md_code(piece) + (str(spaces).translate(_SUBSCRIPT) if spaces > 1 else "")
+
+
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")

@@ -210,11 +210,6 @@ class WordIdsGenerator(ProblemGenerator):
                 x, 88, 36, 26, str(shown[k]), role="answer", style="wrong", data={"position": k}
             )
             x += 40
-        fig.label(
-            8,
-            132,
-            "top: tokens (dashed: not in the vocabulary, id 0); middle: the ids; "
-            "bottom: your answer",
-            size=11,
-        )
+        fig.label(8, 134, "top: tokens (dashed: not in the vocabulary, id 0)", size=12)
+        fig.label(8, 152, "middle: the ids; bottom: your answer", size=12)
         return fig.render()

@@ -65,5 +65,5 @@ def review_history(item: ReviewItem) -> History:
     svg = pictures.history_picture(entries, zone_dates=short) if entries else ""
     return History(
         rows=[(long[k], e, pictures.interval_words(e.interval)) for k, e in enumerate(entries)],
-        svg=mark_safe(svg),  # noqa: S308 (svg_parts escapes every text)
+        svg=mark_safe(svg),  # noqa: S308 (the SVG toolkit escapes every text)
     )

@@ -1,7 +1,7 @@
 """The progress pictures as SVG, drawn from plain numbers: the review forecast, answers and
 named mistakes by week, an idea's level, and a review item's history.
 
-Same rules as the problems' pictures (``practice.generators.svg_parts``): presentation
+Same rules as the problems' pictures (``practice.generators.svg``, the one toolkit): presentation
 attributes only (no ``style`` attribute, no ``<style>``, no script), every text escaped, a
 ``<title>`` and ``<desc>`` for screen readers. Each picture is at most ``WIDTH`` pixels wide
 with text of ``FONT_SIZE`` pixels, so on a 390 px phone it needs no scaling; the page beside
@@ -16,7 +16,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from practice.generators.svg_parts import document, line, prefix_for, rect, text
+from practice.generators.svg import document, line, rect, text
 
 from .progress import ForecastDay, HistoryEntry, WeekOfAnswers
 
@@ -102,7 +102,7 @@ def _bars(
         body.append(text(WIDTH / 2, top + plot_height / 2, empty, text_anchor="middle", **_SMALL))
     if footnote:
         body.append(text(left, base + 2 * FONT_SIZE + 8, footnote, **_SMALL))
-    return document(prefix_for(key), WIDTH, height, title, desc, body)
+    return document(WIDTH, height, title, desc, body, key=key, font_size=FONT_SIZE)
 
 
 def forecast_picture(days: Sequence[ForecastDay]) -> str:
@@ -221,4 +221,6 @@ def history_picture(entries: Sequence[HistoryEntry], *, zone_dates: Sequence[str
         "interval": interval_words(entries[-1].interval) if entries else "",
     }
     key = ("history", [(e.reviewed_at.isoformat(), e.interval.total_seconds()) for e in entries])
-    return document(prefix_for(key), WIDTH, height, _("This review's history"), desc, body)
+    return document(
+        WIDTH, height, _("This review's history"), desc, body, key=key, font_size=FONT_SIZE
+    )

@@ -40,7 +40,7 @@ def dashboard_today(*, copy: CourseCopy, now: datetime | None = None) -> Dashboa
         step=selectors.next_step(copy=copy, now=now),
         day=progress.day_of(user_id=copy.owner_id, now=now, zone=zone),
         forecast=forecast,
-        # Built from numbers and escaped text only (svg_parts escapes every text).
+        # Built from numbers and escaped text only (the SVG toolkit escapes every text).
         forecast_svg=mark_safe(pictures.forecast_picture(forecast)),  # noqa: S308
         weeks=weeks,
         weeks_svg=mark_safe(pictures.weeks_picture(weeks)),  # noqa: S308

@@ -2,6 +2,7 @@ import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
+import sympy
 
 from practice.generators import generate, render_svg
 
@@ -105,13 +106,17 @@ def test_sympy_answers_are_accepted():
     assert pixel_tip(root, line) == pytest.approx((0.7310586, 1 / 3), abs=1e-3)
 
 
-def test_contrast_draws_both_sentences_side_by_side_and_the_difference(make_spec):
+def test_contrast_draws_both_sentences_side_by_side_and_the_difference_below(make_spec):
     root = parse(render_svg(make_spec("contrast"), answer=("-1", "1")))
 
     panels = [g for g in root.iter(f"{SVG}g") if g.get("class") == "panel"]
     assert len(panels) == 3
-    origins_x = [float(p.get("data-origin").split(",")[0]) for p in panels]
-    assert origins_x == sorted(origins_x)
+    (ax, ay), (bx, by), (dx, dy) = (
+        tuple(float(v) for v in p.get("data-origin").split(",")) for p in panels
+    )
+    assert ay == by and ax < bx  # the two sentences side by side
+    assert dy > ay and dx == ax  # the difference wraps below, not shrunk beside them
+    assert float(root.get("width")) <= 2 * 420
     sums = arrows(root, "sum")
     assert [(s.get("data-x"), s.get("data-y")) for s in sums] == [("1/2", "3/4"), ("1", "-1/4")]
     (right,) = arrows(root, "right")
@@ -239,3 +244,21 @@ def test_an_answer_brings_the_solution_unless_told_otherwise(make_spec):
     assert len(arrows(with_answer, "sum")) == 1
     assert arrows(without_solution, "sum") == []
     assert len(arrows(without_solution, "answer")) == 1
+
+
+def test_a_far_wrong_answer_keeps_the_right_answers_scale_and_is_cut_at_the_edge():
+    spec = generate("content_weights", seed=3, level=1)
+    right = parse(render_svg(spec, solution=True))
+    wrong = parse(render_svg(spec, answer=(sympy.Integer(9), sympy.Integer(-8))))
+
+    def scale(root):
+        (panel,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "panel"]
+        return panel.get("data-scale")
+
+    assert scale(wrong) == scale(right)
+    (line,) = arrows(wrong, "answer")
+    assert line.get("data-clipped") == "true"
+    assert (line.get("data-x"), line.get("data-y")) == ("9", "-8")  # the exact answer, still
+    width, height = float(wrong.get("width")), float(wrong.get("height"))
+    assert 0 < float(line.get("x2")) < width and 0 < float(line.get("y2")) < height
+    assert "runs off the picture" in wrong.find(f"{SVG}desc").text

@@ -113,4 +113,4 @@ def test_coordinate_offsets_say_which_and_by_how_much():
 def test_omitted_self_score_names_the_position_and_its_token():
     problem = load_problem(content_spec())  # position 0 is *bank*
     text = explain(problem, Diagnosis(M.OMITTED_SELF_SCORE, (0,)))
-    assert "the self score $s_{00}$ of position 0, *bank*" in text
+    assert "the self score $s_{0,0}$ of position 0, *bank*" in text

@@ -12,6 +12,7 @@ from grading.kinds import Status
 from practice.generators import GENERATORS, generate, render_statement, render_svg
 
 from .checks import (
+    SVG,
     boxes,
     check_every_mistake_is_itself,
     check_explanations_render,
@@ -140,7 +141,8 @@ def test_the_statement_shows_the_example_cut_and_the_new_line():
 
     assert "**longest**" in text
     assert "`▁▁▁▁return▁user_id` (indented by $4$ spaces) is cut into" in text
-    assert "`▁▁▁▁` `return` `▁user` `_` `id`" in text
+    assert "`▁▁▁▁`₄ `return` `▁user` `_` `id`" in text  # a run of spaces with its count
+    assert "`▁▁▁▁▁▁▁▁`₈" in text or "`▁▁▁▁`₄," in text  # the vocabulary's runs are counted too
     assert "indented by $5$ spaces, `▁▁▁▁▁return▁user_id`" in text
 
 
@@ -148,6 +150,9 @@ def test_the_fresh_picture_does_not_cut_the_new_line():
     root = parse_svg(render_svg(spec()))
 
     assert boxes(root, "piece") == ["▁▁▁▁", "return", "▁user", "_", "id"]
+    # The run's four spaces are drawn as separate marks with their count beside them.
+    (run,) = [t for t in root.iter(f"{SVG}text") if (t.text or "").startswith("▁▁")]
+    assert run.text == "▁▁▁▁₄" and float(run.get("letter-spacing")) > 0
     assert "".join(boxes(root, "char")) == "▁▁▁▁▁return▁user_id"
     assert boxes(root, "right") == [] and boxes(root, "changed") == []
 

@@ -357,3 +357,24 @@ def test_admin_lists_problems_and_attempts(client_for, make_user, problem, submi
         assert client.get(reverse(name)).status_code == 200
     change = reverse("admin:practice_probleminstance_change", args=[problem.pk])
     assert client.get(change).status_code == 200
+
+
+def test_a_right_answer_says_correct_once(learner_client, problem):
+    response = learner_client.post(
+        _problem_url(problem),
+        {"text": right_answer(problem), "token": str(uuid.uuid4())},
+        follow=True,
+    )
+    assert response.content.decode().count("Correct.") == 1
+
+
+def test_the_caption_says_the_answer_is_drawn_when_the_picture_draws_it(learner_client, problem):
+    response = learner_client.post(
+        _problem_url(problem),
+        {"text": wrong_answer(problem)[1], "token": str(uuid.uuid4())},
+        follow=True,
+    )
+    html = response.content.decode()
+    assert 'data-role="answer"' in html  # weighted_sum draws the learner's arrow
+    assert "Your answer drawn beside the right one." in html
+    assert "this picture does not draw yours" not in html
