@@ -141,6 +141,77 @@ def _item_for_mistake(
     return item, False
 
 
+def _record_on_variant(
+    *, attempt: Attempt, mistake: str | None, retention: Callable[[], float]
+) -> tuple[int | None, ReviewLog | None, bool]:
+    """Rate the item whose review variant the attempt answers (locking it); return the item's
+    id (None when the variant has none), the log written, and whether the attempt's mistake is
+    that item's own (then rated here, and not relapsed again)."""
+    problem = attempt.problem
+    item = (
+        ReviewItem.objects.select_for_update()
+        .filter(copy_id=attempt.copy_id)
+        .filter(Q(problem=problem) | Q(previous_problem=problem))
+        .first()
+    )
+    if item is None:
+        return None, None, False
+    log = _review_on_variant(item=item, attempt=attempt, retention=retention, mistake=mistake)
+    return item.pk, log, mistake is not None and _is_own_mistake(item, mistake)
+
+
+def _relapse(
+    *,
+    attempt: Attempt,
+    mistake: str,
+    now: datetime,
+    rated_item_id: int | None,
+    retention: Callable[[], float],
+) -> ReviewLog | None:
+    """Create or relapse (Again) the item of the attempt's mistake, once per problem, and point
+    its recall at this attempt; nothing when the item was rated already."""
+    item, already_rated = _item_for_mistake(
+        copy_id=attempt.copy_id,
+        kind=attempt.problem.kind,
+        mistake=mistake,
+        attempt=attempt,
+        now=now,
+    )
+    if item.pk == rated_item_id or already_rated:
+        return None
+    log = card_rate(
+        item=item,
+        attempt=attempt,
+        rating=scheduling.Rating.Again,
+        origin=ReviewLog.Origin.PRACTICE,
+        retention=retention(),
+    )
+    item.source_problem = attempt.problem
+    item.source_attempt = attempt
+    item.save(update_fields=[*CARD_FIELDS, "source_problem", "source_attempt"])
+    return log
+
+
+def _work_of(attempt: Attempt) -> tuple[bool, str | None, bool] | None:
+    """Return what the attempt may record: whether it answers a review variant, the mistake
+    to relapse (None when none), and whether it credits others; None when there is nothing."""
+    if attempt.status == Status.INVALID:
+        return None
+    is_variant = attempt.problem.purpose == ProblemInstance.Purpose.REVIEW
+    mistake = _mistake_of(attempt)
+    crediting = attempt.status == Status.CORRECT and (
+        policy.implicit_credit() or policy.graph_credit()
+    )
+    if not (is_variant or mistake is not None or crediting):
+        return None
+    # Recorded before? For a practice problem the mistake's item answers that later: its only
+    # log could be there, and a card is rated at most once per problem; credit skips the items
+    # this attempt already credited.
+    if is_variant and ReviewLog.objects.filter(attempt=attempt).exists():
+        return None
+    return is_variant, mistake, crediting
+
+
 def review_record_attempt(*, attempt: Attempt) -> list[ReviewLog]:
     """Schedule review from one graded attempt; call inside the attempt's transaction, holding
     its problem's row lock (as ``attempt_submit`` does).
@@ -161,22 +232,11 @@ def review_record_attempt(*, attempt: Attempt) -> list[ReviewLog]:
     wrong one costs one statement, and the learner's settings are read only when a card is
     rated.
     """
-    if attempt.status == Status.INVALID:
+    work = _work_of(attempt)
+    if work is None:
         return []
-    problem = attempt.problem
-    is_variant = problem.purpose == ProblemInstance.Purpose.REVIEW
-    mistake = _mistake_of(attempt)
+    is_variant, mistake, crediting = work
     explained = mistake is not None
-    crediting = attempt.status == Status.CORRECT and (
-        policy.implicit_credit() or policy.graph_credit()
-    )
-    if not (is_variant or explained or crediting):
-        return []
-    # Recorded before? For a practice problem the mistake's item answers that below: its only
-    # log could be there, and a card is rated at most once per problem; credit skips the items
-    # this attempt already credited.
-    if is_variant and ReviewLog.objects.filter(attempt=attempt).exists():
-        return []
     owner_id = attempt.copy.owner_id
     retention = functools.cache(
         lambda: review_settings_get_or_create(user_id=owner_id).desired_retention
@@ -190,42 +250,20 @@ def review_record_attempt(*, attempt: Attempt) -> list[ReviewLog]:
         # them), so answers crediting overlapping items wait for each other, never deadlock.
         plan = credit_plan_lock(attempt=attempt) if crediting and not _retried(attempt) else None
         if is_variant:
-            item = (
-                ReviewItem.objects.select_for_update()
-                .filter(copy_id=attempt.copy_id)
-                .filter(Q(problem=problem) | Q(previous_problem=problem))
-                .first()
+            rated_item_id, log, own = _record_on_variant(
+                attempt=attempt, mistake=mistake, retention=retention
             )
-            if item is not None:
-                rated_item_id = item.pk
-                log = _review_on_variant(
-                    item=item, attempt=attempt, retention=retention, mistake=mistake
-                )
-                if log is not None:
-                    logs.append(log)
-                if explained and _is_own_mistake(item, mistake):
-                    explained = False  # the variant's own mistake: rated above, once
-        if explained:
-            item, already_rated = _item_for_mistake(
-                copy_id=attempt.copy_id,
-                kind=problem.kind,
-                mistake=mistake,
+            logs.extend([log] if log is not None else [])
+            explained = explained and not own  # the variant's own mistake: rated above, once
+        if explained and mistake is not None:
+            log = _relapse(
                 attempt=attempt,
+                mistake=mistake,
                 now=now,
+                rated_item_id=rated_item_id,
+                retention=retention,
             )
-            if item.pk != rated_item_id and not already_rated:
-                logs.append(
-                    card_rate(
-                        item=item,
-                        attempt=attempt,
-                        rating=scheduling.Rating.Again,
-                        origin=ReviewLog.Origin.PRACTICE,
-                        retention=retention(),
-                    )
-                )
-                item.source_problem = problem
-                item.source_attempt = attempt
-                item.save(update_fields=[*CARD_FIELDS, "source_problem", "source_attempt"])
+            logs.extend([log] if log is not None else [])
         if plan is not None:
             logs.extend(
                 credit_apply(
