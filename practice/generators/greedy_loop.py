@@ -12,6 +12,7 @@ state does (so "stopped at the first repeated piece" gives another answer).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -22,7 +23,14 @@ from . import geometry, labels
 from . import svg_parts as svg
 from .base import Draw, ProblemGenerator
 from .greedy_steps import draw_pieces, draw_scores, grid_picture, score_table_markdown
-from .statement import md_word
+from .statement import format_example, md_word
+
+
+def _loop_examples(pieces: Sequence[str]) -> list[str]:
+    """Return format examples of a loop and its start: two of the pieces and a step."""
+    return [
+        f"{a} {b}; {step}" for step in (3, 4, 2, 5, 6) for a in pieces for b in pieces if a != b
+    ]
 
 
 @dataclass(frozen=True)
@@ -122,7 +130,7 @@ class GreedyLoopGenerator(ProblemGenerator):
             "**and the step at which it starts.**",
             "",
             "Answer with the loop's pieces, a semicolon, and the step, for example "
-            f"`{pieces[0]} {pieces[1]}; 3`.",
+            f"`{format_example(spec, _loop_examples(pieces))}`.",
         ]
         return "\n".join(lines)
 

@@ -11,6 +11,7 @@ from . import figures
 from .base import Draw, ProblemGenerator, distance, distinct_rows, frac_str
 from .figures import Arrow, Number, Panel, vec
 from .statement import (
+    format_example,
     md_sentence,
     md_word,
     positions,
@@ -18,6 +19,9 @@ from .statement import (
     tex_vector,
 )
 from .vocab import DISTRACTORS, draw_sentence
+
+# Rows for the format example, tried in order (see statement.format_example).
+_ROW_EXAMPLES = ("[1, 0]", "[-1, 3]", "[3, -2]", "[-3, -1]", "[1/2, 5]")
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,7 @@ class LookupGenerator(figures.ArrowPicture, ProblemGenerator):
             f"$$\\mathbf{{x}}_{{{position}}}^{{(0)}} = E[\\mathrm{{id}}"
             f"({tex_token(tokens[position], f't_{{{position}}}')})]$$",
             "",
-            "Answer with the vector, for example `[1, 0]`.",
+            f"Answer with the vector, for example `{format_example(spec, _ROW_EXAMPLES)}`.",
         ]
         return "\n".join(lines)
 

@@ -14,11 +14,49 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 
+import grading
+
 ANSWER_FORMS = (
     "Answer with the vector, for example `[1/2, 1]`, or with the sum written out term by term, "
     "for example `1/2*[1, 0] + 1/2*[0, 2]`. Fractions are exact; a decimal counts when it rounds "
     "the exact value at the digits typed, with at least three significant figures."
 )
+
+# Other vectors and sums for the format examples, tried in order when the usual one is the
+# problem's answer or a catalogued mistake's (see `format_example`).
+VECTOR_EXAMPLES = ("[1/2, 1]", "[-7/3, 5/4]", "[9/7, -2/9]", "[-11/6, 13/5]")
+SUM_EXAMPLES = (
+    "1/2*[1, 0] + 1/2*[0, 2]",
+    "1/3*[1, 0] + 2/3*[0, 1]",
+    "5/7*[-2, 3] + 2/7*[4, -1]",
+    "3/8*[7, -5] + 5/8*[-3, 9]",
+)
+
+
+def gives_nothing_away(spec: dict, example: str) -> bool:
+    """Return True when `example`, graded as an answer to `spec`, is neither right nor the
+    answer of a catalogued mistake (it may well be unreadable for this problem)."""
+    verdict = grading.grade(spec, example)
+    return verdict.status != grading.Status.CORRECT and verdict.diagnosis is None
+
+
+def format_example(spec: dict, candidates: Sequence[str]) -> str:
+    """Return the first candidate format example that gives nothing away on `spec`.
+
+    Raises ValueError when every candidate is the answer or a catalogued mistake's answer (the
+    candidates are chosen so that this cannot happen: see tests/generators/test_format_examples)."""
+    for example in candidates:
+        if gives_nothing_away(spec, example):
+            return example
+    raise ValueError(f"every format example is an answer of this {spec['kind']} problem")
+
+
+def answer_forms(spec: dict) -> str:
+    """Return `ANSWER_FORMS` with examples that give nothing away on `spec`."""
+    vector = format_example(spec, VECTOR_EXAMPLES)
+    written = format_example(spec, SUM_EXAMPLES)
+    return ANSWER_FORMS.replace(VECTOR_EXAMPLES[0], vector, 1).replace(SUM_EXAMPLES[0], written, 1)
+
 
 # Python-Markdown's backslash escapes (with the tables extension's "|"); "<", "&" and "$" have
 # none, so they become character references (the "$" must not open a formula).

@@ -90,9 +90,10 @@ class StaticVsContextualGenerator(ProblemGenerator):
             f"$\\mathbf{{x}}_{{{i}}}^B - \\mathbf{{x}}_{{{i}}}^A$, and the layer's, "
             f"$\\mathbf{{h}}_{{{i}}}^B - \\mathbf{{h}}_{{{i}}}^A$.",
             "",
-            "Answer with both vectors, separated by `;`: the lookup difference first, for "
-            "example `[1, 0]; [1/2, -1]`. Fractions are exact; a decimal counts when it rounds "
-            "the exact value at the digits typed, with at least three significant figures.",
+            "Answer with both vectors, separated by `;`, the lookup difference first; each "
+            "vector in brackets, for example `[1/2, -1]`. Fractions are exact; a decimal counts "
+            "when it rounds the exact value at the digits typed, with at least three significant "
+            "figures.",
         ]
         return "\n".join(lines)
 
