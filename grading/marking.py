@@ -28,6 +28,7 @@ from .compare import (
     equal,
     rounding,
 )
+from .errors import as_sentence
 from .explain import ambiguous, explain, no_mistake_explains
 from .kinds import Status
 from .mistakes import MistakeIndex, expected_cached, mistake_index, solved_matches
@@ -48,7 +49,9 @@ logger = logging.getLogger(__name__)
 
 
 def _invalid(message: str, interpreted: str = "") -> Verdict:
-    return Verdict(status=Status.INVALID, score=0.0, interpreted=interpreted, message=message)
+    return Verdict(
+        status=Status.INVALID, score=0.0, interpreted=interpreted, message=as_sentence(message)
+    )
 
 
 def _check_clock(deadline: float) -> None:

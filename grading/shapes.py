@@ -30,7 +30,7 @@ import re
 import unicodedata
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from .compare import (
     Bound,
@@ -53,7 +53,38 @@ MAX_PIECE_CHARS = 40
 MAX_PIECES = 200
 MAX_CHOICE_CHARS = 200
 MAX_PARTS = 8
+_COUNTS = {2: "Two", 3: "Three", 4: "Four", 5: "Five"}
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+# Coordinates of the example vectors in the answer box's help, cycled to the shape's dimension.
+_EXAMPLE_COORDINATES = (
+    ("1/2", "1", "0", "-2"),
+    ("-7/3", "5/4", "2", "1/3"),
+    ("9/7", "-2/9", "-1", "4"),
+)
+
+
+def sum_examples(dim: int) -> tuple[str, ...]:
+    """Return sums of two weighted vectors of `dim` coordinates, written out term by term."""
+    rows = [
+        "[" + ", ".join(row[k % len(row)] for k in range(dim)) + "]"
+        for row in (("1", "0", "2"), ("0", "2", "-1"), ("-2", "3", "1"), ("4", "-1", "0"))
+    ]
+    return (
+        f"1/2*{rows[0]} + 1/2*{rows[1]}",
+        f"1/3*{rows[0]} + 2/3*{rows[1]}",
+        f"5/7*{rows[2]} + 2/7*{rows[3]}",
+    )
+
+
+class Format(NamedTuple):
+    """One way of typing an answer: a phrase that starts a sentence ("A vector with 2
+    coordinates in brackets") and examples of it, tried in order until one is neither the
+    problem's answer nor a catalogued mistake's (none: the phrase says enough)."""
+
+    phrase: str
+    examples: tuple[str, ...] = ()
+
 
 # What a learner may type between and around integers and pieces: spaces of every width fold
 # to one space, the dashes and minus signs of other keyboards to "-". One character in, one out,
@@ -144,6 +175,11 @@ class Shape:
         (None: the shape has none, or one is not available)."""
         return None
 
+    def formats(self) -> tuple[Format, ...]:
+        """Return how an answer of this shape is typed: one `Format` per way, each a phrase
+        and example candidates (for the answer box's help; see grading.answer_help)."""
+        return (Format(f"Type {self.noun}"),)
+
 
 # ---------------------------------------------------------------- arithmetic shapes
 
@@ -215,6 +251,13 @@ class Vector(Shape):
     def __repr__(self) -> str:
         return f"Vector({self.dim})"
 
+    def formats(self) -> tuple[Format, ...]:
+        examples = tuple(
+            "[" + ", ".join(row[k % len(row)] for k in range(self.dim)) + "]"
+            for row in _EXAMPLE_COORDINATES
+        )
+        return (Format(f"A vector with {self.dim} coordinates in brackets", examples),)
+
     def read(self, text: str) -> Reading:
         reading = read_answer(text)
         value = reading.value
@@ -278,6 +321,14 @@ class ScalarShape(Shape):
 
     def __repr__(self) -> str:
         return "ScalarShape()"
+
+    def formats(self) -> tuple[Format, ...]:
+        return (
+            Format(
+                "One number, exact or as a decimal with at least three significant figures",
+                ("2/sqrt(13)", "-7/4", "0.554"),
+            ),
+        )
 
     def read(self, text: str) -> Reading:
         reading = read_answer(text)
@@ -353,6 +404,9 @@ class IntegerShape(Shape):
     def __repr__(self) -> str:
         return "IntegerShape()"
 
+    def formats(self) -> tuple[Format, ...]:
+        return (Format("A whole number", ("7", "12", "-3")),)
+
     def read(self, text: str) -> Reading:
         _length_bound(text, MAX_SEQUENCE_CHARS)
         folded = _check_integer_text(text)
@@ -384,6 +438,22 @@ class IntegerSequence(Shape):
 
     def __repr__(self) -> str:
         return f"IntegerSequence({self.max_len})"
+
+    def formats(self) -> tuple[Format, ...]:
+        if self.hexadecimal:
+            return (
+                Format(
+                    "Whole numbers in order, separated by spaces or commas, in decimal or in "
+                    "hexadecimal with 0x",
+                    ("67 97 195 169", "0x43 0x61 0xC3 0xA9", "[7, 0x20, 201]"),
+                ),
+            )
+        return (
+            Format(
+                "Whole numbers in order, separated by spaces or commas",
+                ("[4, 0, 7]", "4 0 7", "[5, 2, 9, 1]", "3 1 2"),
+            ),
+        )
 
     def read(self, text: str) -> Reading:
         _length_bound(text, MAX_SEQUENCE_CHARS)
@@ -582,6 +652,16 @@ class PieceSequence(Shape):
     def __repr__(self) -> str:
         return f"PieceSequence({self.max_pieces}, space_marks={self.space_marks!r})"
 
+    def formats(self) -> tuple[Format, ...]:
+        phrase = "The pieces in order, separated by spaces (or by |)"
+        if self.space_marks == ("▁",):
+            phrase += "; type a space inside a piece as ▁ (_ is an underscore)"
+            return (Format(phrase, ("▁▁ if ▁x", "▁ return ▁y", "▁▁▁ for")),)
+        if "▁" in self.space_marks:
+            phrase += "; type a piece's leading space as ▁ or _"
+            return (Format(phrase, ("low est", "ab ▁cd", "x yz")),)
+        return (Format(phrase, ("low est", "ab cd ef", "x yz")),)
+
     def read(self, text: str) -> Reading:
         normal = _check_text(text, MAX_SEQUENCE_CHARS)
         stripped = normal.strip()
@@ -667,6 +747,11 @@ class Choice(Shape):
     def __repr__(self) -> str:
         return f"Choice({self.options!r})"
 
+    def formats(self) -> tuple[Format, ...]:
+        return (
+            Format(f"One of the options as listed, in any letter case: {', '.join(self.options)}"),
+        )
+
     def read(self, text: str) -> Reading:
         normal = _check_text(text, MAX_CHOICE_CHARS)
         word = " ".join(normal.split())
@@ -697,6 +782,29 @@ class TupleShape(Shape):
 
     def __repr__(self) -> str:
         return f"TupleShape({self.parts!r}, {self.names!r})"
+
+    def formats(self) -> tuple[Format, ...]:
+        ways = [part.formats()[0] for part in self.parts]
+        # A part without examples (a choice) contributes its options, in turn.
+        pools = [
+            way.examples or getattr(part, "options", ("…",))
+            for way, part in zip(ways, self.parts, strict=True)
+        ]
+        count = max(len(pool) for pool in pools)
+        examples = tuple(
+            "; ".join(pool[(k + i) % len(pool)] for i, pool in enumerate(pools))
+            for k in range(count)
+        )
+        return (
+            Format(
+                f"{_COUNTS.get(len(self.parts), str(len(self.parts)))} parts separated by ';': "
+                + ", then ".join(
+                    f"{name} ({part.noun})"
+                    for name, part in zip(self.names, self.parts, strict=True)
+                ),
+                examples,
+            ),
+        )
 
     def read(self, text: str) -> Reading:
         _length_bound(text, MAX_SEQUENCE_CHARS * len(self.parts))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import bpe
-from ..shapes import PieceSequence, Shape, TupleShape
+from ..shapes import Format, PieceSequence, Shape, TupleShape
 from ..spec import SpecError
 from ..verdict import Diagnosis
 from .base import Kind, MistakeDef, Variant, register, variant
@@ -271,6 +271,20 @@ class BpeTrain(Kind):
 
     def size(self, problem: BpeTrainProblem) -> int:
         return problem.k
+
+    def answer_formats(self, problem: BpeTrainProblem) -> tuple[Format, ...]:
+        chains = (
+            ("l o", "lo w", "e r", "er s", "low er", "t h"),
+            ("a b", "ab c", "d e", "de f", "abc de", "x y"),
+            ("x y", "xy z", "u v", "uv w", "xyz uv", "a b"),
+        )
+        return (
+            Format(
+                f"The {problem.k} merges in order, separated by ';', each as its two symbols "
+                "with a space between",
+                tuple("; ".join(chain[: problem.k]) for chain in chains),
+            ),
+        )
 
     def hint(self, problem: BpeTrainProblem) -> str:
         return (

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from grading.kinds.base import Kind, MistakeDef, Variant, register
-from grading.shapes import IntegerShape, PieceSequence, TupleShape
+from grading.shapes import Format, IntegerShape, PieceSequence, TupleShape
 from grading.spec import SpecError
 
 MAX_DIGITS = 15
@@ -242,6 +242,15 @@ class DigitChunks(Kind):
             rf"\boxed{{{p}}}" for p in chunks_from_left(problem.number, problem.group)
         )
         return f"{pieces};\\quad {worth(problem)}"
+
+    def answer_formats(self, problem: DigitChunksProblem) -> tuple[Format, ...]:
+        return (
+            Format(
+                "Two parts separated by ';': the pieces (groups of digits separated by spaces), "
+                "then the digit's worth (a whole number)",
+                ("12 345; 300", "1 234 5; 40", "98 76; 6000"),
+            ),
+        )
 
     def hint(self, problem: DigitChunksProblem) -> str:
         return (

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..shapes import IntegerShape, PieceSequence, Shape, TupleShape, ordinal
+from ..shapes import Format, IntegerShape, PieceSequence, Shape, TupleShape, ordinal
 from ..spec import SpecError, list_field
 from ..tex import scalar_tex
 from ..verdict import Diagnosis
@@ -266,6 +266,22 @@ class GreedyLoop(Kind):
 
     def size(self, problem: LoopProblem) -> int:
         return 2
+
+    def answer_formats(self, problem: LoopProblem) -> tuple[Format, ...]:
+        pieces = problem.pieces
+        return (
+            Format(
+                "Two parts separated by ';': the loop's pieces separated by spaces, then the "
+                "step it starts (a whole number)",
+                tuple(
+                    f"{a} {b}; {step}"
+                    for step in (3, 4, 2, 5)
+                    for a in pieces
+                    for b in pieces
+                    if a != b
+                ),
+            ),
+        )
 
     def hint(self, problem: LoopProblem) -> str:
         return (

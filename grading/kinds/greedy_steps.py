@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..shapes import PieceSequence, Shape
+from ..shapes import Format, PieceSequence, Shape
 from ..spec import SpecError, list_field, number, strings
 from ..tex import scalar_tex
 from ..verdict import Diagnosis
@@ -242,6 +242,15 @@ class GreedySteps(Kind):
 
     def size(self, problem: GreedyProblem) -> int:
         return problem.steps
+
+    def answer_formats(self, problem: GreedyProblem) -> tuple[Format, ...]:
+        pieces = problem.pieces
+        return (
+            Format(
+                "The pieces written, in order, separated by spaces (or by |)",
+                tuple(f"{a} {b}" for a in pieces for b in pieces if a != b),
+            ),
+        )
 
     def hint(self, problem: GreedyProblem) -> str:
         return (

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from grading.kinds.base import Kind, MistakeDef, Variant, register
-from grading.shapes import IntegerShape, PieceSequence, TupleShape
+from grading.shapes import Format, IntegerShape, PieceSequence, TupleShape
 from grading.spec import SpecError
 
 MAX_VOCAB = 60
@@ -238,6 +238,15 @@ class LettersInPieces(Kind):
     def right_tex(self, problem: LettersProblem) -> str:
         pieces = r"\;".join(r"\text{" + _shown(x) + "}" for x in problem.pieces)
         return f"{pieces};\\quad {sum(problem.counts())}"
+
+    def answer_formats(self, problem: LettersProblem) -> tuple[Format, ...]:
+        return (
+            Format(
+                "Two parts separated by ';': the pieces separated by spaces (type a piece's "
+                f"leading space as ▁ or _), then the count of {problem.letter} (a whole number)",
+                ("ab ▁cd; 2", "ro ▁se; 3", "x ▁yz; 1"),
+            ),
+        )
 
     def hint(self, problem: LettersProblem) -> str:
         return (

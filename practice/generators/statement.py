@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 
-import grading
+from grading.answer_help import safe_example
 
 ANSWER_FORMS = (
     "Answer with the vector, for example `[1/2, 1]`, or with the sum written out term by term, "
@@ -33,21 +33,14 @@ SUM_EXAMPLES = (
 )
 
 
-def gives_nothing_away(spec: dict, example: str) -> bool:
-    """Return True when `example`, graded as an answer to `spec`, is neither right nor the
-    answer of a catalogued mistake (it may well be unreadable for this problem)."""
-    verdict = grading.grade(spec, example)
-    return verdict.status != grading.Status.CORRECT and verdict.diagnosis is None
-
-
 def format_example(spec: dict, candidates: Sequence[str]) -> str:
     """Return the first candidate format example that gives nothing away on `spec`.
 
     Raises ValueError when every candidate is the answer or a catalogued mistake's answer (the
     candidates are chosen so that this cannot happen: see tests/generators/test_format_examples)."""
-    for example in candidates:
-        if gives_nothing_away(spec, example):
-            return example
+    example = safe_example(spec, candidates)
+    if example is not None:
+        return example
     raise ValueError(f"every format example is an answer of this {spec['kind']} problem")
 
 
