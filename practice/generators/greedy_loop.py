@@ -2,7 +2,7 @@
 
 The scores depend on the last two pieces (the state), so a piece can come back without the
 text looping: only a pair coming back starts the loop. Only the pairs decoding reaches get a
-row (levels 3 and 4 add a pair it never reaches).
+row, and levels 3 and 4 add exactly one pair it never reaches (a decoy).
 
 Levels: 1, three pieces; 2, four; 3, five; 4, six. Every accepted problem has a lead-in of at
 least one step before the loop, a loop of 2 to 4 pieces, and a piece that repeats before the
@@ -70,10 +70,18 @@ def _reached(pieces: list[str], prompt: list[str], table: dict, limit: int) -> l
     return seen
 
 
+def unreached_contexts(spec: dict) -> list[tuple[str, str]]:
+    """Return the listed pairs greedy decoding never reaches (the decoys)."""
+    r = run(problem_of(spec))
+    text = (*spec["prompt"], *r.written)
+    reached = {(text[k], text[k + 1]) for k in range(len(text) - 1)}
+    return [(a, b) for a, b in spec["contexts"] if (a, b) not in reached]
+
+
 class GreedyLoopGenerator(ProblemGenerator):
     kind: ClassVar[str] = "greedy_loop"
     name: ClassVar[str] = "greedy_loop"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 19
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 
@@ -103,6 +111,10 @@ class GreedyLoopGenerator(ProblemGenerator):
         except ValueError:  # decoding leaves the listed pairs: drawn past the level's limit
             return False
         if not 2 <= len(r.loop) <= 4 or r.start < 2 or len(r.written) > 10:
+            return False
+        # Levels 3-4 list exactly one decoy pair decoding never reaches (a pair drawn as a
+        # decoy before the reached list was cut off may be reached after all), levels 1-2 none.
+        if len(unreached_contexts(spec)) != LEVELS[len(spec["pieces"]) - 2].distractors:
             return False
         found = first_repeated_piece(r)
         return found is not None and found != (r.loop, r.start)
