@@ -29,7 +29,7 @@ from .weighted_sum import MIX_LEVELS, draw_weights
 class ContrastGenerator(figures.ArrowPicture, ProblemGenerator):
     kind: ClassVar[str] = "contrast"
     name: ClassVar[str] = "contrast"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 3
     picture_rows: ClassVar[str] = "rows_a"
     picture_title: ClassVar[str] = "The same word's sum in sentence A and in sentence B"

@@ -44,7 +44,7 @@ LOOKUP_LEVELS: dict[int, LookupLevel] = {
 class LookupGenerator(figures.ArrowPicture, ProblemGenerator):
     kind: ClassVar[str] = "lookup"
     name: ClassVar[str] = "lookup"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 1
     picture_rows: ClassVar[str] = "table"
     picture_title: ClassVar[str] = "The table's rows as arrows; the looked-up row highlighted"

@@ -23,7 +23,7 @@ EXTRA_ENTRIES = {1: 1, 2: 2, 3: 2, 4: 3}
 class StaticVsContextualGenerator(ProblemGenerator):
     kind: ClassVar[str] = "static_vs_contextual"
     name: ClassVar[str] = "static_vs_contextual"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 21
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 

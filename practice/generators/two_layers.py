@@ -56,7 +56,7 @@ def _weights(draw: Draw, level: int, window: str) -> list[str]:
 class TwoLayersGenerator(ProblemGenerator):
     kind: ClassVar[str] = "two_layers"
     name: ClassVar[str] = "two_layers"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 22
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 

@@ -76,7 +76,7 @@ def rows_differ_visibly(rows: list[list[str]]) -> bool:
 class WeightedSumGenerator(figures.ArrowPicture, ProblemGenerator):
     kind: ClassVar[str] = "weighted_sum"
     name: ClassVar[str] = "weighted_sum"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 2
     picture_title: ClassVar[str] = "Rows, weighted terms and their sum"
 

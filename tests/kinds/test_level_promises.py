@@ -1,0 +1,230 @@
+"""Every level description of docs/kinds.md as an executable property, checked over hundreds of
+seeds per level (``LEVEL_SEEDS``, 300 by default), so a promise cannot drift from the code.
+
+Each property is written from the words of the docs, with its own small check (code points,
+byte lengths, edit distances, counts), not with the generator's helpers. The docs quote each
+rule beside its test name. `greedy_loop`'s levels are checked against NumPy decoding in
+test_greedy_loop.py (test_levels_keep_their_promises).
+"""
+
+import os
+import re
+from collections import Counter
+from fractions import Fraction
+from math import isqrt
+
+import pytest
+
+from practice.generators import generate
+
+SEEDS = int(os.environ.get("LEVEL_SEEDS", "300"))
+LEVELS = (1, 2, 3, 4)
+
+
+def specs(kind: str, level: int, seeds: int = SEEDS):
+    for seed in range(seeds):
+        yield seed, generate(kind, seed=seed, level=level)
+
+
+def typo_of(listed: str, token: str) -> bool:
+    """Return True when `token` is `listed` misspelt: two adjacent, different letters swapped,
+    or one letter left out (*teh*, *libary*)."""
+    swapped = any(
+        listed[k] != listed[k + 1]
+        and listed[:k] + listed[k + 1] + listed[k] + listed[k + 2 :] == token
+        for k in range(len(listed) - 1)
+    )
+    return swapped or any(listed[:k] + listed[k + 1 :] == token for k in range(len(listed)))
+
+
+def inflection_of(base: str, token: str) -> bool:
+    """Return True when `token` is an inflection of `base`: a suffix (*painted*, *skipped*,
+    *running*) or a vowel changed (*ran* for *run*)."""
+    if token.startswith(base) and token[len(base) :] in ("ed", "ped", "ing", "ning"):
+        return True
+    diff = [k for k in range(len(base)) if len(token) == len(base) and base[k] != token[k]]
+    return len(diff) == 1 and base[diff[0]] in "aeiou" and token[diff[0]] in "aeiou"
+
+
+def adjacent_swap(listed: str, token: str) -> bool:
+    """Return True when `token` is `listed` with two adjacent, different letters swapped."""
+    return any(
+        listed[k] != listed[k + 1]
+        and listed[:k] + listed[k + 1] + listed[k] + listed[k + 2 :] == token
+        for k in range(len(listed) - 1)
+    )
+
+
+# ---------------------------------------------------------------- page 1
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_word_ids_levels(level):
+    """An unlisted inflection at every level; from level 2 a name; from level 3 a comma inside
+    and both *The* and *the* listed; at level 4 a typo. Every sentence starts with a
+    capitalised listed word and ends with a mark."""
+    for seed, spec in specs("word_ids", level):
+        tokens = re.findall(r"[^\s.,!?]+|[.,!?]", spec["sentence"])
+        vocab = set(spec["vocab"])
+        first = tokens[0]
+        assert first[0].isupper() and first.lower() in vocab, seed
+        assert tokens[-1] in ".!?", seed
+        unlisted = [t for t in tokens if t not in vocab]
+        inflections = [t for t in unlisted if any(inflection_of(w, t) for w in vocab)]
+        typos = [t for t in unlisted if t not in inflections and any(typo_of(w, t) for w in vocab)]
+        assert inflections, (seed, spec["sentence"])
+        names = [t for t in unlisted if t[0].isupper() and t.lower() not in vocab]
+        assert bool(names) == (level >= 2), (seed, spec["sentence"])
+        assert ("," in tokens[1:-1]) == (level >= 3), (seed, spec["sentence"])
+        if level >= 3:
+            assert first in vocab and first.lower() in vocab, seed
+        assert len(typos) == (1 if level == 4 else 0), (seed, spec["sentence"])
+
+
+def utf8_lengths(word: str) -> Counter:
+    return Counter(len(ch.encode("utf-8")) for ch in word)
+
+
+def legacy_differs(ch: str) -> bool:
+    """Return True for a character Windows-1252 codes in 0x80-0x9F."""
+    try:
+        code = ch.encode("cp1252")
+    except UnicodeEncodeError:
+        return False
+    return len(code) == 1 and 0x80 <= code[0] <= 0x9F
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_utf8_bytes_levels(level):
+    """Levels: one 2-byte character; two, one a Latin-1 accent (U+00C0-U+00FF) and one not; a
+    3-byte symbol among ASCII; a 3-byte symbol and a 2-byte letter. Every word holds a
+    character Windows-1252 codes in 0x80-0x9F."""
+    expected = {1: {1: None, 2: 1}, 2: {2: 2}, 3: {3: 1}, 4: {3: 1, 2: 1}}[level]
+    for seed, spec in specs("utf8_bytes", level, seeds=100):
+        word = spec["word"]
+        lengths = utf8_lengths(word)
+        for size, count in expected.items():
+            if count is not None:
+                assert lengths[size] == count, (seed, word)
+        assert set(lengths) <= {1, *expected}, (seed, word)
+        assert any(legacy_differs(ch) for ch in word), (seed, word)
+        if level == 2:
+            two = [ch for ch in word if len(ch.encode("utf-8")) == 2]
+            latin1 = [ch for ch in two if 0xC0 <= ord(ch) <= 0xFF]
+            assert len(latin1) == 1, (seed, word)
+
+
+# ---------------------------------------------------------------- page 2
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_char_vs_word_unknowns_levels(level):
+    """A rare name at every level; from level 2 a typo (two adjacent letters of a listed word
+    swapped, so the word really changes); at level 3 also an unlisted long word; at level 4 an
+    accented name with the latin table."""
+    for seed, spec in specs("char_vs_word_unknowns", level):
+        tokens, vocab = spec["tokens"], spec["vocab"]
+        unlisted = [t for t in tokens if t not in vocab]
+        name = tokens[0]
+        assert name[0].isupper() and name not in vocab, seed
+        typos = [t for t in unlisted if any(adjacent_swap(w, t) for w in vocab)]
+        assert len(typos) == (1 if level >= 2 else 0), (seed, tokens)
+        long_words = [t for t in unlisted[1:] if t not in typos]
+        assert len(long_words) == (1 if level == 3 else 0), (seed, tokens)
+        if level == 3:
+            assert len(long_words[0]) >= 6
+        accented = any(not ("a" <= ch.lower() <= "z") for ch in name)
+        assert accented == (level == 4), (seed, name)
+        if level == 4:
+            assert spec["table"] == "latin"
+
+
+def words_of(pieces: list[str]) -> list[list[str]]:
+    """Group a passage's pieces into words: a piece with a leading space, the first piece and
+    the first after a full stop start a word; a full stop is its own word."""
+    words: list[list[str]] = []
+    for piece in pieces:
+        if piece == "." or not words or piece.startswith(" ") or words[-1] == ["."]:
+            words.append([piece])
+        else:
+            words[-1].append(piece)
+    return words
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_sequence_lengths_levels(level):
+    """One sentence at levels 1-3, two at level 4; a long word cut in two from level 2; a rare
+    name cut in three or four from level 3 (levels 1-2 start with *She* or *He*)."""
+    for seed, spec in specs("sequence_lengths", level):
+        words = words_of(spec["pieces"])
+        assert sum(w == ["."] for w in words) == (2 if level == 4 else 1), seed
+        assert spec["pieces"][-1] == "."
+        first = words[0]
+        if level >= 3:
+            assert len(first) in (3, 4), (seed, first)
+        else:
+            assert first in (["She"], ["He"]), (seed, first)
+        cut_in_two = [w for w in words[1:] if len(w) == 2]
+        assert len(cut_in_two) == (1 if level >= 2 else 0), (seed, words)
+        assert all(len(w) == 1 for w in words[1:] if w not in cut_in_two), (seed, words)
+
+
+# ---------------------------------------------------------------- page 3
+
+
+def qualifies(pieces: list[str], letter: str) -> bool:
+    """Return True when `letter` can be asked: doubled inside exactly one piece and nowhere
+    else, in at least two pieces, and the right count, the pieces holding it, the double
+    counted once and the doubled piece's own count all different."""
+    text = "".join(pieces)
+    doubled = [p for p in pieces if letter * 2 in p]
+    if len(doubled) != 1 or text.count(letter * 2) != 1:
+        return False
+    holding = sum(letter in p for p in pieces)
+    total = text.count(letter)
+    return holding >= 2 and len({total, holding, total - 1, doubled[0].count(letter)}) == 4
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_letters_in_pieces_levels(level):
+    """A table of 7, 10, 14 or 18 rows (more when the phrase has many pieces), the phrase's
+    pieces always among at least two distractors; three or four words (four or five at level 4,
+    which adds a verb: a number may be two words, *three hundred*); the letter
+    asked qualifies, and is *e* only when no other letter does."""
+    rows = {1: 7, 2: 10, 3: 14, 4: 18}[level]
+    for seed, spec in specs("letters_in_pieces", level):
+        vocab, ids, letter = spec["vocab"], spec["ids"], spec["letter"]
+        pieces = [vocab[i] for i in ids]
+        own = set(pieces)
+        assert len(vocab) - len(own) >= 2, (seed, vocab, pieces)
+        assert len(vocab) == max(rows, len(own) + 2), seed
+        words = sum(p.startswith(" ") for p in pieces) + 1
+        assert words in ((4, 5) if level == 4 else (3, 4)), (seed, pieces)
+        assert qualifies(pieces, letter), (seed, pieces, letter)
+        others = [x for x in set("".join(pieces)) - {" ", "e"} if qualifies(pieces, x)]
+        assert letter != "e" or not others, (seed, pieces, others)
+
+
+# ---------------------------------------------------------------- page 7 (noise)
+
+
+def rational_square(value: Fraction) -> bool:
+    return isqrt(value.numerator) ** 2 == value.numerator and (
+        isqrt(value.denominator) ** 2 == value.denominator
+    )
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_closed_form_noise_levels(level):
+    """Three steps at levels 1-2, three or four at level 3, four at level 4; levels 1 and 3
+    are paper-friendly (both sqrt(abar_t) and sqrt(1 - abar_t) rational), levels 2 and 4 keep
+    a genuine square root; a number at levels 1-2, two coordinates at 3-4."""
+    for seed, spec in specs("closed_form_noise", level):
+        betas = [Fraction(b) for b in spec["betas"]]
+        assert len(betas) in {1: (3,), 2: (3,), 3: (3, 4), 4: (4,)}[level], seed
+        alpha_bar = Fraction(1)
+        for beta in betas:
+            alpha_bar *= 1 - beta
+        friendly = rational_square(alpha_bar) and rational_square(1 - alpha_bar)
+        assert friendly == (level in (1, 3)), (seed, spec["betas"])
+        assert isinstance(spec["x0"], list) == (level >= 3)
