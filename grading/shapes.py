@@ -733,13 +733,16 @@ class PieceSequence(Shape):
 
 
 class Choice(Shape):
-    """One option among named ones, read case-insensitively (`options` as listed)."""
+    """One option among named ones, read case-insensitively (`options` as listed).
+
+    Letter case only: `str.lower`, not `casefold`, whose compatibility folding would read
+    *ſell* as *sell*, *ﬁlled* as *filled* and *glaß* as *glass*."""
 
     def __init__(self, options: Sequence[str]) -> None:
         if not options:
             raise ValueError("a choice needs at least one option")
         self.options = tuple(options)
-        self._by_fold = {unicodedata.normalize("NFC", o).casefold(): o for o in self.options}
+        self._by_fold = {unicodedata.normalize("NFC", o).lower(): o for o in self.options}
         if len(self._by_fold) != len(self.options):
             raise ValueError("two options differ only in letter case")
         self.noun = "one of " + listed(list(self.options))
@@ -755,7 +758,7 @@ class Choice(Shape):
     def read(self, text: str) -> Reading:
         normal = _check_text(text, MAX_CHOICE_CHARS)
         word = " ".join(normal.split())
-        option = self._by_fold.get(word.casefold())
+        option = self._by_fold.get(word.lower())
         if option is None:
             shown = f"{word[:40]!r} is not" if word else "the answer is empty; it must be"
             raise AnswerError(f"{shown} one of the options: {', '.join(self.options)}")

@@ -433,3 +433,13 @@ def test_an_offset_past_a_doubles_range_is_written_from_forty_digits():
     huge = sympy.exp(200) ** 4  # e^800, past what a double holds
     assert _told_offset(huge, -huge) is None
     assert _offset(0, "coordinate", huge + 1, huge) == _forty_digit_offset(0, huge + 1, huge)
+
+
+def test_a_choice_ignores_letter_case_but_folds_no_compatibility_characters():
+    shape = Choice(["sell", "filled", "glass"])
+    assert shape.read("SELL").value == "sell"
+    assert shape.read(" Glass ").value == "glass"
+    for look_alike in ("ſell", "ﬁlled", "glaß", "GLAẞ"):
+        with pytest.raises(AnswerError) as caught:
+            shape.read(look_alike)
+        assert "is not one of the options" in caught.value.message
