@@ -53,6 +53,8 @@ MAX_PIECE_CHARS = 40
 MAX_PIECES = 200
 MAX_CHOICE_CHARS = 200
 MAX_PARTS = 8
+# An offset at least this large is told as "far too large/small", not as a number.
+FAR_OFF = 1e12
 _COUNTS = {2: "Two", 3: "Three", 4: "Four", 5: "Five"}
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
@@ -211,9 +213,13 @@ def _offset(index: int, what: str, got: Scalar, want: Scalar) -> str | None:
         off = float(approx(got) - approx(want))
         if abs(off) < 1e-12:
             return None
+        if not abs(off) < FAR_OFF:  # inf included: no figure a learner can use
+            return f"the {ordinal(index)} {what} is far too {'large' if off > 0 else 'small'}"
         told = f"{off:+.4g}"
     elif not told:
         return None
+    elif "inf" in told or not abs(float(told)) < FAR_OFF:
+        return f"the {ordinal(index)} {what} is far too {'large' if told[0] == '+' else 'small'}"
     return f"the {ordinal(index)} {what} is off by about ${told}$"
 
 

@@ -407,6 +407,8 @@ def _forty_digit_offset(index: int, got, want) -> str | None:
     off = float(approx(got) - approx(want))
     if abs(off) < 1e-12:
         return None
+    if not abs(off) < 1e12:
+        return f"the {ordinal(index)} coordinate is far too {'large' if off > 0 else 'small'}"
     return f"the {ordinal(index)} coordinate is off by about ${off:+.4g}$"
 
 
@@ -443,3 +445,14 @@ def test_a_choice_ignores_letter_case_but_folds_no_compatibility_characters():
         with pytest.raises(AnswerError) as caught:
             shape.read(look_alike)
         assert "is not one of the options" in caught.value.message
+
+
+def test_an_absurdly_large_offset_is_told_as_far_too_large_not_as_inf():
+    huge = sympy.exp(800)  # past a double: the difference reads as +inf in floats
+    assert _offset(0, "coordinate", huge, sympy.sqrt(2)) == (
+        "the first coordinate is far too large"
+    )
+    assert (
+        _offset(1, "coordinate", -huge, sympy.sqrt(2)) == "the second coordinate is far too small"
+    )
+    assert "inf" not in _offset(0, "coordinate", sympy.exp(40), sympy.sqrt(2))
