@@ -547,7 +547,8 @@ def _describe_sequence(answer: Sequence[Any], expected: Sequence[Any], noun: str
         k for k in _sequence_differences(answer, expected) if k < len(answer) and k < len(expected)
     ]
     if wrong:
-        shown = listed([f"{k} ({show(answer[k])})" for k in wrong[:6]])
+        # Positions counted from 1, as every position a learner is told (docs/kinds.md).
+        shown = listed([f"{k + 1} ({show(answer[k])})" for k in wrong[:6]])
         more = f" and {len(wrong) - 6} more" if len(wrong) > 6 else ""
         many = len(wrong) > 1
         parts.append(f"position{'s' if many else ''} {shown}{more} differ{'' if many else 's'}")

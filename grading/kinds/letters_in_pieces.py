@@ -106,7 +106,7 @@ def _one_piece_explain(p: LettersProblem, d: object) -> str:
     ]
     listed = ", ".join(f"{_code(x)} holds {c}" for x, c in others)
     return (
-        f"You gave {piece.count(p.letter)}: the *{p.letter}*s of piece {k}, {_code(piece)}, "
+        f"You gave {piece.count(p.letter)}: the *{p.letter}*s of piece {k + 1}, {_code(piece)}, "
         f"alone, where the doubled letter stands out. The other pieces count too ({listed}): "
         f"{_sum_md(p)}."
     )
@@ -150,8 +150,9 @@ def _position_explain(p: LettersProblem, d: object) -> str:
     )
     return (
         f"Your pieces are the table's rows 0, 1, 2, ... in order: the pieces numbered by "
-        f"position, not by the ids. An id is the row number to look up: at position {first} the "
-        f"model receives id {p.ids[first]}, which is {_code(p.pieces[first])}, not row {first}, "
+        f"position, not by the ids. An id is the row number to look up: at position {first + 1} "
+        f"the model receives id {p.ids[first]}, which is {_code(p.pieces[first])}, not row "
+        f"{first}, "
         f"{_code(p.vocab[first])}. Spelled from the ids: {_sum_md(p)}."
     )
 
