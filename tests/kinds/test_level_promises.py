@@ -228,3 +228,126 @@ def test_closed_form_noise_levels(level):
         friendly = rational_square(alpha_bar) and rational_square(1 - alpha_bar)
         assert friendly == (level in (1, 3)), (seed, spec["betas"])
         assert isinstance(spec["x0"], list) == (level >= 3)
+
+
+# ---------------------------------------------------------------- the other text kinds
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_bpe_train_levels(level):
+    """3 words and 3 merges (counts up to 6), 4 and 3 (up to 8), 4 and 4 (up to 9), 5 and 4
+    (up to 9)."""
+    words, merges, high = {1: (3, 3, 6), 2: (4, 3, 8), 3: (4, 4, 9), 4: (5, 4, 9)}[level]
+    for seed, spec in specs("bpe_train", level, seeds=100):
+        assert len(spec["words"]) == words and spec["merges"] == merges, seed
+        assert all(1 <= count <= high for _, count in spec["words"]), seed
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_digit_chunks_levels(level):
+    """A number of 4, 5, 7 or 8, and 8 or 10 digits (never a multiple of 3); the marked digit
+    nonzero, before the last piece (from the left), at most 6 digits from the end."""
+    for seed, spec in specs("digit_chunks", level):
+        number, marked = spec["number"], spec["marked"]
+        assert len(number) in {1: (4,), 2: (5,), 3: (7, 8), 4: (8, 10)}[level], seed
+        assert len(number) % 3 != 0 and spec["group"] == 3
+        assert number[marked] != "0", seed
+        assert marked < len(number) - len(number) % 3, seed  # not in the last, short piece
+        assert len(number) - 1 - marked <= 6, seed
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_attention_cost_levels(level):
+    """Full mask at level 1, causal at levels 2 and 4, either at level 3; lengths from 2 and 4
+    up to 11 and 49; n = 3 never drawn."""
+    masks = set()
+    for seed, spec in specs("attention_cost", level):
+        short, long = spec["short"], spec["long"]
+        masks.add(spec["mask"])
+        assert 2 <= short <= 11 and 4 <= long <= 49 and short < long, seed
+        assert 3 not in (short, long), seed
+    assert masks == {1: {"full"}, 2: {"causal"}, 3: {"full", "causal"}, 4: {"causal"}}[level]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_cooccurrence_row_levels(level):
+    """2 sentences, window 2, 4 context words; 3, 2, 4; 3, 2 or 3, 5; 4, 3, 6. The context
+    list holds the target itself."""
+    sentences, windows, context = {
+        1: (2, {2}, 4),
+        2: (3, {2}, 4),
+        3: (3, {2, 3}, 5),
+        4: (4, {3}, 6),
+    }[level]
+    seen = set()
+    for seed, spec in specs("cooccurrence_row", level, seeds=150):
+        assert len(spec["sentences"]) == sentences, seed
+        assert len(spec["context"]) == context and spec["word"] in spec["context"], seed
+        seen.add(spec["window"])
+    assert seen == windows
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_cosine_similarity_levels(level):
+    """2-D rows with entries 0..3 at level 1, 2-D -3..4, 3-D -2..3, 4-D -2..2."""
+    dim, low, high = {1: (2, 0, 3), 2: (2, -3, 4), 3: (3, -2, 3), 4: (4, -2, 2)}[level]
+    for seed, spec in specs("cosine_similarity", level):
+        for row in spec["rows"]:
+            assert len(row) == dim and all(low <= int(x) <= high for x in row), seed
+
+
+def cosine(query: list[int], row: list[str]) -> float:
+    values = [int(x) for x in row]
+    dot = sum(a * b for a, b in zip(query, values, strict=True))
+    return dot / (sum(a * a for a in query) * sum(b * b for b in values)) ** 0.5
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_nearest_by_cosine_levels(level):
+    """4 candidates at levels 1-2, 5 at levels 3-4, in 2, 2, 3, 4 dimensions; the synonym is
+    among them and never the cosine winner."""
+    count, dim = {1: (4, 2), 2: (4, 2), 3: (5, 3), 4: (5, 4)}[level]
+    for seed, spec in specs("nearest_by_cosine", level, seeds=150):
+        assert len(spec["candidates"]) == count and len(spec["query_row"]) == dim, seed
+        query = [int(x) for x in spec["query_row"]]
+        winner = max(range(count), key=lambda k: cosine(query, spec["rows"][k]))
+        assert spec["synonym"] in spec["candidates"], seed
+        assert spec["candidates"][winner] != spec["synonym"], seed
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_repetition_penalty_levels(level):
+    """Three pieces at level 1 (T = 2), four at levels 2-3 and five at level 4 (T = 1/2);
+    theta = 2; the text so far is a phrase written twice."""
+    pieces = {1: 3, 2: 4, 3: 4, 4: 5}[level]
+    for seed, spec in specs("repetition_penalty", level, seeds=150):
+        assert len(spec["pieces"]) == pieces and spec["penalty"] == "2", seed
+        assert spec["temperature"] == ("2" if level == 1 else "1/2"), seed
+        text = spec["text"]
+        half = len(text) // 2
+        assert len(text) % 2 == 0 and text[:half] == text[half:], seed
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_greedy_steps_levels(level):
+    """3, 4, 5, 6 pieces and 3, 3, 4, 5 steps; every row's scores distinct whole numbers
+    0..9."""
+    pieces, steps = {1: (3, 3), 2: (4, 3), 3: (5, 4), 4: (6, 5)}[level]
+    for seed, spec in specs("greedy_steps", level):
+        assert len(spec["pieces"]) == pieces and spec["steps"] == steps, seed
+        for row in spec["scores"]:
+            values = [int(x) for x in row]
+            assert len(set(values)) == len(values) and all(0 <= v <= 9 for v in values), seed
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_whitespace_pieces_levels(level):
+    """The example line indented by 4 (level 1), 4 or 8 (levels 2-3), 6, 10 or 12 (level 4);
+    the new line by one space more or less."""
+    indents = {1: {4}, 2: {4, 8}, 3: {4, 8}, 4: {6, 10, 12}}[level]
+    for seed, spec in specs("whitespace_pieces", level):
+        example, line = spec["example"], spec["line"]
+        width = len(example) - len(example.lstrip(" "))
+        assert width in indents, seed
+        assert abs((len(line) - len(line.lstrip(" "))) - width) == 1, seed
+        assert line.strip() == example.strip(), seed
