@@ -7,6 +7,7 @@ rule beside its test name. `greedy_loop`'s levels are checked against NumPy deco
 test_greedy_loop.py (test_levels_keep_their_promises).
 """
 
+import math
 import os
 import re
 from collections import Counter
@@ -15,6 +16,7 @@ from math import isqrt
 
 import pytest
 
+import grading
 from practice.generators import generate
 
 SEEDS = int(os.environ.get("LEVEL_SEEDS", "300"))
@@ -351,3 +353,89 @@ def test_whitespace_pieces_levels(level):
         assert width in indents, seed
         assert abs((len(line) - len(line.lstrip(" "))) - width) == 1, seed
         assert line.strip() == example.strip(), seed
+
+
+# ---------------------------------------------------------------- the arrow kinds, two layers
+
+
+ARROW_TABLE = {
+    # level: (dim, words, low, high) for weighted_sum and contrast; lookup's ranges and
+    # vocabulary size; content_weights' words and ranges (docs/kinds.md, **Levels**)
+    1: ((2, {3}, 0, 2), (0, 2, 6), ({3}, -1, 1)),
+    2: ((2, {4}, -2, 2), (-1, 2, 7), ({3, 4}, -1, 2)),
+    3: ((3, {4, 5}, -2, 2), (-2, 2, 8), ({4}, -1, 1)),
+    4: ((4, {5, 6}, -2, 3), (-2, 3, 10), ({5}, -1, 1)),
+}
+DENOMINATORS = {1: (4, 5, 6), 2: (5, 6, 8), 3: (6, 8, 10), 4: (8, 10, 12)}
+
+
+def within(rows: list[list[str]], dim: int, low: int, high: int) -> bool:
+    return all(len(row) == dim and all(low <= Fraction(x) <= high for x in row) for row in rows)
+
+
+def weights_keep_their_rule(weights: list[str], position: int, level: int) -> bool:
+    """Positive fractions with a common denominator of the level's list (4 to 12), summing to
+    1, the self weight among them."""
+    values = [Fraction(w) for w in weights]
+    common = math.lcm(*(v.denominator for v in values))
+    return (
+        all(v > 0 for v in values)
+        and sum(values) == 1
+        and any(d % common == 0 for d in DENOMINATORS[level])
+        and values[position] > 0
+    )
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_arrow_kinds_levels(level):
+    """The **Levels** table: dimensions, words in the sentence and the rows' entries of
+    weighted_sum and contrast, lookup (and its vocabulary size), content_weights."""
+    (dim, words, low, high), (lookup_low, lookup_high, size), content = ARROW_TABLE[level]
+    for seed, spec in specs("weighted_sum", level, seeds=150):
+        assert len(spec["tokens"]) in words and within(spec["rows"], dim, low, high), seed
+        assert weights_keep_their_rule(spec["weights"], spec["position"], level), seed
+    for seed, spec in specs("contrast", level, seeds=150):
+        assert len(spec["tokens_a"]) in words and len(spec["tokens_b"]) in words, seed
+        assert within(spec["rows_a"] + spec["rows_b"], dim, low, high), seed
+        assert weights_keep_their_rule(spec["weights"], spec["position"], level), seed
+    for seed, spec in specs("lookup", level, seeds=150):
+        assert len(spec["tokens"]) in words and len(spec["vocab"]) == size, seed
+        assert within(spec["table"], dim, lookup_low, lookup_high), seed
+    content_words, content_low, content_high = content
+    for seed, spec in specs("content_weights", level, seeds=40):
+        assert len(spec["tokens"]) in content_words, seed
+        assert within(spec["rows"], dim, content_low, content_high), seed
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_two_layers_levels(level):
+    """A left-to-right window at levels 1-2, both ways at 3-4; three-dimensional rows at level
+    4; a second sentence at level 2 always, at level 3 when the sentence has room, never at 1
+    or 4; the position at least two places from the edge the window looks towards."""
+    seconds = set()
+    for seed, spec in specs("two_layers", level, seeds=150):
+        window, position, n = spec["window"], spec["position"], len(spec["tokens"])
+        assert window == ("previous" if level <= 2 else "both"), seed
+        assert all(len(row) == (3 if level == 4 else 2) for row in spec["rows"]), seed
+        assert position >= 2 and (window == "previous" or position <= n - 3), seed
+        seconds.add("tokens_b" in spec)
+    assert seconds == {1: {False}, 2: {True}, 3: {True, False}, 4: {False}}[level]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_predict_clean_levels(level):
+    """Levels 1 and 3: abar_t and 1 - abar_t squares of rationals, so the answer is rational (a
+    whole number at level 1); levels 2 and 4: a genuine square root; a number at levels 1-2,
+    two coordinates at level 3, two or three at level 4; beta at most 1 - abar_t."""
+    for seed, spec in specs("predict_clean", level, seeds=150):
+        alpha_bar, beta = Fraction(spec["alpha_bar"]), Fraction(spec["beta"])
+        assert 0 < beta <= 1 - alpha_bar, seed
+        square = rational_square(alpha_bar) and rational_square(1 - alpha_bar)
+        assert square == (level in (1, 3)), seed
+        vector = isinstance(spec["x_t"], list)
+        assert vector == (level >= 3)
+        if vector:
+            assert len(spec["x_t"]) in {3: (2,), 4: (2, 3)}[level], seed
+        if level == 1:
+            answer = grading.expected_answer(spec)
+            assert Fraction(answer).denominator == 1, (seed, answer)
