@@ -24,6 +24,8 @@ def format_words(spec: dict) -> str:
     shape = load_problem(spec).shape
     if spec["kind"] == "bpe_train":
         return "merges in order"
+    if spec["kind"] == "static_vs_contextual":
+        return f"Two vectors of {shape.parts[0].dim} coordinates"
     if isinstance(shape, Vector):
         return f"vector with {shape.dim} coordinates"
     if isinstance(shape, TupleShape):
