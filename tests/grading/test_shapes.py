@@ -172,7 +172,7 @@ def test_integer_sequence_differences_point_at_positions():
     assert shape.differences((4, 0), (4, 0, 7)) == (2,)
     text = shape.describe_differences((4, 1, 7, 9), (4, 0, 7))
     assert "your answer has 4 numbers, the answer has 3" in text
-    assert "position 1 (1) differs" in text
+    assert "position 2 (1) differs" in text  # counted from 1, as learners are told
     assert shape.tex((4, 0, 7)) == "\\left[4,\\ 0,\\ 7\\right]"
 
 
@@ -250,7 +250,7 @@ def test_piece_differences_point_at_positions():
     assert shape.differences(("a", "b"), ("a", "c", "d")) == (1, 2)
     text = shape.describe_differences(("lo", "w"), ("low",))
     assert "your answer has 2 pieces, the answer has 1" in text
-    assert "position 0 ('lo') differs" in text
+    assert "position 1 ('lo') differs" in text  # counted from 1
 
 
 def test_text_tex_escapes_every_tex_character():
@@ -335,7 +335,7 @@ def test_tuple_key_equal_and_differences_by_part():
     assert shape.equal((F(1, 2), (1, 2)), (F(2, 4), (1, 2)))
     assert shape.differences((F(1), (1, 2)), (F(1), (1, 3))) == (1,)
     text = shape.describe_differences((F(1), (1, 2)), (F(1), (1, 3)))
-    assert text == "in the second part (ids), position 1 (2) differs"
+    assert text == "in the second part (ids), position 2 (2) differs"
 
 
 def test_tuple_matches_applies_each_part_s_decimal_policy():
