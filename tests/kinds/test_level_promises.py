@@ -439,3 +439,34 @@ def test_predict_clean_levels(level):
         if level == 1:
             answer = grading.expected_answer(spec)
             assert Fraction(answer).denominator == 1, (seed, answer)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_noise_step_levels(level):
+    """Levels 1 and 3: beta with sqrt(beta) and sqrt(1 - beta) rational; levels 2 and 4: a
+    genuine square root; a number at levels 1-2, 2 and 3 coordinates at levels 3 and 4; the
+    stated variance v is never 1."""
+    for seed, spec in specs("noise_step", level, seeds=150):
+        beta = Fraction(spec["beta"])
+        square = rational_square(beta) and rational_square(1 - beta)
+        assert square == (level in (1, 3)), seed
+        dim = {1: None, 2: None, 3: 2, 4: 3}[level]
+        assert (len(spec["x_prev"]) if isinstance(spec["x_prev"], list) else None) == dim
+        assert Fraction(spec["variance"]) != 1, seed
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_bpe_apply_levels(level):
+    """A merge list of 3 to 8 merges, each joining letters or pieces earlier merges made; at
+    levels 1-2 every merge joins letters of the word, levels 3 and 4 add up to one and two
+    merges from other words."""
+    others = {1: 0, 2: 0, 3: 1, 4: 2}[level]
+    for seed, spec in specs("bpe_apply", level, seeds=150):
+        merges = spec["merges"]
+        assert 3 <= len(merges) <= 8, seed
+        made: set[str] = set()
+        for a, b in merges:
+            assert all(len(x) == 1 or x in made for x in (a, b)), (seed, merges)
+            made.add(a + b)
+        foreign = [a + b for a, b in merges if a + b not in spec["word"]]
+        assert len(foreign) <= others, (seed, foreign)
