@@ -13,6 +13,7 @@ import pytest
 import grading
 from grading.kinds import Status
 from practice.generators import GENERATORS, generate, render_statement
+from practice.generators.statement import NO_EXAMPLE, format_example
 
 SEEDS = int(os.environ.get("EXAMPLE_SEEDS", "60"))
 # Symbolic marking (exp, sqrt) costs tens of milliseconds an answer.
@@ -34,6 +35,13 @@ def test_format_examples_are_found_in_a_statement():
     assert format_examples(text) == ["sell", "2.5"]
 
 
+def test_when_every_candidate_gives_something_away_an_ellipsis_stands_in():
+    spec = generate("lookup", seed=2, level=1)
+    right = "[" + ", ".join(str(x) for x in grading.expected_answer(spec)) + "]"
+    assert format_example(spec, [right]) == NO_EXAMPLE
+    assert format_example(spec, [right, "[1, 2, 3]"]) == "[1, 2, 3]"
+
+
 def test_every_statement_shows_a_format_example():
     for kind, generator in GENERATORS.items():
         spec = generate(kind, seed=0, level=generator.levels[0])
@@ -46,6 +54,7 @@ def test_a_format_example_is_neither_the_answer_nor_a_catalogued_mistake(kind, l
     for seed in range(seeds):
         spec = generate(kind, seed=seed, level=level)
         for example in format_examples(render_statement(spec)):
+            assert example != NO_EXAMPLE, (seed, "every candidate gave something away")
             verdict = grading.grade(spec, example)
             assert verdict.status != Status.CORRECT, (seed, example)
             assert verdict.diagnosis is None, (seed, example, verdict.diagnosis)
