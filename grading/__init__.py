@@ -3,10 +3,12 @@
 Pure Python and SymPy; no Django. The public contract:
 `grade(spec, text) -> Verdict`, `validate_spec`, `SpecError`, `expected_answer`,
 `mistaken_answers`, `apply_mistake`, `read(spec, text)` (read by the
-problem's shape, without marking), `kind(name) -> Kind`, `KINDS`, `Verdict`, `Diagnosis`,
-`vector_tex`. Each problem kind is one module of `grading.kinds` (see `grading/kinds/base.py`).
+problem's shape, without marking), `answer_help(spec)` (how the answer is typed),
+`kind(name) -> Kind`, `KINDS`, `Verdict`, `Diagnosis`, `vector_tex`. Each problem kind is one
+module of `grading.kinds` (see `grading/kinds/base.py`).
 """
 
+from .answer_help import answer_help
 from .kinds import (
     KIND_LABELS,
     KINDS,
@@ -35,6 +37,7 @@ __all__ = [
     "SpecError",
     "Status",
     "Verdict",
+    "answer_help",
     "apply_mistake",
     "expected_answer",
     "grade",

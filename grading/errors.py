@@ -21,3 +21,14 @@ class AnswerError(Exception):
         self.column = column
         self.bound = bound
         self.tex = tex
+
+
+def as_sentence(message: str) -> str:
+    """Return a reason as a sentence: its first letter capitalised, a full stop at its end
+    (messages are built as clauses, so they can also be nested in other messages)."""
+    message = message.strip()
+    if not message:
+        return message
+    if message[-1] not in ".!?":
+        message += "."
+    return message[0].upper() + message[1:]

@@ -27,9 +27,10 @@ from .bounds import (
     MAX_SYMBOLIC_POWER,
     TIME_BUDGET_SECONDS,
 )
-from .compare import Scalar, approx, as_fraction, float_bound, to_sympy
+from .compare import Scalar, as_fraction, float_bound, to_sympy
 from .errors import AnswerError
 from .exact import add, exp_of, multiply, rational_sum
+from .proof import proven_nonzero
 from .syntax import negative_literal
 from .tree import Call, Const, Frac, Group, Neg, Node, Num, Power, Product, Sum, Value, Vec
 
@@ -39,15 +40,28 @@ def is_vector(value: Value) -> bool:
     return isinstance(value, tuple)
 
 
-def is_zero(value: Scalar) -> bool:
-    """Return True for an exact zero (irrational values: within 1e-25 of it)."""
+def is_zero(value: Scalar, column: int | None = None) -> bool:
+    """Return True for an exact zero, False for a value proven nonzero; raise AnswerError for
+    an irrational value neither proven nonzero nor zero (a divisor within 10^-600 of 0).
+
+    Rationals compare exactly. An irrational value is nonzero when the float filter or, for a
+    tiny one such as a sum of `exp(-150)` terms, interval arithmetic at 120 and then 600 digits
+    (`proof.proven_nonzero`) proves it; SymPy's canonical forms already reduce the zeros a
+    learner writes (`sqrt(2)**2 - 2`, `exp(1)*exp(-1) - 1`) to the rational 0."""
     fraction = as_fraction(value)
     if fraction is not None:
         return fraction == 0
     bound = float_bound(value)
     if bound is not None and abs(bound[0]) - bound[1] > 1e-20:
-        return False  # surely far from 0 (the float filter): no 40-digit approximation needed
-    return bool(abs(approx(value)) < 1e-25)
+        return False  # surely far from 0 (the float filter): no interval needed
+    if proven_nonzero(to_sympy(value)):
+        return False
+    raise AnswerError(
+        "a divisor could not be told apart from zero (it is within 10^-600 of it); write the "
+        "answer in a simpler form",
+        column=column,
+        bound="zero",
+    )
 
 
 _ARITHMETIC = frozenset({Sum, Product, Power, Frac, Neg})
@@ -178,7 +192,7 @@ class Evaluator:
         """Return left / right, refusing division by a vector or by zero."""
         if is_vector(right):
             raise AnswerError("division by a vector", column=node.pos + 1)
-        if is_zero(right):
+        if is_zero(right, node.pos + 1):
             raise AnswerError("division by zero", column=node.pos + 1)
         if isinstance(right, Fraction):
             if isinstance(left, Fraction):
@@ -220,7 +234,7 @@ class Evaluator:
                 raise AnswerError("the root is too deep", column=node.pos + 1, bound="power")
             self.irrational_atom(node)
             return to_sympy(base) ** sympy.Rational(exponent.numerator, exponent.denominator)
-        if exponent < 0 and is_zero(base):
+        if exponent < 0 and is_zero(base, node.pos + 1):
             raise AnswerError("division by zero (0 to a negative power)", column=node.pos + 1)
         if exponent.denominator != 1 or abs(exponent.numerator) > MAX_SYMBOLIC_POWER:
             raise AnswerError(
@@ -376,7 +390,7 @@ def expand(node: Node, ev: Evaluator) -> list[Term] | None:
                 if vector_at >= 0 or (k > 0 and op == "/"):
                     return None
                 vector_at = k
-            elif op == "/" and is_zero(value):
+            elif op == "/" and is_zero(value, factor.pos + 1):
                 return None
             values.append(value)
         if vector_at < 0:
@@ -411,7 +425,7 @@ def expand(node: Node, ev: Evaluator) -> list[Term] | None:
         if inner is None:
             return None
         den = ev.value(node.den)
-        if is_vector(den) or is_zero(den):
+        if is_vector(den) or is_zero(den, node.den.pos + 1):
             return None
         factor = 1 / den if isinstance(den, Fraction) else 1 / to_sympy(den)
         return [Term(multiply(factor, t.coefficient), t.vector, None, True) for t in inner]

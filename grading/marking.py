@@ -21,6 +21,7 @@ from typing import Any
 from . import clock
 from .clock import confirmation_budget
 from .compare import TooComplex, apart, equal
+from .errors import as_sentence
 from .explain import ambiguous, explain, no_mistake_explains
 from .kinds import Status
 from .mistakes import MistakeIndex, expected_cached, mistake_index, solved_matches
@@ -42,7 +43,9 @@ logger = logging.getLogger(__name__)
 
 
 def _invalid(message: str, interpreted: str = "") -> Verdict:
-    return Verdict(status=Status.INVALID, score=0.0, interpreted=interpreted, message=message)
+    return Verdict(
+        status=Status.INVALID, score=0.0, interpreted=interpreted, message=as_sentence(message)
+    )
 
 
 def _check_clock(deadline: float) -> None:

@@ -30,7 +30,7 @@ import re
 import unicodedata
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from .compare import (
     Bound,
@@ -53,7 +53,40 @@ MAX_PIECE_CHARS = 40
 MAX_PIECES = 200
 MAX_CHOICE_CHARS = 200
 MAX_PARTS = 8
+# An offset at least this large is told as "far too large/small", not as a number.
+FAR_OFF = 1e12
+_COUNTS = {2: "Two", 3: "Three", 4: "Four", 5: "Five"}
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+# Coordinates of the example vectors in the answer box's help, cycled to the shape's dimension.
+_EXAMPLE_COORDINATES = (
+    ("1/2", "1", "0", "-2"),
+    ("-7/3", "5/4", "2", "1/3"),
+    ("9/7", "-2/9", "-1", "4"),
+)
+
+
+def sum_examples(dim: int) -> tuple[str, ...]:
+    """Return sums of two weighted vectors of `dim` coordinates, written out term by term."""
+    rows = [
+        "[" + ", ".join(row[k % len(row)] for k in range(dim)) + "]"
+        for row in (("1", "0", "2"), ("0", "2", "-1"), ("-2", "3", "1"), ("4", "-1", "0"))
+    ]
+    return (
+        f"1/2*{rows[0]} + 1/2*{rows[1]}",
+        f"1/3*{rows[0]} + 2/3*{rows[1]}",
+        f"5/7*{rows[2]} + 2/7*{rows[3]}",
+    )
+
+
+class Format(NamedTuple):
+    """One way of typing an answer: a phrase that starts a sentence ("A vector with 2
+    coordinates in brackets") and examples of it, tried in order until one is neither the
+    problem's answer nor a catalogued mistake's (none: the phrase says enough)."""
+
+    phrase: str
+    examples: tuple[str, ...] = ()
+
 
 # What a learner may type between and around integers and pieces: spaces of every width fold
 # to one space, the dashes and minus signs of other keyboards to "-". One character in, one out,
@@ -144,6 +177,11 @@ class Shape:
         (None: the shape has none, or one is not available)."""
         return None
 
+    def formats(self) -> tuple[Format, ...]:
+        """Return how an answer of this shape is typed: one `Format` per way, each a phrase
+        and example candidates (for the answer box's help; see grading.answer_help)."""
+        return (Format(f"Type {self.noun}"),)
+
 
 # ---------------------------------------------------------------- arithmetic shapes
 
@@ -176,9 +214,13 @@ def _offset(index: int, what: str, got: Scalar, want: Scalar) -> str | None:
         off = float(approx(got) - approx(want))
         if abs(off) < 1e-12:
             return None
+        if not abs(off) < FAR_OFF:  # inf included: no figure a learner can use
+            return f"the {ordinal(index)} {what} is far too {'large' if off > 0 else 'small'}"
         told = f"{off:+.4g}"
     elif not told:
         return None
+    elif "inf" in told or not abs(float(told)) < FAR_OFF:
+        return f"the {ordinal(index)} {what} is far too {'large' if told[0] == '+' else 'small'}"
     return f"the {ordinal(index)} {what} is off by about ${told}$"
 
 
@@ -215,6 +257,13 @@ class Vector(Shape):
 
     def __repr__(self) -> str:
         return f"Vector({self.dim})"
+
+    def formats(self) -> tuple[Format, ...]:
+        examples = tuple(
+            "[" + ", ".join(row[k % len(row)] for k in range(self.dim)) + "]"
+            for row in _EXAMPLE_COORDINATES
+        )
+        return (Format(f"A vector with {self.dim} coordinates in brackets", examples),)
 
     def read(self, text: str) -> Reading:
         reading = read_answer(text)
@@ -279,6 +328,14 @@ class ScalarShape(Shape):
 
     def __repr__(self) -> str:
         return "ScalarShape()"
+
+    def formats(self) -> tuple[Format, ...]:
+        return (
+            Format(
+                "One number, exact or as a decimal with at least three significant figures",
+                ("2/sqrt(13)", "-7/4", "0.554"),
+            ),
+        )
 
     def read(self, text: str) -> Reading:
         reading = read_answer(text)
@@ -354,6 +411,9 @@ class IntegerShape(Shape):
     def __repr__(self) -> str:
         return "IntegerShape()"
 
+    def formats(self) -> tuple[Format, ...]:
+        return (Format("A whole number", ("7", "12", "-3")),)
+
     def read(self, text: str) -> Reading:
         _length_bound(text, MAX_SEQUENCE_CHARS)
         folded = _check_integer_text(text)
@@ -385,6 +445,22 @@ class IntegerSequence(Shape):
 
     def __repr__(self) -> str:
         return f"IntegerSequence({self.max_len})"
+
+    def formats(self) -> tuple[Format, ...]:
+        if self.hexadecimal:
+            return (
+                Format(
+                    "Whole numbers in order, separated by spaces or commas, in decimal or in "
+                    "hexadecimal with 0x",
+                    ("67 97 195 169", "0x43 0x61 0xC3 0xA9", "[7, 0x20, 201]"),
+                ),
+            )
+        return (
+            Format(
+                "Whole numbers in order, separated by spaces or commas",
+                ("[4, 0, 7]", "4 0 7", "[5, 2, 9, 1]", "3 1 2"),
+            ),
+        )
 
     def read(self, text: str) -> Reading:
         _length_bound(text, MAX_SEQUENCE_CHARS)
@@ -472,7 +548,8 @@ def _describe_sequence(answer: Sequence[Any], expected: Sequence[Any], noun: str
         k for k in _sequence_differences(answer, expected) if k < len(answer) and k < len(expected)
     ]
     if wrong:
-        shown = listed([f"{k} ({show(answer[k])})" for k in wrong[:6]])
+        # Positions counted from 1, as every position a learner is told (docs/kinds.md).
+        shown = listed([f"{k + 1} ({show(answer[k])})" for k in wrong[:6]])
         more = f" and {len(wrong) - 6} more" if len(wrong) > 6 else ""
         many = len(wrong) > 1
         parts.append(f"position{'s' if many else ''} {shown}{more} differ{'' if many else 's'}")
@@ -583,6 +660,16 @@ class PieceSequence(Shape):
     def __repr__(self) -> str:
         return f"PieceSequence({self.max_pieces}, space_marks={self.space_marks!r})"
 
+    def formats(self) -> tuple[Format, ...]:
+        phrase = "The pieces in order, separated by spaces (or by |)"
+        if self.space_marks == ("▁",):
+            phrase += "; type a space inside a piece as ▁ (_ is an underscore)"
+            return (Format(phrase, ("▁▁ if ▁x", "▁ return ▁y", "▁▁▁ for")),)
+        if "▁" in self.space_marks:
+            phrase += "; type a piece's leading space as ▁ or _"
+            return (Format(phrase, ("low est", "ab ▁cd", "x yz")),)
+        return (Format(phrase, ("low est", "ab cd ef", "x yz")),)
+
     def read(self, text: str) -> Reading:
         normal = _check_text(text, MAX_SEQUENCE_CHARS)
         stripped = normal.strip()
@@ -654,13 +741,16 @@ class PieceSequence(Shape):
 
 
 class Choice(Shape):
-    """One option among named ones, read case-insensitively (`options` as listed)."""
+    """One option among named ones, read case-insensitively (`options` as listed).
+
+    Letter case only: `str.lower`, not `casefold`, whose compatibility folding would read
+    *ſell* as *sell*, *ﬁlled* as *filled* and *glaß* as *glass*."""
 
     def __init__(self, options: Sequence[str]) -> None:
         if not options:
             raise ValueError("a choice needs at least one option")
         self.options = tuple(options)
-        self._by_fold = {unicodedata.normalize("NFC", o).casefold(): o for o in self.options}
+        self._by_fold = {unicodedata.normalize("NFC", o).lower(): o for o in self.options}
         if len(self._by_fold) != len(self.options):
             raise ValueError("two options differ only in letter case")
         self.noun = "one of " + listed(list(self.options))
@@ -668,10 +758,15 @@ class Choice(Shape):
     def __repr__(self) -> str:
         return f"Choice({self.options!r})"
 
+    def formats(self) -> tuple[Format, ...]:
+        return (
+            Format(f"One of the options as listed, in any letter case: {', '.join(self.options)}"),
+        )
+
     def read(self, text: str) -> Reading:
         normal = _check_text(text, MAX_CHOICE_CHARS)
         word = " ".join(normal.split())
-        option = self._by_fold.get(word.casefold())
+        option = self._by_fold.get(word.lower())
         if option is None:
             shown = f"{word[:40]!r} is not" if word else "the answer is empty; it must be"
             raise AnswerError(f"{shown} one of the options: {', '.join(self.options)}")
@@ -698,6 +793,29 @@ class TupleShape(Shape):
 
     def __repr__(self) -> str:
         return f"TupleShape({self.parts!r}, {self.names!r})"
+
+    def formats(self) -> tuple[Format, ...]:
+        ways = [part.formats()[0] for part in self.parts]
+        # A part without examples (a choice) contributes its options, in turn.
+        pools = [
+            way.examples or getattr(part, "options", ("…",))
+            for way, part in zip(ways, self.parts, strict=True)
+        ]
+        count = max(len(pool) for pool in pools)
+        examples = tuple(
+            "; ".join(pool[(k + i) % len(pool)] for i, pool in enumerate(pools))
+            for k in range(count)
+        )
+        return (
+            Format(
+                f"{_COUNTS.get(len(self.parts), str(len(self.parts)))} parts separated by ';': "
+                + ", then ".join(
+                    f"{name} ({part.noun})"
+                    for name, part in zip(self.names, self.parts, strict=True)
+                ),
+                examples,
+            ),
+        )
 
     def read(self, text: str) -> Reading:
         _length_bound(text, MAX_SEQUENCE_CHARS * len(self.parts))

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 import grading
 from grading import vector_tex
+from grading.errors import as_sentence
 from grading.parse import AnswerError, read_answer
 
 
@@ -35,13 +36,13 @@ def answer_reading(text: str, spec: dict | None = None) -> AnswerReading:
         try:
             return AnswerReading(tex=grading.read(spec, text)[1])
         except AnswerError as error:
-            return AnswerReading(message=error.message)
+            return AnswerReading(message=as_sentence(error.message))
     try:
         reading = read_answer(text)
     except AnswerError as error:
-        return AnswerReading(message=error.message)
+        return AnswerReading(message=as_sentence(error.message))
     except (RecursionError, MemoryError, OverflowError):
-        return AnswerReading(message=_("the answer is too complex to read"))
+        return AnswerReading(message=_("The answer is too complex to read."))
     if reading.written_out and isinstance(reading.value, tuple):
         return AnswerReading(tex=f"{reading.tex} = {vector_tex(reading.value)}")
     return AnswerReading(tex=reading.tex)

@@ -1,13 +1,30 @@
 """Forms for answering a problem: the answer text and its one-time form token."""
 
 import uuid
+from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
+
+import grading
 
 # Longer than any honest answer (a written-out sum of a few 4-vectors); the grader bounds
 # sizes again, this only keeps megabytes out of the database and the preview.
 MAX_ANSWER_LENGTH = 2000
+
+
+def answer_help(spec: dict) -> str:
+    """Return how the answer to `spec` is typed (a stored spec the grader no longer reads gets
+    the general help)."""
+    try:
+        return grading.answer_help(spec)
+    except grading.SpecError:
+        return str(GENERAL_HELP)
+
+
+_lazy_help = lazy(answer_help, str)
+GENERAL_HELP = _("Type your answer in the form the problem asks for.")
 
 
 class AnswerForm(forms.Form):
@@ -25,14 +42,22 @@ class AnswerForm(forms.Form):
                 "autocapitalize": "off",
             }
         ),
-        help_text=_("A vector such as [1/2, 1], or the sum written out: 1/2*[1, 0] + 1/2*[0, 2]."),
+        help_text=GENERAL_HELP,
     )
     token = forms.UUIDField(widget=forms.HiddenInput)
 
+    def __init__(self, *args: Any, spec: dict | None = None, **kwargs: Any) -> None:
+        """Build the form; with the problem's `spec`, the help says how its answer is typed
+        (from the answer's shape and kind: grading.answer_help)."""
+        super().__init__(*args, **kwargs)
+        if spec is not None:
+            # Lazy: worked out (a few gradings of example answers) only when a page shows it.
+            self.fields["text"].help_text = _lazy_help(spec)
+
     @classmethod
-    def fresh(cls, *, text: str = "") -> "AnswerForm":
-        """Return an unbound form carrying a new one-time token."""
-        return cls(initial={"text": text, "token": uuid.uuid4()})
+    def fresh(cls, *, text: str = "", spec: dict | None = None) -> "AnswerForm":
+        """Return an unbound form carrying a new one-time token (and the problem's help)."""
+        return cls(initial={"text": text, "token": uuid.uuid4()}, spec=spec)
 
 
 class PreviewForm(forms.Form):

@@ -95,7 +95,7 @@ def _problem_context(
     )
     if form is None and is_open:
         retry_text = attempt.text if attempt and attempt.status != Status.CORRECT else ""
-        form = AnswerForm.fresh(text=retry_text)
+        form = AnswerForm.fresh(text=retry_text, spec=problem.spec)
     return {
         "copy": problem.copy,
         "problem": problem,
@@ -134,7 +134,7 @@ def problem_detail(request: HttpRequest, copy_id: int, problem_id: int) -> HttpR
     problem = selectors.access_problem(user=request.user, problem_id=problem_id, copy_id=copy_id)
     form = None
     if request.method == "POST":
-        form = AnswerForm(request.POST)
+        form = AnswerForm(request.POST, spec=problem.spec)
         if form.is_valid():
             attempt = answer_submit(request, problem, form)
             if attempt is None:
@@ -143,7 +143,7 @@ def problem_detail(request: HttpRequest, copy_id: int, problem_id: int) -> HttpR
         if "token" in form.errors:
             # A form without its one-time token (tampered with, or cached by a proxy) gets a
             # fresh one; the answer text is kept.
-            form = AnswerForm.fresh(text=request.POST.get("text", ""))
+            form = AnswerForm.fresh(text=request.POST.get("text", ""), spec=problem.spec)
             messages.info(request, _("Your answer was not recorded; check it again."))
     show = request.GET.get("show") == "solution"
     context = _problem_context(request, problem, form=form, show_solution=show)
@@ -176,10 +176,11 @@ def preview(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse
     if request.htmx:
         return render(request, "practice/_preview.html", {"preview": result}, status=status)
     answer = AnswerForm(
-        initial={"text": request.POST.get("text", ""), "token": request.POST.get("token")}
+        initial={"text": request.POST.get("text", ""), "token": request.POST.get("token")},
+        spec=problem.spec,
     )
     if not answer["token"].value():
-        answer = AnswerForm.fresh(text=request.POST.get("text", ""))
+        answer = AnswerForm.fresh(text=request.POST.get("text", ""), spec=problem.spec)
     context = _problem_context(request, problem, form=answer, preview=result)
     return render(request, "practice/problem.html", context, status=status)
 

@@ -69,7 +69,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from ..exact import floats
 from ..fraction_parts import num_den
-from ..shapes import Shape
+from ..shapes import Format, Shape, Vector, sum_examples
 from ..verdict import Diagnosis
 
 if TYPE_CHECKING:
@@ -265,6 +265,15 @@ class Kind(ABC):
     def terms(self, problem: Problem) -> TermTable | None:
         """Return the terms of the sum the answer is (vector kinds), or None."""
         return None
+
+    def answer_formats(self, problem: Problem) -> tuple[Format, ...]:
+        """Return how the answer is typed, for the answer box's help: the shape's ways, and
+        the sum written out term by term when the kind has `terms`. A kind may refine it."""
+        shape = self.shape(problem)
+        formats = shape.formats()
+        if self.terms(problem) is not None and isinstance(shape, Vector):
+            formats += (Format("or the sum written out term by term", sum_examples(shape.dim)),)
+        return formats
 
     def ambiguity_note(self, problem: Problem) -> str:
         """Return a sentence added when several mistakes give the learner's answer."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import bpe
-from ..shapes import PieceSequence, Shape, TupleShape
+from ..shapes import Format, PieceSequence, Shape, TupleShape
 from ..spec import SpecError
 from ..verdict import Diagnosis
 from .base import Kind, MistakeDef, Step, Variant, register, variant
@@ -118,6 +118,13 @@ def _where(step: int) -> str:
     return f"Merge {step + 1}"
 
 
+def count_times(count: str | int) -> str:
+    """Return a count with "time" or "times" after it, by the total it ends with ("1 time",
+    "4 + 5 = 9 times")."""
+    total = str(count).rsplit("=", 1)[-1].strip()
+    return f"{count} time{'' if total == '1' else 's'}"
+
+
 def _right_merges(p: BpeTrainProblem) -> str:
     return f"The merges are {merges_text(p.merges)}."
 
@@ -127,10 +134,11 @@ def _types_explain(p: BpeTrainProblem, d: Diagnosis) -> str:
     right = p.merges[step]
     theirs = _types_run(p)[step]
     return (
-        f"{_where(step)}: the pair {pair_text(right)} occurs {occurrence_sum(p, step, right)} "
-        f"times, not {occurrence_sum(p, step, right, types=True)}: the counts are occurrences "
+        f"{_where(step)}: the pair {pair_text(right)} occurs "
+        f"{count_times(occurrence_sum(p, step, right))}, not "
+        f"{occurrence_sum(p, step, right, types=True)}: the counts are occurrences "
         f"of the word, not one per word. Counting each word once made {pair_text(theirs)} look "
-        f"most frequent; with the counts it occurs {_count(p.steps, step, theirs)} times. "
+        f"most frequent; with the counts it occurs {count_times(_count(p.steps, step, theirs))}. "
         f"{_right_merges(p)}"
     )
 
@@ -145,13 +153,13 @@ def _across_explain(p: BpeTrainProblem, d: Diagnosis) -> str:
         f"occurs only across the boundary between two words (a word ending in *{a[-1]}* "
         f"followed by one starting with *{b[0]}*)"
         if inside == 0
-        else f"occurs {inside} times inside words; the rest of your count came from pairs "
+        else f"occurs {count_times(inside)} inside words; the rest of your count came from pairs "
         f"across the boundary between two words"
     )
     return (
         f"{_where(step)}: you seem to have merged {pair_text(theirs)}, which {where}. Pairs "
         f"never span two words: each word is counted on its own. Inside the words the most "
-        f"frequent pair is {pair_text(right)}, {occurrence_sum(p, step, right)} times. "
+        f"frequent pair is {pair_text(right)}, {count_times(occurrence_sum(p, step, right))}. "
         f"{_right_merges(p)}"
     )
 
@@ -163,7 +171,7 @@ def _flip_explain(p: BpeTrainProblem, d: Diagnosis) -> str:
     count = _count(p.steps, step, tied[0])
     return (
         f"{_where(step)}: {' and '.join(pair_text(t) for t in tied)} "
-        f"{'both' if len(tied) == 2 else 'all'} occur {count} times. "
+        f"{'both' if len(tied) == 2 else 'all'} occur {count_times(count)}. "
         f"The rule breaks a tie by alphabetical order, so {pair_text(tied[0])} comes first; you "
         f"took {pair_text(theirs)}. {_right_merges(p)}"
     )
@@ -179,7 +187,8 @@ def _stale_explain(p: BpeTrainProblem, d: Diagnosis) -> str:
     return (
         f"{_where(step)}: you took {pair_text(theirs)}, the next pair of the first count. After "
         f"{after} the words changed, so the pairs must be counted again: {pair_text(theirs)} "
-        f"now occurs {now} times and {pair_text(right)} {occurrence_sum(p, step, right)} times. "
+        f"now occurs {count_times(now)} and {pair_text(right)} "
+        f"{count_times(occurrence_sum(p, step, right))}. "
         f"{_right_merges(p)}"
     )
 
@@ -300,6 +309,20 @@ class BpeTrain(Kind):
             )
         steps.append(Step(f"The merges in order: {merges_text(tuple(merges))}.", tuple(merges)))
         return tuple(steps)
+
+    def answer_formats(self, problem: BpeTrainProblem) -> tuple[Format, ...]:
+        chains = (
+            ("l o", "lo w", "e r", "er s", "low er", "t h"),
+            ("a b", "ab c", "d e", "de f", "abc de", "x y"),
+            ("x y", "xy z", "u v", "uv w", "xyz uv", "a b"),
+        )
+        return (
+            Format(
+                f"The {problem.k} merges in order, separated by ';', each as its two symbols "
+                "with a space between",
+                tuple("; ".join(chain[: problem.k]) for chain in chains),
+            ),
+        )
 
     def hint(self, problem: BpeTrainProblem) -> str:
         return (

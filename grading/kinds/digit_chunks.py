@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
-from grading.shapes import IntegerShape, PieceSequence, TupleShape
+from grading.shapes import Format, IntegerShape, PieceSequence, TupleShape
 from grading.spec import SpecError
 
 MAX_DIGITS = 15
@@ -263,6 +263,15 @@ class DigitChunks(Kind):
                 f"Its worth: ${_worth_tex(digit, after)}$. The answer is the pieces, then "
                 f"{digit * 10**after}.",
                 (pieces, digit * 10**after),
+            ),
+        )
+
+    def answer_formats(self, problem: DigitChunksProblem) -> tuple[Format, ...]:
+        return (
+            Format(
+                "Two parts separated by ';': the pieces (groups of digits separated by spaces), "
+                "then the digit's worth (a whole number)",
+                ("12 345; 300", "1 234 5; 40", "98 76; 6000"),
             ),
         )
 

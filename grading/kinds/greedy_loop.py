@@ -11,7 +11,9 @@ Steps count from 1 (the first piece written after the prompt). The answer is a t
 which it starts.
 
 Mistakes: stopped at the first repeated piece instead of the first repeated pair (state); the
-loop's pieces rotated (listed from another piece); the start step off by one.
+loop's pieces rotated (listed from another piece); the start step off by one; the loop entered
+one step late (from the step where the pair that comes back is complete: the loop rotated and
+its start moved with it, true of the text from that step on, but not where the loop begins).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..shapes import IntegerShape, PieceSequence, Shape, TupleShape, ordinal
+from ..shapes import Format, IntegerShape, PieceSequence, Shape, TupleShape, ordinal
 from ..spec import SpecError, list_field
 from ..tex import scalar_tex
 from ..verdict import Diagnosis
@@ -191,6 +193,36 @@ def _off_by_one_explain(p: LoopProblem, d: Diagnosis) -> str:
     )
 
 
+def _late_variants(p: LoopProblem) -> list[Variant]:
+    # The pair after step j (the first to come back) is (y_{j-1}, y_j), and the text repeats
+    # from step j - 1 exactly; a learner who starts the loop where that pair is complete, at
+    # y_j, enters it one step late.
+    return [variant("entered_loop_late", (0, 1), {"late": 1})]
+
+
+def _late_apply(p: LoopProblem, d: Any) -> tuple[tuple[str, ...], int]:
+    r = run(p)
+    late = int(d.detail["late"])
+    return rotate(r.loop, late % len(r.loop)), r.start + late
+
+
+def _late_explain(p: LoopProblem, d: Diagnosis) -> str:
+    r = run(p)
+    late = int(d.detail["late"])
+    used = r.start + late
+    late_loop = " ".join(rotate(r.loop, late % len(r.loop)))
+    text = (*p.prompt, *r.written)
+    back = (text[r.first_context_step], text[r.first_context_step + 1])
+    return (
+        f"Step {used}: you started the loop there, one step late. From step {used} on the text "
+        f"does repeat *{late_loop}*, but it repeats already from step {r.start}: the piece "
+        f"written at step {r.start}, *{r.loop[0]}*, comes back at step "
+        f"{r.start + len(r.loop)}. The pair that comes back, {_pair(back)}, is complete after "
+        f"step {r.first_context_step}, but its first piece was written at step {r.start}. "
+        f"{_right_sentence(p, r)}"
+    )
+
+
 @register
 class GreedyLoop(Kind):
     name = "greedy_loop"
@@ -221,6 +253,15 @@ class GreedyLoop(Kind):
             variants=_off_by_one_variants,
             apply=_off_by_one_apply,
             explain=_off_by_one_explain,
+        ),
+        MistakeDef(
+            code="entered_loop_late",
+            number=4,
+            label="entered the loop late: its pieces rotated and its start moved with them",
+            parts="[0, 1]: the loop part and the step part",
+            variants=_late_variants,
+            apply=_late_apply,
+            explain=_late_explain,
         ),
     )
 
@@ -298,6 +339,22 @@ class GreedyLoop(Kind):
                 f"that repeats forever begins at step {r.start}: the loop is "
                 f"*{' '.join(r.loop)}*, starting at step {r.start}.",
                 (r.loop, r.start),
+            ),
+        )
+
+    def answer_formats(self, problem: LoopProblem) -> tuple[Format, ...]:
+        pieces = problem.pieces
+        return (
+            Format(
+                "Two parts separated by ';': the loop's pieces separated by spaces, then the "
+                "step it starts (a whole number)",
+                tuple(
+                    f"{a} {b}; {step}"
+                    for step in (3, 4, 2, 5)
+                    for a in pieces
+                    for b in pieces
+                    if a != b
+                ),
             ),
         )
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..shapes import PieceSequence, Shape
+from ..shapes import Format, PieceSequence, Shape
 from ..spec import SpecError, list_field, number, strings
 from ..tex import scalar_tex
 from ..verdict import Diagnosis
@@ -266,6 +266,15 @@ class GreedySteps(Kind):
         shown = " · ".join(f"*{piece}*" for piece in written)
         steps.append(Step(f"The pieces written: {shown}.", tuple(written)))
         return tuple(steps)
+
+    def answer_formats(self, problem: GreedyProblem) -> tuple[Format, ...]:
+        pieces = problem.pieces
+        return (
+            Format(
+                "The pieces written, in order, separated by spaces (or by |)",
+                tuple(f"{a} {b}" for a in pieces for b in pieces if a != b),
+            ),
+        )
 
     def hint(self, problem: GreedyProblem) -> str:
         return (

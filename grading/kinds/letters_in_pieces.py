@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
-from grading.shapes import IntegerShape, PieceSequence, TupleShape
+from grading.shapes import Format, IntegerShape, PieceSequence, TupleShape
 from grading.spec import SpecError
 
 MAX_VOCAB = 60
@@ -106,7 +106,7 @@ def _one_piece_explain(p: LettersProblem, d: object) -> str:
     ]
     listed = ", ".join(f"{_code(x)} holds {c}" for x, c in others)
     return (
-        f"You gave {piece.count(p.letter)}: the *{p.letter}*s of piece {k}, {_code(piece)}, "
+        f"You gave {piece.count(p.letter)}: the *{p.letter}*s of piece {k + 1}, {_code(piece)}, "
         f"alone, where the doubled letter stands out. The other pieces count too ({listed}): "
         f"{_sum_md(p)}."
     )
@@ -150,8 +150,9 @@ def _position_explain(p: LettersProblem, d: object) -> str:
     )
     return (
         f"Your pieces are the table's rows 0, 1, 2, ... in order: the pieces numbered by "
-        f"position, not by the ids. An id is the row number to look up: at position {first} the "
-        f"model receives id {p.ids[first]}, which is {_code(p.pieces[first])}, not row {first}, "
+        f"position, not by the ids. An id is the row number to look up: at position {first + 1} "
+        f"the model receives id {p.ids[first]}, which is {_code(p.pieces[first])}, not row "
+        f"{first}, "
         f"{_code(p.vocab[first])}. Spelled from the ids: {_sum_md(p)}."
     )
 
@@ -258,6 +259,15 @@ class LettersInPieces(Kind):
                 total,
             ),
             Step(f"The answer is the pieces, then {total}.", (pieces, total)),
+        )
+
+    def answer_formats(self, problem: LettersProblem) -> tuple[Format, ...]:
+        return (
+            Format(
+                "Two parts separated by ';': the pieces separated by spaces (type a piece's "
+                f"leading space as ▁ or _), then the count of {problem.letter} (a whole number)",
+                ("ab ▁cd; 2", "ro ▁se; 3", "x ▁yz; 1"),
+            ),
         )
 
     def hint(self, problem: LettersProblem) -> str:

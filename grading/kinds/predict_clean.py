@@ -3,7 +3,9 @@
 
 The learner is given ``x_t``, the network's noise prediction ``epshat``, ``abar_t`` and this
 step's own ``beta_t`` (which the formula does not use: taking it for ``abar_t`` is a catalogued
-mistake). The answer is ``xhat_0``: a number, or a vector when ``x_t`` is one.
+mistake, in two readings: one step's noise, ``(x_t - sqrt(beta) epshat) / sqrt(1 - beta)``, and
+the literal one that keeps ``sqrt(abar_t)``, ``(x_t - sqrt(1 - beta) epshat) / sqrt(abar_t)``).
+The answer is ``xhat_0``: a number, or a vector when ``x_t`` is one.
 
 Spec fields: ``t`` (the step, an integer 1..1000, for the statement), ``alpha_bar`` and ``beta``
 (rationals strictly between 0 and 1, with ``beta <= 1 - alpha_bar``: one step cannot add more
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from grading.kinds._noise_math import (
@@ -27,12 +30,14 @@ from grading.kinds._noise_math import (
     value_field,
 )
 from grading.kinds._noise_math import value_tex as tex
-from grading.kinds.base import Kind, MistakeDef, Step, register
+from grading.kinds.base import Kind, MistakeDef, Step, Variant, register, variant
 from grading.shapes import ScalarShape, Vector
 from grading.spec import SpecError
 from grading.tex import scalar_tex
 
 MAX_DIM = 4
+# The literal reading of `beta_for_alpha_bar`: beta_t put for abar_t in the noise term only.
+LITERAL = MappingProxyType({"reading": "literal"})
 MAX_STEP = 1000
 
 
@@ -83,7 +88,14 @@ def _added_apply(p: PredictClean, v: Any) -> Value:
     return estimate(p, p.alpha_bar, sign=1)
 
 
+def _beta_variants(p: PredictClean) -> list[Variant]:
+    return [variant("beta_for_alpha_bar"), variant("beta_for_alpha_bar", (), LITERAL)]
+
+
 def _beta_apply(p: PredictClean, v: Any) -> Value:
+    if v.detail.get("reading") == "literal":
+        # beta_t written where abar_t stands in the noise term, the division by sqrt(abar_t) kept
+        return divide(combine(((1, p.x_t), (-root(1 - p.beta), p.eps_hat))), root(p.alpha_bar))
     # one step's noise only: beta_t in place of 1 - abar_t, so 1 - beta_t in place of abar_t
     return estimate(p, 1 - p.beta)
 
@@ -116,6 +128,15 @@ def _added_explain(p: PredictClean, d: Any) -> str:
 
 def _beta_explain(p: PredictClean, d: Any) -> str:
     b = scalar_tex(p.beta)
+    if d.detail.get("reading") == "literal":
+        return (
+            f"In the noise term you seem to have put this step's $\\beta_{{{p.t}}} = {b}$ where "
+            f"$\\bar\\alpha_{{{p.t}}}$ belongs: $\\sqrt{{1 - {b}}}\\,\\hat\\epsilon$ "
+            f"instead of $\\sqrt{{1 - \\bar\\alpha_{{{p.t}}}}}\\,\\hat\\epsilon$, while "
+            f"still dividing by $\\sqrt{{\\bar\\alpha_{{{p.t}}}}}$. Both places need "
+            f"$\\bar\\alpha_{{{p.t}}} = {scalar_tex(p.alpha_bar)}$, which accounts for the "
+            f"noise of all {p.t} steps; $\\beta_{{{p.t}}}$ is one step's: {_formula(p)}."
+        )
     return (
         f"You seem to have used this step's $\\beta_{{{p.t}}} = {b}$ where "
         f"$\\bar\\alpha_{{{p.t}}}$ belongs, as if $x_{{{p.t}}}$ were one step away from "
@@ -166,6 +187,7 @@ class PredictCleanKind(Kind):
             number=3,
             label="used βₜ where ᾱₜ belongs",
             explain=_beta_explain,
+            variants=_beta_variants,
             apply=_beta_apply,
         ),
         MistakeDef(

@@ -20,7 +20,7 @@ from typing import Any
 from grading.exact import combine, difference, scale
 from grading.kinds._sums import vector_total
 from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
-from grading.shapes import TupleShape, Vector
+from grading.shapes import Format, TupleShape, Vector
 from grading.spec import (
     MAX_POSITIONS,
     MAX_VOCAB,
@@ -327,6 +327,17 @@ class StaticVsContextualKind(Kind):
             )
         )
         return tuple(steps)
+
+    def answer_formats(self, problem: P) -> tuple[Format, ...]:
+        # No example pair: its first vector would either give the lookup difference away or
+        # show a nonzero one, which undercuts the point of the problem.
+        dim = len(problem.table[0])
+        return (
+            Format(
+                f"Two vectors of {dim} coordinates in brackets, separated by ';': the lookup "
+                "difference, then the layer difference"
+            ),
+        )
 
     def hint(self, problem: P) -> str:
         return (

@@ -92,7 +92,8 @@ def _seq(values: tuple[int, ...]) -> str:
 
 def _byte_span(p: Utf8Problem, k: int) -> str:
     start, n = p.starts[k], len(p.groups[k])
-    return f"position {start}" if n == 1 else f"positions {start}–{start + n - 1}"
+    # Counted from 1, as every position a learner is told (docs/kinds.md).
+    return f"position {start + 1}" if n == 1 else f"positions {start + 1}–{start + n}"
 
 
 def _rebuild(p: Utf8Problem, replace: dict[int, tuple[int, ...]]) -> tuple[int, ...]:
@@ -212,7 +213,8 @@ def _no_marker_explain(p: Utf8Problem, d: Diagnosis) -> str:
         group = p.groups[k]
         for j, b in enumerate(group[1:], start=1):
             parts.append(
-                f"the byte at position {p.starts[k] + j} (in {_char(p.chars[k])}) should be {b} "
+                f"the byte at position {p.starts[k] + j + 1} (in {_char(p.chars[k])}) should be "
+                f"{b} "
                 f"(`{format(b, '08b')}`), not {b & 0x3F} (`{format(b & 0x3F, '08b')}`)"
             )
     return (

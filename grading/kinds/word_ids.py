@@ -103,7 +103,7 @@ def _seq(values: tuple[int, ...]) -> str:
 
 
 def _positions(positions: tuple[int, ...], p: WordIdsProblem) -> str:
-    named = [f"{_word(p.tokens[k])} (position {k})" for k in positions]
+    named = [f"{_word(p.tokens[k])} (position {k + 1})" for k in positions]
     if len(named) == 1:
         return named[0]
     return ", ".join(named[:-1]) + " and " + named[-1]
@@ -154,7 +154,7 @@ def _look_alike_apply(p: WordIdsProblem, v: Any) -> tuple[int, ...]:
 def _look_alike_explain(p: WordIdsProblem, d: Diagnosis) -> str:
     used = {int(k): int(i) for k, i in d.detail.get("ids", {}).items()}
     parts = [
-        f"at position {k} you gave {i}, the id of {_word(p.vocab[i])}, for {_word(p.tokens[k])}"
+        f"at position {k + 1} you gave {i}, the id of {_word(p.vocab[i])}, for {_word(p.tokens[k])}"
         for k, i in sorted(used.items())
     ]
     text = "; ".join(parts)
@@ -208,7 +208,7 @@ def _ignored_case_explain(p: WordIdsProblem, d: Diagnosis) -> str:
             else "not listed with its capital, so it is unknown, 0"
         )
         parts.append(
-            f"at position {k} you gave {i}, the id of {_word(p.vocab[i])}, for "
+            f"at position {k + 1} you gave {i}, the id of {_word(p.vocab[i])}, for "
             f"{_word(token)}, which is {what}"
         )
     text = "; ".join(parts)
@@ -224,7 +224,7 @@ def _dropped_punctuation_variants(p: WordIdsProblem) -> list[Variant]:
 
 
 def _dropped_punctuation_explain(p: WordIdsProblem, d: Diagnosis) -> str:
-    listed = [f"{_word(p.tokens[k])} at position {k} (id {p.ids[k]})" for k in d.terms]
+    listed = [f"{_word(p.tokens[k])} at position {k + 1} (id {p.ids[k]})" for k in d.terms]
     return (
         f"Your answer leaves out the punctuation: {', '.join(listed)}. Here every punctuation "
         f"mark is a token of its own and gets its own id, like a word. {_right_ids(p)}"

@@ -17,7 +17,7 @@ from grading import bpe
 
 from .base import Draw, ProblemGenerator
 from .boxes import Figure, text_width
-from .statement import md_word
+from .statement import format_example, md_word
 from .words_pieces import BPE_FAMILIES, BPE_NEW_WORDS
 
 
@@ -110,7 +110,7 @@ class BpeApplyGenerator(ProblemGenerator):
                 "next merge.",
                 "",
                 "Which pieces come out? Type them in order separated by spaces, for example "
-                "`low est`.",
+                f"`{format_example(spec, ('low est', 'ab cd ef', 'xy z'))}`.",
             ]
         )
 

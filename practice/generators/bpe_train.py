@@ -18,8 +18,11 @@ from grading import bpe
 
 from .base import Draw, ProblemGenerator
 from .boxes import Figure, text_width
-from .statement import md_word
+from .statement import format_example, md_word
 from .words_pieces import BPE_FAMILIES
+
+# Format examples, tried in order (see statement.format_example).
+_MERGE_EXAMPLES = ("l o; lo w; e r", "a b; ab c; d e", "x y; xy z; u v")
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ class BpeTrainGenerator(ProblemGenerator):
                 "",
                 f"What are the first $k = {k}$ merges, in order? Type each merge as its two "
                 "symbols with a space between, and separate the merges with `;`, for example "
-                "`l o; lo w; e r`.",
+                f"`{format_example(spec, _MERGE_EXAMPLES)}`.",
             ]
         )
 

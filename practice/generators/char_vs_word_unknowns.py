@@ -40,7 +40,7 @@ def misspell(word: str) -> str:
 class CharVsWordUnknownsGenerator(ProblemGenerator):
     kind: ClassVar[str] = "char_vs_word_unknowns"
     name: ClassVar[str] = "char_vs_word_unknowns"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 9
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 
@@ -49,7 +49,15 @@ class CharVsWordUnknownsGenerator(ProblemGenerator):
         words = draw_words(draw, long=spec_level.long, accented=spec_level.accented)
         listed = [w for w in dict.fromkeys(words) if w in COMMON_WORDS]
         if spec_level.typo:
-            candidates = [k for k, w in enumerate(words) if len(w) >= 4 and w in COMMON_WORDS]
+            # The swap must change the word (not *apples*, *door*) into no other listed word.
+            candidates = [
+                k
+                for k, w in enumerate(words)
+                if len(w) >= 4
+                and w in COMMON_WORDS
+                and w[1] != w[2]
+                and misspell(w) not in COMMON_WORDS
+            ]
             k = draw.choice(candidates)
             words[k] = misspell(words[k])
         spare = [w for w in COMMON_WORDS if w not in listed]

@@ -2,7 +2,8 @@
 ``x_t = sqrt(abar_t) x_0 + sqrt(1 - abar_t) eps``.
 
 Level 1 draws three steps whose ``1 - beta_s`` are squares of simple ratios (``beta = 19/100``
-keeps ``(9/10)^2``), so ``sqrt(abar_t)`` is the product of those ratios, found on paper;
+keeps ``(9/10)^2``) and whose product of ratios makes ``1 - abar_t`` a square too, so both
+``sqrt(abar_t)`` and ``sqrt(1 - abar_t)`` are rational and the answer is found on paper;
 level 2 uses small ``beta`` such as ``1/10`` with a genuine square root in the answer. Levels 3
 and 4 do the same over three or four steps with a two-coordinate ``x_0``. There are always at
 least three steps, so that leaving one step out is never the same as using the last alone.
@@ -10,6 +11,7 @@ least three steps, so that leaving one step out is never the same as using the l
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any, ClassVar
 
@@ -20,16 +22,85 @@ from .base import Draw, ProblemGenerator, frac_str
 from .noise_step import _entry, _tex_value, stands_out
 from .statement import tex_number
 
-# 1 - beta = (k / (k + 1))^2: beta = (2k + 1) / (k + 1)^2
-SQUARE_BETAS = ("9/25", "11/36", "13/49", "15/64", "17/81", "19/100")
+# Paper-friendly schedules (levels 1 and 3): every 1 - beta = (k / (k + 1))^2, so
+# beta = (2k + 1) / (k + 1)^2 (k = 2..24), and the product P of the k / (k + 1) is a leg ratio
+# of a Pythagorean triple, so sqrt(abar_t) = P and sqrt(1 - abar_t) = sqrt(1 - P^2) are both
+# rational; the betas add up below 1. All such sets of three and four steps, by step count
+# (tests/kinds/test_closed_form_noise.py re-derives the property).
+SQUARE_SCHEDULES: dict[int, tuple[tuple[str, ...], ...]] = {
+    3: (
+        ("5/9", "31/256", "49/625"),
+        ("5/9", "37/361", "39/400"),
+        ("7/16", "11/36", "49/625"),
+        ("7/16", "13/49", "29/225"),
+        ("7/16", "17/81", "19/100"),
+        ("9/25", "11/36", "19/100"),
+        ("9/25", "13/49", "15/64"),
+        ("9/25", "33/289", "39/400"),
+        ("15/64", "41/441", "49/625"),
+        ("17/81", "31/256", "49/625"),
+        ("17/81", "37/361", "39/400"),
+        ("19/100", "29/225", "41/441"),
+        ("19/100", "33/289", "35/324"),
+        ("21/121", "23/144", "49/625"),
+        ("25/169", "27/196", "29/225"),
+    ),
+    4: (
+        ("5/9", "19/100", "29/225", "49/625"),
+        ("7/16", "15/64", "41/441", "49/625"),
+        ("7/16", "17/81", "31/256", "49/625"),
+        ("7/16", "17/81", "37/361", "39/400"),
+        ("7/16", "19/100", "29/225", "41/441"),
+        ("7/16", "19/100", "33/289", "35/324"),
+        ("7/16", "21/121", "23/144", "49/625"),
+        ("7/16", "25/169", "27/196", "29/225"),
+        ("7/16", "25/169", "35/324", "49/625"),
+        ("9/25", "11/36", "31/256", "49/625"),
+        ("9/25", "11/36", "37/361", "39/400"),
+        ("9/25", "13/49", "23/144", "43/484"),
+        ("9/25", "13/49", "29/225", "31/256"),
+        ("9/25", "15/64", "19/100", "41/441"),
+        ("9/25", "15/64", "25/169", "27/196"),
+        ("9/25", "17/81", "19/100", "31/256"),
+        ("9/25", "19/100", "21/121", "23/144"),
+        ("9/25", "19/100", "25/169", "35/324"),
+        ("11/36", "13/49", "15/64", "49/625"),
+        ("11/36", "13/49", "19/100", "29/225"),
+        ("11/36", "15/64", "25/169", "33/289"),
+        ("11/36", "33/289", "39/400", "49/625"),
+        ("13/49", "15/64", "17/81", "19/100"),
+        ("13/49", "29/225", "33/289", "39/400"),
+        ("15/64", "33/289", "39/400", "49/625"),
+        ("17/81", "19/100", "33/289", "39/400"),
+        ("19/100", "29/225", "33/289", "39/400"),
+        ("21/121", "45/529", "47/576", "49/625"),
+        ("23/144", "25/169", "47/576", "49/625"),
+        ("23/144", "41/441", "43/484", "49/625"),
+        ("25/169", "31/256", "33/289", "39/400"),
+        ("29/225", "31/256", "41/441", "49/625"),
+        ("29/225", "37/361", "39/400", "41/441"),
+        ("31/256", "33/289", "35/324", "49/625"),
+        ("33/289", "35/324", "37/361", "39/400"),
+    ),
+}
 SMALL_BETAS = ("1/10", "1/5", "1/4", "1/9", "1/6", "1/8", "1/16")
 STEPS = {1: (3,), 2: (3,), 3: (3, 4), 4: (4,)}
+
+
+def _rational_roots(betas: list[Fraction]) -> bool:
+    """Return True when sqrt(abar_t) and sqrt(1 - abar_t) are both rational."""
+    abar = alpha_bar(tuple(betas))
+    return all(
+        math.isqrt(x.numerator) ** 2 == x.numerator
+        and math.isqrt(x.denominator) ** 2 == x.denominator
+        for x in (abar, 1 - abar)
+    )
 
 
 class ClosedFormNoiseGenerator(ProblemGenerator):
     kind: ClassVar[str] = "closed_form_noise"
     name: ClassVar[str] = "closed_form_noise"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 24
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     # A mistake in a small beta moves a number by about beta: a targeted problem shows it when
@@ -37,9 +108,11 @@ class ClosedFormNoiseGenerator(ProblemGenerator):
     clear_gap: ClassVar[float] = 0.1
 
     def draw_fields(self, draw: Draw, level: int, target: Any) -> dict:
-        pool = SQUARE_BETAS if level in (1, 3) else SMALL_BETAS
         t = draw.choice(STEPS[level])
-        betas = draw.sample(pool, t)
+        if level in (1, 3):
+            betas = draw.shuffled(list(draw.choice(SQUARE_SCHEDULES[t])))
+        else:
+            betas = draw.sample(SMALL_BETAS, t)
         fields: dict[str, Any] = {"betas": betas}
         if level <= 2:
             fields["x0"] = frac_str(_entry(draw, 1, 3))
@@ -53,6 +126,8 @@ class ClosedFormNoiseGenerator(ProblemGenerator):
         betas = [Fraction(b) for b in spec["betas"]]
         # small enough to add up below 1 (so "summed the betas" has a square root), and the noise
         # draw unlike x_0 (there the two noise-coefficient mistakes give the same x_t)
+        if set(spec["betas"]) <= set(SMALL_BETAS) and _rational_roots(betas):
+            return False  # levels 2 and 4 keep a genuine square root in the answer
         return sum(betas) < 1 and spec["x0"] != spec["eps"]
 
     def shows_clearly(self, spec: dict, target: Any, right: Any, answers: list) -> bool:

@@ -56,7 +56,7 @@ def softmax(values: list[float]) -> list[float]:
 class ContentWeightsGenerator(figures.ArrowPicture, ProblemGenerator):
     kind: ClassVar[str] = "content_weights"
     name: ClassVar[str] = "content_weights"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 4
     picture_title: ClassVar[str] = "Rows, content-weighted terms and their sum"
     # Learners may answer in decimals; mistakes closer than this could be read either way.

@@ -16,7 +16,7 @@ from . import figures
 from .base import Draw, ProblemGenerator, distinct_rows, frac_str
 from .figures import Arrow, Number, Panel, h_label, mix_arrows, number, vec
 from .statement import (
-    ANSWER_FORMS,
+    answer_forms,
     md_sentence,
     md_word,
     tex_number,
@@ -29,7 +29,7 @@ from .weighted_sum import MIX_LEVELS, draw_weights
 class ContrastGenerator(figures.ArrowPicture, ProblemGenerator):
     kind: ClassVar[str] = "contrast"
     name: ClassVar[str] = "contrast"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 3
     picture_rows: ClassVar[str] = "rows_a"
     picture_title: ClassVar[str] = "The same word's sum in sentence A and in sentence B"
@@ -103,7 +103,7 @@ class ContrastGenerator(figures.ArrowPicture, ProblemGenerator):
             f"**Compute** the difference $\\mathbf{{h}}_{{{position}}}^{{B}} - "
             f"\\mathbf{{h}}_{{{position}}}^{{A}}$ that the change of neighbours makes.",
             "",
-            ANSWER_FORMS,
+            answer_forms(spec),
         ]
         return "\n".join(lines)
 

@@ -19,8 +19,17 @@ from grading.kinds.cooccurrence_row import CooccurrenceProblem, counts, hits
 
 from . import svg
 from .base import Draw, ProblemGenerator
-from .statement import md_sentence, md_word
+from .statement import format_example, md_sentence, md_word
 from .words_embedding import TOPICS, WORD
+
+
+def _count_examples(n: int) -> tuple[str, ...]:
+    """Return format examples of n counts: 0 1 2 0 ..., then shifted, then with a 3 in them."""
+    return tuple(
+        "[" + ", ".join(str((k + shift) % modulus) for k in range(n)) + "]"
+        for modulus in (3, 4)
+        for shift in range(modulus)
+    )
 
 
 @dataclass(frozen=True)
@@ -136,7 +145,7 @@ class CooccurrenceRowGenerator(ProblemGenerator):
             "the counts over all occurrences and all sentences.",
             "",
             f"Answer with the counts in the order listed ({context}), for example "
-            f"`[{', '.join(str(k % 3) for k in range(len(spec['context'])))}]`.",
+            f"`{format_example(spec, _count_examples(len(spec['context'])))}`.",
         ]
         return "\n".join(lines)
 

@@ -9,6 +9,7 @@ and a product of squared lengths that is not a square (so the answer keeps its `
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -16,8 +17,19 @@ from grading.kinds.cosine_similarity import cosine
 
 from . import geometry, labels, svg
 from .base import Draw, ProblemGenerator
-from .statement import md_word, tex_vector
+from .statement import format_example, md_word, tex_vector
 from .words_embedding import WORD_PAIRS
+
+# Cosines for the format example: (a, b) is a / sqrt(b), also typed a * sqrt(b) / b.
+_ROOT_EXAMPLES = ((7, 65), (5, 38), (4, 57), (9, 130))
+
+
+def _root_example(spec: dict) -> str:
+    """Return the statement's example of an exact cosine, never this problem's answer or a
+    catalogued mistake's, in its two typed forms."""
+    chosen = format_example(spec, [f"{a}/sqrt({b})" for a, b in _ROOT_EXAMPLES])
+    a, b = (int(x) for x in re.findall(r"\d+", chosen))
+    return f"`{a}/sqrt({b})` or `{a}*sqrt({b})/{b}`"
 
 
 @dataclass(frozen=True)
@@ -93,8 +105,8 @@ class CosineSimilarityGenerator(ProblemGenerator):
                 "$$\\cos\\theta = \\frac{\\mathbf{u} \\cdot \\mathbf{v}}"
                 "{\\lVert\\mathbf{u}\\rVert\\,\\lVert\\mathbf{v}\\rVert}$$",
                 "",
-                "Answer exactly, writing a square root as `sqrt(...)` (for example `7/sqrt(65)` "
-                "or `7*sqrt(65)/65`), or as a decimal with at least three significant figures "
+                "Answer exactly, writing a square root as `sqrt(...)` (for example "
+                f"{_root_example(spec)}), or as a decimal with at least three significant figures "
                 "(a decimal counts when it rounds the exact value at the digits typed).",
             ]
         )

@@ -2,7 +2,7 @@
 
 The scores depend on the last two pieces (the state), so a piece can come back without the
 text looping: only a pair coming back starts the loop. Only the pairs decoding reaches get a
-row (levels 3 and 4 add a pair it never reaches).
+row, and levels 3 and 4 add exactly one pair it never reaches (a decoy).
 
 Levels: 1, three pieces; 2, four; 3, five; 4, six. Every accepted problem has a lead-in of at
 least one step before the loop, a loop of 2 to 4 pieces, and a piece that repeats before the
@@ -12,6 +12,7 @@ state does (so "stopped at the first repeated piece" gives another answer).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -21,7 +22,14 @@ from grading.spec import number
 from . import geometry, labels, svg
 from .base import Draw, ProblemGenerator
 from .greedy_steps import draw_pieces, draw_scores, grid_picture, score_table_markdown
-from .statement import md_word
+from .statement import format_example, md_word
+
+
+def _loop_examples(pieces: Sequence[str]) -> list[str]:
+    """Return format examples of a loop and its start: two of the pieces and a step."""
+    return [
+        f"{a} {b}; {step}" for step in (3, 4, 2, 5, 6) for a in pieces for b in pieces if a != b
+    ]
 
 
 @dataclass(frozen=True)
@@ -61,10 +69,18 @@ def _reached(pieces: list[str], prompt: list[str], table: dict, limit: int) -> l
     return seen
 
 
+def unreached_contexts(spec: dict) -> list[tuple[str, str]]:
+    """Return the listed pairs greedy decoding never reaches (the decoys)."""
+    r = run(problem_of(spec))
+    text = (*spec["prompt"], *r.written)
+    reached = {(text[k], text[k + 1]) for k in range(len(text) - 1)}
+    return [(a, b) for a, b in spec["contexts"] if (a, b) not in reached]
+
+
 class GreedyLoopGenerator(ProblemGenerator):
     kind: ClassVar[str] = "greedy_loop"
     name: ClassVar[str] = "greedy_loop"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 19
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 
@@ -95,6 +111,10 @@ class GreedyLoopGenerator(ProblemGenerator):
             return False
         if not 2 <= len(r.loop) <= 4 or r.start < 2 or len(r.written) > 10:
             return False
+        # Levels 3-4 list exactly one decoy pair decoding never reaches (a pair drawn as a
+        # decoy before the reached list was cut off may be reached after all), levels 1-2 none.
+        if len(unreached_contexts(spec)) != LEVELS[len(spec["pieces"]) - 2].distractors:
+            return False
         found = first_repeated_piece(r)
         return found is not None and found != (r.loop, r.start)
 
@@ -121,7 +141,7 @@ class GreedyLoopGenerator(ProblemGenerator):
             "**and the step at which it starts.**",
             "",
             "Answer with the loop's pieces, a semicolon, and the step, for example "
-            f"`{pieces[0]} {pieces[1]}; 3`.",
+            f"`{format_example(spec, _loop_examples(pieces))}`.",
         ]
         return "\n".join(lines)
 

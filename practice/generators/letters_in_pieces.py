@@ -34,6 +34,7 @@ LETTERS_LEVELS: dict[int, LettersLevel] = {
     4: LettersLevel(tables=(NUMBERS, ADJECTIVES, NOUNS, VERBS), vocab_size=18),
 }
 PIECES = all_pieces()
+MIN_DISTRACTORS = 2
 
 
 def _doubled_letters(pieces: list[str]) -> list[str]:
@@ -61,7 +62,7 @@ def _counts_differ(pieces: list[str], letter: str) -> bool:
 class LettersInPiecesGenerator(ProblemGenerator):
     kind: ClassVar[str] = "letters_in_pieces"
     name: ClassVar[str] = "letters_in_pieces"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 12
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
     max_redraws: ClassVar[int] = 2000
@@ -72,13 +73,14 @@ class LettersInPiecesGenerator(ProblemGenerator):
         pieces = phrase_pieces(words)
         distinct = list(dict.fromkeys(pieces))
         spare = [p for p in PIECES if p not in distinct]
-        vocab = draw.shuffled(
-            [*distinct, *draw.sample(spare, max(0, spec_level.vocab_size - len(distinct)))]
-        )
+        # The level's table size, or more: the phrase's pieces always stand among at least
+        # MIN_DISTRACTORS others.
+        size = max(spec_level.vocab_size, len(distinct) + MIN_DISTRACTORS)
+        vocab = draw.shuffled([*distinct, *draw.sample(spare, size - len(distinct))])
         letters = [x for x in _doubled_letters(pieces) if _counts_differ(pieces, x)]
-        # The letter e is doubled in many words; other letters are asked first when they can be.
+        # The letter e is doubled in many words; another letter is asked whenever one can be.
         others = [x for x in letters if x != "e"]
-        letter = draw.choice(others if others and draw.below(4) else letters or ["e"])
+        letter = draw.choice(others or letters or ["e"])
         return {"vocab": vocab, "ids": [vocab.index(p) for p in pieces], "letter": letter}
 
     def plausible(self, spec: dict, target: str | None) -> bool:

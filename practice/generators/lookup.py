@@ -11,6 +11,7 @@ from . import figures
 from .base import Draw, ProblemGenerator, distance, distinct_rows, frac_str
 from .figures import Arrow, Number, Panel, vec
 from .statement import (
+    format_example,
     md_sentence,
     md_word,
     positions,
@@ -18,6 +19,9 @@ from .statement import (
     tex_vector,
 )
 from .vocab import DISTRACTORS, draw_sentence
+
+# Rows for the format example, tried in order (see statement.format_example).
+_ROW_EXAMPLES = ("[1, 0]", "[-1, 3]", "[3, -2]", "[-3, -1]", "[1/2, 5]")
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,7 @@ LOOKUP_LEVELS: dict[int, LookupLevel] = {
 class LookupGenerator(figures.ArrowPicture, ProblemGenerator):
     kind: ClassVar[str] = "lookup"
     name: ClassVar[str] = "lookup"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 1
     picture_rows: ClassVar[str] = "table"
     picture_title: ClassVar[str] = "The table's rows as arrows; the looked-up row highlighted"
@@ -103,7 +107,7 @@ class LookupGenerator(figures.ArrowPicture, ProblemGenerator):
             f"$$\\mathbf{{x}}_{{{position}}}^{{(0)}} = E[\\mathrm{{id}}"
             f"({tex_token(tokens[position], f't_{{{position}}}')})]$$",
             "",
-            "Answer with the vector, for example `[1, 0]`.",
+            f"Answer with the vector, for example `{format_example(spec, _ROW_EXAMPLES)}`.",
         ]
         return "\n".join(lines)
 

@@ -20,8 +20,12 @@ from grading.kinds.cosine_similarity import cosine
 
 from . import geometry, labels, svg
 from .base import Draw, ProblemGenerator
-from .statement import md_word, tex_vector
+from .statement import format_example, md_word, tex_vector
 from .words_embedding import NEIGHBOUR_SETS
+
+# Words for the format example: the first that is not a candidate (an option-shaped word that
+# can never be an answer; see statement.format_example).
+_NOT_CANDIDATES = ("word", "example", "something", "anything")
 
 
 @dataclass(frozen=True)
@@ -190,7 +194,9 @@ class NearestByCosineGenerator(ProblemGenerator):
             "{\\lVert\\mathbf{q}\\rVert\\,\\lVert\\mathbf{v}\\rVert}$ (the highest cosine; "
             "there is no tie)?",
             "",
-            f"Answer with the word, for example `{spec['candidates'][0]}`.",
+            "Answer with the word as it is listed (letter case does not matter); the format is "
+            f"one word, for example `{format_example(spec, _NOT_CANDIDATES)}` (which is not one "
+            "of the candidates).",
         ]
         return "\n".join(lines)
 

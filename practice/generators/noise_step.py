@@ -19,7 +19,7 @@ from grading.kinds.noise_step import right_value, right_variance
 
 from . import svg
 from .base import Draw, ProblemGenerator, frac_str
-from .statement import tex_number
+from .statement import format_example, tex_number
 
 # beta with both sqrt(beta) and sqrt(1 - beta) rational: squares of Pythagorean ratios.
 SQUARE_BETAS = ("9/25", "25/169", "64/289", "49/625")
@@ -46,6 +46,11 @@ def stands_out(right: Any, answers: list[tuple[Any, Any]], gap: float = 0.5) -> 
 def _entry(draw: Draw, low: int, high: int) -> int:
     """Return a nonzero integer with absolute value in [low, high]."""
     return draw.integer(low, high) * draw.choice((-1, 1))
+
+
+# Format examples, tried in order (see statement.format_example).
+_VECTOR_EXAMPLES = ("[4/5, -1]; 73/25", "[-7/5, 2]; 41/25", "[3/5, 9/4]; 97/50")
+_NUMBER_EXAMPLES = ("11/5; 73/25", "-7/5; 41/25", "9/4; 97/50")
 
 
 class NoiseStepGenerator(ProblemGenerator):
@@ -85,7 +90,7 @@ class NoiseStepGenerator(ProblemGenerator):
         beta, v = tex_number(spec["beta"]), tex_number(spec["variance"])
         vector = isinstance(spec["x_prev"], list)
         x, e = _tex_value(spec["x_prev"]), _tex_value(spec["eps"])
-        example = "`[4/5, -1]; 73/25`" if vector else "`11/5; 73/25`"
+        example = "`" + format_example(spec, _VECTOR_EXAMPLES if vector else _NUMBER_EXAMPLES) + "`"
         lines = [
             "One noising step shrinks the current value and adds fresh Gaussian noise:",
             "",

@@ -30,7 +30,7 @@ SMALL_BETAS = ("1/10", "1/5", "1/4", "1/9", "1/6", "1/8", "1/16")
 class PredictCleanGenerator(ProblemGenerator):
     kind: ClassVar[str] = "predict_clean"
     name: ClassVar[str] = "predict_clean"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 25
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 

@@ -16,6 +16,7 @@ T = 2 quarters, and confirming a learner's exact answer symbolically then took u
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -24,8 +25,16 @@ from grading.kinds.repetition_penalty import PenaltyProblem, penalised, top
 
 from . import svg
 from .base import Draw, ProblemGenerator
-from .statement import md_word, tex_number
+from .statement import format_example, md_word, tex_number
 from .words_decoding import PIECE_SETS
+
+
+def _example(spec: dict, pieces: Sequence[str]) -> str:
+    """Return the format example: three probabilities and a piece, never this problem's answer
+    nor a catalogued mistake's (the piece named is the first of the list that keeps it so,
+    from the last listed)."""
+    vector = "[exp(1), exp(2), 1]/(exp(1) + exp(2) + 1)"
+    return format_example(spec, [f"{vector}; {piece}" for piece in reversed(pieces)])
 
 
 @dataclass(frozen=True)
@@ -146,7 +155,7 @@ class RepetitionPenaltyGenerator(ProblemGenerator):
             "",
             "Answer with the vector, a semicolon and the piece, exactly (write $e^2$ as "
             "`exp(2)`) or in decimals with at least three significant figures, for example "
-            f"`[exp(1), exp(2), 1]/(exp(1) + exp(2) + 1); {pieces[0]}` for three pieces.",
+            f"`{_example(spec, pieces)}` for three pieces.",
         ]
         return "\n".join(lines)
 

@@ -46,7 +46,7 @@ def draw_passage(draw: Draw, level: int) -> list[str]:
 class SequenceLengthsGenerator(ProblemGenerator):
     kind: ClassVar[str] = "sequence_lengths"
     name: ClassVar[str] = "sequence_lengths"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 10
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 

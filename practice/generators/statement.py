@@ -14,11 +14,44 @@ import re
 from collections.abc import Sequence
 from fractions import Fraction
 
+from grading.answer_help import safe_example
+
 ANSWER_FORMS = (
     "Answer with the vector, for example `[1/2, 1]`, or with the sum written out term by term, "
     "for example `1/2*[1, 0] + 1/2*[0, 2]`. Fractions are exact; a decimal counts when it rounds "
     "the exact value at the digits typed, with at least three significant figures."
 )
+
+# Shown in place of an example when every candidate would give something away.
+NO_EXAMPLE = "…"
+
+# Other vectors and sums for the format examples, tried in order when the usual one is the
+# problem's answer or a catalogued mistake's (see `format_example`).
+VECTOR_EXAMPLES = ("[1/2, 1]", "[-7/3, 5/4]", "[9/7, -2/9]", "[-11/6, 13/5]")
+SUM_EXAMPLES = (
+    "1/2*[1, 0] + 1/2*[0, 2]",
+    "1/3*[1, 0] + 2/3*[0, 1]",
+    "5/7*[-2, 3] + 2/7*[4, -1]",
+    "3/8*[7, -5] + 5/8*[-3, 9]",
+)
+
+
+def format_example(spec: dict, candidates: Sequence[str]) -> str:
+    """Return the first candidate format example that gives nothing away on `spec`.
+
+    When every candidate is the answer or a catalogued mistake's answer, return `NO_EXAMPLE`
+    (an ellipsis: a page never fails over its example). The candidates are chosen so that this
+    does not happen: tests/generators/test_format_examples.py checks it over many seeds."""
+    example = safe_example(spec, candidates)
+    return NO_EXAMPLE if example is None else example
+
+
+def answer_forms(spec: dict) -> str:
+    """Return `ANSWER_FORMS` with examples that give nothing away on `spec`."""
+    vector = format_example(spec, VECTOR_EXAMPLES)
+    written = format_example(spec, SUM_EXAMPLES)
+    return ANSWER_FORMS.replace(VECTOR_EXAMPLES[0], vector, 1).replace(SUM_EXAMPLES[0], written, 1)
+
 
 # Python-Markdown's backslash escapes (with the tables extension's "|"); "<", "&" and "$" have
 # none, so they become character references (the "$" must not open a formula).

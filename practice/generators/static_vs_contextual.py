@@ -23,7 +23,7 @@ EXTRA_ENTRIES = {1: 1, 2: 2, 3: 2, 4: 3}
 class StaticVsContextualGenerator(ProblemGenerator):
     kind: ClassVar[str] = "static_vs_contextual"
     name: ClassVar[str] = "static_vs_contextual"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 21
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 
@@ -90,9 +90,10 @@ class StaticVsContextualGenerator(ProblemGenerator):
             f"$\\mathbf{{x}}_{{{i}}}^B - \\mathbf{{x}}_{{{i}}}^A$, and the layer's, "
             f"$\\mathbf{{h}}_{{{i}}}^B - \\mathbf{{h}}_{{{i}}}^A$.",
             "",
-            "Answer with both vectors, separated by `;`: the lookup difference first, for "
-            "example `[1, 0]; [1/2, -1]`. Fractions are exact; a decimal counts when it rounds "
-            "the exact value at the digits typed, with at least three significant figures.",
+            "Answer with both vectors, separated by `;`, the lookup difference first; each "
+            "vector in brackets, for example `[1/2, -1]`. Fractions are exact; a decimal counts "
+            "when it rounds the exact value at the digits typed, with at least three significant "
+            "figures.",
         ]
         return "\n".join(lines)
 

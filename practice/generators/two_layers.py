@@ -14,7 +14,15 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from .base import Draw, ProblemGenerator, composition, distinct_rows, frac_str
-from .statement import md_sentence, md_word, row_lines, tex_number
+from .statement import (
+    SUM_EXAMPLES,
+    VECTOR_EXAMPLES,
+    format_example,
+    md_sentence,
+    md_word,
+    row_lines,
+    tex_number,
+)
 from .vocab import FRAMES, WORD, Sentence
 from .words_layers import outside_swap
 
@@ -48,7 +56,7 @@ def _weights(draw: Draw, level: int, window: str) -> list[str]:
 class TwoLayersGenerator(ProblemGenerator):
     kind: ClassVar[str] = "two_layers"
     name: ClassVar[str] = "two_layers"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 22
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 
@@ -156,9 +164,10 @@ class TwoLayersGenerator(ProblemGenerator):
             ]
         lines += [
             "",
-            "Answer with the vector, for example `[1/2, 1]`, or with layer 2's sum written out "
-            "term by term, each term a weight times a layer-1 output, for example "
-            "`1/3*[1, 0] + 2/3*[0, 1]`. Fractions are exact; a decimal counts when it rounds the "
+            f"Answer with the vector, for example `{format_example(spec, VECTOR_EXAMPLES)}`, or "
+            "with layer 2's sum written out term by term, each term a weight times a layer-1 "
+            f"output, for example `{format_example(spec, SUM_EXAMPLES[1:] + SUM_EXAMPLES[:1])}`. "
+            "Fractions are exact; a decimal counts when it rounds the "
             "exact value at the digits typed, with at least three significant figures.",
         ]
         return "\n".join(lines)

@@ -30,7 +30,7 @@ def _shown(ch: str) -> str:
 class Utf8BytesGenerator(ProblemGenerator):
     kind: ClassVar[str] = "utf8_bytes"
     name: ClassVar[str] = "utf8_bytes"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 6
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 

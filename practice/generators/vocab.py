@@ -2,7 +2,11 @@
 
 Each ambiguous word (*bank*, *bat*, ...) has two senses; each sense has modifiers that sit
 right before the word (*river* bank, *savings* bank) and nouns that fit "with ___" after it
-(*reeds*, *tellers*). A frame is a sentence with the slots ``{c}`` (the modifier), ``{w}`` (the
+(*reeds*, *tellers*). Word classes: a modifier is an adjective or a noun used as one; a sense's
+nouns are plural count nouns, the one class a noun slot ``{d}`` takes (it follows "with" and
+"many", so a mass noun such as *ink* would make "had many ink").
+
+A frame is a sentence with the slots ``{c}`` (the modifier), ``{w}`` (the
 ambiguous word) and optionally ``{d}`` (the noun). No word repeats inside a frame, because a
 repeated word would share its row and make two terms indistinguishable.
 
@@ -112,7 +116,9 @@ AMBIGUOUS_WORDS: tuple[AmbiguousWord, ...] = (
         "seal",
         (
             Sense("animal", ("harbour", "grey", "fur", "monk"), ("pups", "whiskers", "flippers")),
-            Sense("stamp", ("wax", "rubber", "royal", "official"), ("ribbons", "crests", "ink")),
+            Sense(
+                "stamp", ("wax", "rubber", "royal", "official"), ("ribbons", "crests", "tassels")
+            ),
         ),
     ),
 )

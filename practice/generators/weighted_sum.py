@@ -13,7 +13,7 @@ from . import figures
 from .base import Draw, ProblemGenerator, composition, distance, distinct_rows, frac_str
 from .figures import Arrow, Number, Panel, h_label, mix_arrows, number, vec
 from .statement import (
-    ANSWER_FORMS,
+    answer_forms,
     md_sentence,
     md_word,
     mix_lines,
@@ -76,7 +76,7 @@ def rows_differ_visibly(rows: list[list[str]]) -> bool:
 class WeightedSumGenerator(figures.ArrowPicture, ProblemGenerator):
     kind: ClassVar[str] = "weighted_sum"
     name: ClassVar[str] = "weighted_sum"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 2
     picture_title: ClassVar[str] = "Rows, weighted terms and their sum"
 
@@ -138,7 +138,7 @@ class WeightedSumGenerator(figures.ArrowPicture, ProblemGenerator):
             "",
             f"**Compute** $\\mathbf{{h}}_{{{position}}}$.",
             "",
-            ANSWER_FORMS,
+            answer_forms(spec),
         ]
         return "\n".join(lines)
 

@@ -40,12 +40,12 @@ FRAMES: dict[int, tuple[tuple[str, ...], ...]] = {
     ),
     3: (
         ("D", "N", "V", "to", "the", "P", ",", "M", "said", "."),
-        ("D", "N", "and", "M", "were", "G", "in", "the", "P", "."),
+        ("In", "the", "P", ",", "D", "N", "and", "M", "were", "G", "."),
         ("After", "school", ",", "M", "T", "D", "N", "!"),
     ),
     4: (
-        ("D", "N", "T", "M", "at", "the", "P", "!"),
-        ("Did", "D", "N", "see", "M", "G", "near", "the", "P", "?"),
+        ("At", "the", "P", ",", "D", "N", "T", "M", "!"),
+        ("Near", "the", "P", ",", "did", "D", "N", "see", "M", "G", "?"),
         ("When", "M", "V", ",", "the", "N", "was", "in", "the", "P", "."),
     ),
 }
@@ -68,7 +68,8 @@ def draw_sentence(draw: Draw, level: int) -> Drawn:
         if slot == "D":
             word = draw.choice(DETERMINERS)
             listed.append(word)
-            tokens.append(word.capitalize() if not tokens or tokens[-1] in PUNCTUATION else word)
+            # Capitalised at the start of a sentence only (after a comma it stays small).
+            tokens.append(word.capitalize() if not tokens or tokens[-1] in ".!?" else word)
         elif slot == "N":
             word = nouns.pop()
             listed.append(word)
@@ -107,7 +108,7 @@ def sentence_text(tokens: tuple[str, ...]) -> str:
 class WordIdsGenerator(ProblemGenerator):
     kind: ClassVar[str] = "word_ids"
     name: ClassVar[str] = "word_ids"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     number: ClassVar[int] = 5
     levels: ClassVar[tuple[int, ...]] = (1, 2, 3, 4)
 

@@ -119,7 +119,7 @@ UTF8_LEVELS: dict[int, Utf8Level] = {
             "Matjaž",
         )
     ),
-    # Two two-byte characters, one of them a Latin-1 accent.
+    # Two two-byte characters, one of them a Latin-1 accent (U+00A0-U+00FF), the other not.
     2: Utf8Level(
         (
             "Tomáš",
@@ -127,11 +127,11 @@ UTF8_LEVELS: dict[int, Utf8Level] = {
             "Šárka",
             "Matyáš",
             "Tadeáš",
-            "Žižek",
+            "Vašák",
             "Mikuláš",
             "Kožená",
-            "Tomášek",
-            "Lukášek",
+            "Kašpárek",
+            "Šíma",
         )
     ),
     # One three-byte character among ASCII.

@@ -75,7 +75,7 @@ def review(request: HttpRequest, copy_id: int, item_id: int) -> HttpResponse:
     item = selectors.access_review_item(user=request.user, copy_id=copy_id, item_id=item_id)
     problem = review_open(copy=item.copy, item=item)
     selectors.review_with_last_credit([item])
-    context = _review_context(request, item, problem, form=AnswerForm.fresh())
+    context = _review_context(request, item, problem, form=AnswerForm.fresh(spec=problem.spec))
     return render(request, "review/review.html", context)
 
 
@@ -88,7 +88,7 @@ def answer(request: HttpRequest, copy_id: int, problem_id: int) -> HttpResponse:
     )
     if problem.purpose != ProblemInstance.Purpose.REVIEW:
         raise Http404("No such review")
-    form = AnswerForm(request.POST)
+    form = AnswerForm(request.POST, spec=problem.spec)
     if not form.is_valid():
         item = selectors.review_item_for_problem(problem=problem)
         if item is None:
@@ -118,7 +118,7 @@ def result(request: HttpRequest, copy_id: int, attempt_id: int) -> HttpResponse:
         attempt.problem,
         attempt=attempt,
         verdict=attempt.verdict,
-        form=AnswerForm.fresh(text=attempt.text) if retry else None,
+        form=AnswerForm.fresh(text=attempt.text, spec=attempt.problem.spec) if retry else None,
         next_items=selectors.review_next(copy=attempt.copy)[:1],
         credit=selectors.review_attempt_credit(attempt=attempt, item=item),
         item_rated=item.logs.filter(attempt=attempt).exists(),

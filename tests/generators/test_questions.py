@@ -68,10 +68,11 @@ def test_content_weights_answers_in_decimals_are_diagnosed_too(level):
     for seed in range(10):
         spec = generate(ProblemKind.CONTENT_WEIGHTS, seed=seed, level=level)
         right = grading.expected_answer(spec)
-        decimals = "[" + ", ".join(f"{float(x):.4g}" for x in right) + "]"
+        # "#": four significant figures always (1.99977 is typed 2.000, not the integer 2)
+        decimals = "[" + ", ".join(f"{float(x):#.4g}" for x in right) + "]"
         assert grading.grade(spec, decimals).status == Status.CORRECT
         for listed, vector in grading.mistaken_answers(spec):
-            typed = "[" + ", ".join(f"{float(x):.4g}" for x in vector) + "]"
+            typed = "[" + ", ".join(f"{float(x):#.4g}" for x in vector) + "]"
             verdict = grading.grade(spec, typed)
             assert verdict.diagnosis is not None, (seed, listed, verdict.explanation)
             assert verdict.diagnosis.mistake == listed.mistake

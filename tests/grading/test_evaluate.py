@@ -128,3 +128,36 @@ def test_a_sum_read_is_the_sum_of_its_terms_added_one_by_one(parts):
     read = evaluate(text)
     read = sympy.Rational(read.numerator, read.denominator) if isinstance(read, F) else read
     assert sympy.srepr(read) == sympy.srepr(folded)
+
+
+def test_a_tiny_irrational_divisor_is_proven_nonzero_not_taken_for_zero():
+    # 10^-65: far inside the old 1e-25 "zero", proven nonzero by interval arithmetic
+    tiny = sympy.exp(-150) + sympy.exp(-146)
+    assert not is_zero(tiny)
+    assert not is_zero(sympy.exp(-600) * sympy.sqrt(2))
+
+
+def test_an_irrational_divisor_that_cannot_be_told_from_zero_is_refused_truly():
+    # sqrt(2) + sqrt(3) - sqrt(5 + 2 sqrt(6)) is 0, but SymPy keeps the nested root
+    hidden_zero = sympy.sqrt(2) + sympy.sqrt(3) - sympy.sqrt(5 + 2 * sympy.sqrt(6))
+    with pytest.raises(AnswerError) as caught:
+        is_zero(hidden_zero, 7)
+    assert "could not be told apart from zero" in caught.value.message
+    assert "(at column 7)" in caught.value.message
+    assert caught.value.bound == "zero"
+
+
+def test_the_right_answer_scaled_by_exp_minus_150_is_not_a_division_by_zero():
+    import re
+
+    import grading
+    from practice.generators import generate
+    from tests.generators.conftest import answer_text
+
+    spec = generate("repetition_penalty", seed=1, level=2)
+    text = answer_text(grading.expected_answer(spec), spec)
+    scaled = re.sub(r"exp\(([^()]*)\)", lambda m: f"exp({m.group(1)} - 150)", text)
+    scaled = re.sub(r"(?<=[\[(+ ])1(?=[ /)])", "exp(-150)", scaled)
+    verdict = grading.grade(spec, scaled)
+    assert "division by zero" not in verdict.message
+    assert verdict.status == grading.Status.CORRECT or "too complex" in verdict.message

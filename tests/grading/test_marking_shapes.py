@@ -53,11 +53,11 @@ def test_an_unexplained_answer_says_which_positions_differ_and_the_hint(toy_kind
     verdict = grade(BYTES, "104 195 169 108 108 112")
     assert verdict.diagnosis is None
     assert verdict.explanation == (
-        "No common mistake explains this answer: position 5 (112) differs. "
+        "No common mistake explains this answer: position 6 (112) differs. "
         "Encode each character, then list the bytes in order."
     )
     pieces = grade(PIECES, "l owest").explanation
-    assert "positions 0 ('l') and 1 ('owest') differ" in pieces
+    assert "positions 1 ('l') and 2 ('owest') differ" in pieces
     pair = grade(PAIR, "5; yes").explanation
     assert (
         pair
@@ -88,7 +88,7 @@ def test_scalar_decimals_follow_the_policy(toy_kinds):
 @pytest.mark.parametrize(
     ("spec", "text", "message"),
     [
-        (BYTES, "104, x", "the character 'x' is not allowed"),
+        (BYTES, "104, x", "The character 'x' is not allowed"),
         (PIECES, "lo\u202ewest", "U+202E is not allowed"),
         (CHOICE, "dynamic", "is not one of the options: static, contextual"),
         (COSINE, "[1, 2]", "the answer is one number"),

@@ -172,7 +172,7 @@ def test_integer_sequence_differences_point_at_positions():
     assert shape.differences((4, 0), (4, 0, 7)) == (2,)
     text = shape.describe_differences((4, 1, 7, 9), (4, 0, 7))
     assert "your answer has 4 numbers, the answer has 3" in text
-    assert "position 1 (1) differs" in text
+    assert "position 2 (1) differs" in text  # counted from 1, as learners are told
     assert shape.tex((4, 0, 7)) == "\\left[4,\\ 0,\\ 7\\right]"
 
 
@@ -250,7 +250,7 @@ def test_piece_differences_point_at_positions():
     assert shape.differences(("a", "b"), ("a", "c", "d")) == (1, 2)
     text = shape.describe_differences(("lo", "w"), ("low",))
     assert "your answer has 2 pieces, the answer has 1" in text
-    assert "position 0 ('lo') differs" in text
+    assert "position 1 ('lo') differs" in text  # counted from 1
 
 
 def test_text_tex_escapes_every_tex_character():
@@ -335,7 +335,7 @@ def test_tuple_key_equal_and_differences_by_part():
     assert shape.equal((F(1, 2), (1, 2)), (F(2, 4), (1, 2)))
     assert shape.differences((F(1), (1, 2)), (F(1), (1, 3))) == (1,)
     text = shape.describe_differences((F(1), (1, 2)), (F(1), (1, 3)))
-    assert text == "in the second part (ids), position 1 (2) differs"
+    assert text == "in the second part (ids), position 2 (2) differs"
 
 
 def test_tuple_matches_applies_each_part_s_decimal_policy():
@@ -407,6 +407,8 @@ def _forty_digit_offset(index: int, got, want) -> str | None:
     off = float(approx(got) - approx(want))
     if abs(off) < 1e-12:
         return None
+    if not abs(off) < 1e12:
+        return f"the {ordinal(index)} coordinate is far too {'large' if off > 0 else 'small'}"
     return f"the {ordinal(index)} coordinate is off by about ${off:+.4g}$"
 
 
@@ -433,3 +435,24 @@ def test_an_offset_past_a_doubles_range_is_written_from_forty_digits():
     huge = sympy.exp(200) ** 4  # e^800, past what a double holds
     assert _told_offset(huge, -huge) is None
     assert _offset(0, "coordinate", huge + 1, huge) == _forty_digit_offset(0, huge + 1, huge)
+
+
+def test_a_choice_ignores_letter_case_but_folds_no_compatibility_characters():
+    shape = Choice(["sell", "filled", "glass"])
+    assert shape.read("SELL").value == "sell"
+    assert shape.read(" Glass ").value == "glass"
+    for look_alike in ("ſell", "ﬁlled", "glaß", "GLAẞ"):
+        with pytest.raises(AnswerError) as caught:
+            shape.read(look_alike)
+        assert "is not one of the options" in caught.value.message
+
+
+def test_an_absurdly_large_offset_is_told_as_far_too_large_not_as_inf():
+    huge = sympy.exp(800)  # past a double: the difference reads as +inf in floats
+    assert _offset(0, "coordinate", huge, sympy.sqrt(2)) == (
+        "the first coordinate is far too large"
+    )
+    assert (
+        _offset(1, "coordinate", -huge, sympy.sqrt(2)) == "the second coordinate is far too small"
+    )
+    assert "inf" not in _offset(0, "coordinate", sympy.exp(40), sympy.sqrt(2))

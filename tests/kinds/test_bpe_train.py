@@ -11,6 +11,7 @@ below on a hand-made sample shows a case where they differ, so the selection is 
 
 import json
 import random
+import re
 import xml.etree.ElementTree as ET
 from itertools import pairwise
 
@@ -195,3 +196,24 @@ def test_every_explanation_opens_with_the_merge_it_names(level):
                 assert "alphabetical" in verdict.explanation
             if listed.mistake == "across_boundaries":
                 assert "boundary between two words" in verdict.explanation
+
+
+def test_counts_are_told_with_time_or_times_by_their_total():
+    from grading.kinds.bpe_train import count_times
+
+    assert count_times(1) == "1 time"
+    assert count_times("4 + 5 = 9") == "4 + 5 = 9 times"
+    assert count_times("0 + 1 = 1") == "0 + 1 = 1 time"
+    assert count_times(11) == "11 times"
+
+
+def test_no_explanation_says_one_times():
+    from practice.generators import generate
+    from tests.generators.conftest import answer_text
+
+    for level in (1, 2, 3, 4):
+        for seed in range(30):
+            spec = generate("bpe_train", seed=seed, level=level)
+            for diagnosis, value in grading.mistaken_answers(spec):
+                verdict = grading.grade(spec, answer_text(value, spec))
+                assert not re.search(r"\b1 times\b", verdict.explanation), (seed, diagnosis)

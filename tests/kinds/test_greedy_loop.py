@@ -151,3 +151,83 @@ def test_fresh_picture_is_the_table_and_the_solution_is_the_state_graph():
     ]
     assert loop_edges == [("5", "one"), ("6", "time")]
     assert "Your answer: the loop time home one from step 1" in solved.find(f"{SVG}desc").text
+
+
+def numpy_repeats_from(problem: dict, loop: tuple[str, ...], start: int, length: int = 80) -> bool:
+    """Return True when, decoded with NumPy, the text from step `start` on is `loop` repeated."""
+    pieces = problem["pieces"]
+    rows = {
+        tuple(c): np.array([int(x) for x in row])
+        for c, row in zip(problem["contexts"], problem["scores"], strict=True)
+    }
+    text = list(problem["prompt"])
+    for _ in range(length):
+        text.append(pieces[int(np.argmax(rows[(text[-2], text[-1])]))])
+    y = text[2:]
+    return all(y[t - 1] == loop[(t - start) % len(loop)] for t in range(start, length))
+
+
+def test_a_loop_entered_one_step_late_is_named_with_its_step():
+    # The text repeats *time one* from step 4 as well, but it loops from step 3.
+    verdict = grading.grade(spec(), "time one; 4")
+
+    assert (verdict.diagnosis.mistake, verdict.diagnosis.terms) == ("entered_loop_late", (0, 1))
+    assert verdict.explanation.startswith("Step 4: you started the loop there, one step late.")
+    assert "already from step 3" in verdict.explanation
+    assert "(*one*, *time*), is complete after step 4" in verdict.explanation
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_one_step_late_is_diagnosed_on_every_problem_against_numpy(level):
+    for seed in range(40):
+        problem = generate("greedy_loop", seed=seed, level=level)
+        loop, start = numpy_loop(problem)
+        late = (loop[1:] + loop[:1], start + 1)
+        # NumPy: the late answer describes the text from its step on, but not the first step.
+        assert numpy_repeats_from(problem, *late)
+        assert not numpy_repeats_from(problem, late[0], start)
+        verdict = grading.grade(problem, f"{' '.join(late[0])}; {late[1]}")
+        assert verdict.diagnosis.mistake == "entered_loop_late", (seed, verdict.explanation)
+        assert f"Step {start + 1}:" in verdict.explanation
+
+
+def numpy_reached_pairs(problem: dict, length: int = 80) -> set[tuple[str, str]]:
+    """Return every pair of last pieces NumPy decoding passes through."""
+    pieces = problem["pieces"]
+    rows = {
+        tuple(c): np.array([int(x) for x in row])
+        for c, row in zip(problem["contexts"], problem["scores"], strict=True)
+    }
+    text = list(problem["prompt"])
+    for _ in range(length):
+        text.append(pieces[int(np.argmax(rows[(text[-2], text[-1])]))])
+    return {(text[k], text[k + 1]) for k in range(len(text) - 1)}
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_levels_keep_their_promises(level):
+    """docs/kinds.md: levels 1-4 have 3, 4, 5, 6 pieces; only the pairs decoding reaches get a
+    row, plus exactly one decoy pair it never reaches at levels 3-4; a lead-in of a step or
+    more, a loop of 2-4 pieces and a piece that repeats before the state does."""
+    for seed in range(300):
+        problem = generate("greedy_loop", seed=seed, level=level)
+        listed = {tuple(c) for c in problem["contexts"]}
+        decoys = listed - numpy_reached_pairs(problem)
+        assert len(decoys) == (1 if level >= 3 else 0), seed
+        assert len(problem["pieces"]) == level + 2
+        loop, start = numpy_loop(problem)
+        assert start >= 2 and 2 <= len(loop) <= 4, seed
+        written = [p for p in _written(problem)]
+        assert len(set(written[: start - 1 + len(loop)])) < start - 1 + len(loop), seed
+
+
+def _written(problem: dict, length: int = 40) -> list[str]:
+    pieces = problem["pieces"]
+    rows = {
+        tuple(c): np.array([int(x) for x in row])
+        for c, row in zip(problem["contexts"], problem["scores"], strict=True)
+    }
+    text = list(problem["prompt"])
+    for _ in range(length):
+        text.append(pieces[int(np.argmax(rows[(text[-2], text[-1])]))])
+    return text[2:]

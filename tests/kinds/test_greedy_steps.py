@@ -86,7 +86,7 @@ def test_an_unexplained_answer_says_which_position_differs():
 
     assert verdict.status == Status.INCORRECT
     assert verdict.diagnosis is None
-    assert "position 2 ('sat') differs" in verdict.explanation
+    assert "position 3 ('sat') differs" in verdict.explanation
 
 
 @pytest.mark.parametrize(

@@ -77,7 +77,7 @@ def test_the_example_spells_seventeen_little_bottles():
     ("text", "mistake", "terms", "named"),
     [
         ("seven teen ▁lit tle ▁bott les; 4", "counted_pieces", (1,), "number of pieces"),
-        ("seven teen ▁lit tle ▁bott les; 2", "one_piece_only", (1, 1), "piece 1, `teen`"),
+        ("seven teen ▁lit tle ▁bott les; 2", "one_piece_only", (1, 1), "piece 2, `teen`"),
         ("seven teen ▁lit tle ▁bott les; 5", "missed_double", (1,), "*ee* in `teen`"),
         (
             "les tle seven teen ▁yell ▁bott; 7",

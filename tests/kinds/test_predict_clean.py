@@ -109,3 +109,37 @@ def test_answered_picture_shows_the_removed_noise_and_both_estimates():
     assert [e.get("data-value") for e in by_role(svg, "removed-noise")] == ["-3/5"]
     assert [e.get("data-value") for e in by_role(svg, "x0-hat")] == ["2"]
     assert [float(e.get("data-value")) for e in by_role(svg, "answer")] == [1.6]
+
+
+def test_the_literal_beta_reading_that_keeps_the_root_of_abar_is_named():
+    # (1 - sqrt(1 - 49/625) * (-1)) / (4/5) = (1 + 24/25) * 5/4 = 49/20
+    verdict = grading.grade(SPEC, "49/20")
+
+    assert verdict.diagnosis.mistake == "beta_for_alpha_bar"
+    assert verdict.diagnosis.detail == {"reading": "literal"}
+    assert "In the noise term" in verdict.explanation
+    assert "still dividing by" in verdict.explanation
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_both_beta_readings_are_diagnosed_against_numpy(level):
+    for seed in range(30):
+        spec = generate(KIND, seed=seed, level=level)
+        abar, beta = number(spec["alpha_bar"]), number(spec["beta"])
+        x, eps = field(spec["x_t"]), field(spec["eps_hat"])
+        readings = {
+            "literal": (x - np.sqrt(1 - beta) * eps) / np.sqrt(abar),
+            None: (x - np.sqrt(beta) * eps) / np.sqrt(1 - beta),
+        }
+        found = {
+            d.detail.get("reading"): floats(value)
+            for d, value in grading.mistaken_answers(spec)
+            if d.mistake == "beta_for_alpha_bar"
+        }
+        assert set(found) == set(readings)
+        for reading, oracle in readings.items():
+            np.testing.assert_allclose(found[reading], oracle, rtol=1e-12, atol=1e-12)
+            typed = ", ".join(f"{v:.6g}" for v in np.atleast_1d(oracle))
+            verdict = grading.grade(spec, f"[{typed}]" if np.ndim(oracle) else typed)
+            assert verdict.diagnosis.mistake == "beta_for_alpha_bar", (seed, reading)
+            assert verdict.diagnosis.detail.get("reading") == reading

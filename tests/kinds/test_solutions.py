@@ -64,7 +64,8 @@ def test_a_last_step_that_disagrees_with_the_answer_is_refused(monkeypatch):
     spec = generate("lookup", seed=3, level=1)
     kind = grading.kind("lookup")
     good = kind.steps(load_problem(spec).problem)
-    wrong = (*good[:-1], type(good[-1])(text=good[-1].text, value=(1,) * len(good[-1].value)))
+    off_by_one = tuple(x + 1 for x in good[-1].value)
+    wrong = (*good[:-1], type(good[-1])(text=good[-1].text, value=off_by_one))
     right = kind.right(load_problem(spec).problem)
     assert wrong[-1].value != right
     monkeypatch.setattr(type(kind), "steps", lambda self, problem: wrong)

@@ -62,7 +62,7 @@ def test_continuation_without_marker_names_the_byte():
     assert grading.expected_answer(spec) == (226, 130, 172, 53)
     verdict = grading.grade(spec, "226 2 44 53")
     assert verdict.diagnosis.mistake == "continuation_without_marker"
-    assert "The byte at position 1 (in *€*" in verdict.explanation and "130" in verdict.explanation
+    assert "The byte at position 2 (in *€*" in verdict.explanation and "130" in verdict.explanation
 
 
 def test_lead_byte_only_and_legacy_codes_are_told_apart():

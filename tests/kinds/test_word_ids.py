@@ -68,7 +68,7 @@ def test_each_mistake_reads_as_its_worked_example():
 def test_look_alike_explanation_names_the_position_the_word_and_the_rule():
     spec = spec_of("The dog was running to Nakamura.", ["run", "the", "dog", ".", "was", "to"])
     explanation = grading.grade(spec, "0 3 5 1 6 0 4").explanation
-    assert "position 3" in explanation
+    assert "position 4" in explanation  # *running*, the fourth token (counted from 1)
     assert "*running*" in explanation and "*run*" in explanation
     assert "[0, 3, 5, 0, 6, 0, 4]" in explanation
 
@@ -76,7 +76,7 @@ def test_look_alike_explanation_names_the_position_the_word_and_the_rule():
 def test_case_explanation_says_the_capital_is_unlisted():
     spec = spec_of("The dog was running to Nakamura.", ["run", "the", "dog", ".", "was", "to"])
     explanation = grading.grade(spec, "2 3 5 0 6 0 4").explanation
-    assert "position 0" in explanation and "*The*" in explanation and "unknown" in explanation
+    assert "position 1" in explanation and "*The*" in explanation and "unknown" in explanation
 
 
 @pytest.mark.parametrize(
@@ -131,4 +131,4 @@ def test_every_explanation_names_a_position_and_gives_the_ids(level):
             explanation = grading.grade(spec, integer_forms(value)[0]).explanation
             assert f"The ids are {right}." in explanation
             if listed.terms:
-                assert f"position {listed.terms[0]}" in explanation, explanation
+                assert f"position {listed.terms[0] + 1}" in explanation, explanation  # from 1
