@@ -240,7 +240,15 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": crontab(hour=7, minute=0),
         "options": {"expires": 3 * 3600},
     },
+    "fit-review-parameters": {
+        "task": "practice.review.tasks.fit_review_parameters",
+        "schedule": crontab(day_of_week=1, hour=3, minute=30),
+        "options": {"expires": 24 * 3600},
+    },
 }
+# FSRS parameters fitted to this site's review logs schedule reviews once one beats the
+# defaults on held-out reviews; off keeps py-fsrs's defaults (docs/review.md).
+REVIEW_FITTED_PARAMETERS = env_bool("REVIEW_FITTED_PARAMETERS", True)
 
 LOGGING = {
     "version": 1,

@@ -6,6 +6,7 @@ from practice.models import Attempt
 
 from .. import scheduling
 from ..models import ReviewItem, ReviewLog
+from .parameters import review_parameters_current
 
 # The columns a rating changes on the item (saved by the caller with its other changes).
 CARD_FIELDS = [*scheduling.CARD_COLUMNS, "reps", "lapses"]
@@ -26,8 +27,13 @@ def card_rate(
     """
     at = scheduling.to_utc(attempt.created_at or timezone.now())
     before = scheduling.State(item.state)
+    fitted = review_parameters_current(user_id=attempt.copy.owner_id)
     card = scheduling.card_review(
-        scheduling.card_of(item), rating, at=at, desired_retention=retention
+        scheduling.card_of(item),
+        rating,
+        at=at,
+        desired_retention=retention,
+        parameters=fitted.parameters if fitted is not None else None,
     )
     columns = scheduling.card_columns(card)
     for name, value in columns.items():
@@ -46,4 +52,5 @@ def card_rate(
         stability=card.stability,
         difficulty=card.difficulty,
         due=card.due,
+        parameters=fitted,
     )

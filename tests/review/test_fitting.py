@@ -1,0 +1,200 @@
+"""Fitted FSRS parameters: the Rust binding and py-fsrs agree, fits are judged on held-out later
+reviews, every set is stored, and an adopted set schedules (and is named on) the next reviews."""
+
+import math
+import random
+from datetime import UTC, datetime, timedelta
+
+import fsrs
+import fsrs_rs_python
+import pytest
+import time_machine
+
+from practice.review import fitting, scheduling
+from practice.review.models import ParameterSet, ReviewItem, ReviewLog
+from practice.review.services.parameters import (
+    review_parameters_current,
+    review_parameters_fit,
+)
+from practice.review.services.recording import review_record_attempt
+
+from .conftest import NOW, make_attempt, make_copy, make_problem
+
+# A set unlike the defaults (a learner who forgets fast, with a steep first-day curve).
+OTHER = list(fitting.DEFAULT_PARAMETERS)
+OTHER[0:4] = [0.5, 0.9, 1.6, 4.0]
+OTHER[8] = 1.2
+OTHER[20] = 0.35
+
+
+def test_both_libraries_are_fsrs_6_with_the_same_defaults():
+    assert len(fsrs_rs_python.DEFAULT_PARAMETERS) == scheduling.PARAMETER_COUNT == 21
+    py_defaults = fsrs.Scheduler().parameters
+    assert [round(w, 4) for w in fsrs_rs_python.DEFAULT_PARAMETERS] == list(py_defaults)
+
+
+# Ratings and the time since the previous review (None: on the day py-fsrs scheduled).
+SEQUENCES = [
+    [(1, timedelta(0)), (3, timedelta(hours=1)), (3, None), (3, None), (3, None)],
+    [(1, timedelta(0)), (2, timedelta(hours=1)), (3, None), (1, None), (3, timedelta(hours=1))],
+    [(1, timedelta(0)), (3, timedelta(days=3)), (2, timedelta(days=9)), (3, None), (1, None)],
+]
+
+
+@pytest.mark.parametrize("parameters", [list(fitting.DEFAULT_PARAMETERS), OTHER])
+@pytest.mark.parametrize("sequence", SEQUENCES)
+def test_the_binding_and_py_fsrs_agree_on_memory_and_intervals(parameters, sequence):
+    """py-fsrs schedules a card with the parameters; after every review the Rust binding,
+    given the same ratings and whole days, finds the same stability and difficulty, and the
+    interval it proposes (rounded, at least a day) is the one py-fsrs set on review cards."""
+    binding = fsrs_rs_python.FSRS(parameters)
+    card = scheduling.card_new(now=NOW)
+    reviews: list[fsrs_rs_python.FSRSReview] = []
+    at = previous = None
+    for rating, gap in sequence:
+        at = NOW if previous is None else (previous + gap if gap is not None else card.due)
+        card = scheduling.card_review(card, scheduling.Rating(rating), at=at, parameters=parameters)
+        days = 0 if previous is None else (at - previous).days
+        reviews.append(fsrs_rs_python.FSRSReview(rating, days))
+        memory = binding.memory_state(fsrs_rs_python.FSRSItem(list(reviews)))
+        assert memory.stability == pytest.approx(card.stability, rel=1e-4)
+        assert memory.difficulty == pytest.approx(card.difficulty, rel=1e-4)
+        if card.state is scheduling.State.Review:
+            interval = binding.next_interval(memory.stability, 0.9, 3)
+            assert (card.due - at).days == max(1, round(interval))
+        previous = at
+
+
+def test_other_parameters_schedule_differently_and_a_wrong_length_is_refused():
+    def two_reviews(parameters):
+        card = scheduling.card_new(now=NOW)
+        card = scheduling.card_review(card, scheduling.Rating.Again, at=NOW, parameters=parameters)
+        later = NOW + timedelta(days=2)
+        return scheduling.card_review(card, scheduling.Rating.Good, at=later, parameters=parameters)
+
+    default, other = two_reviews(None), two_reviews(OTHER)
+    assert other.due != default.due
+    assert other.stability != pytest.approx(default.stability)
+    with pytest.raises(ValueError, match="21 parameters"):
+        two_reviews(OTHER[:19])
+
+
+def _histories(*, cards: int, half_life: float, seed: int) -> list[list[tuple[datetime, int]]]:
+    """Simulate cards forgotten exponentially with a half-life that doubles on each success,
+    reviewed on a jittered expanding schedule (not FSRS's): (moment, rating) histories."""
+    rng = random.Random(seed)
+    start = datetime(2026, 1, 1, 9, tzinfo=UTC)
+    histories = []
+    for n in range(cards):
+        at = start + timedelta(days=rng.randint(0, 30), hours=n % 5)
+        history = [(at, 1)]
+        h = half_life * rng.uniform(0.5, 1.5)
+        gap = 1
+        for _ in range(rng.randint(3, 7)):
+            gap = max(1, round(gap * rng.uniform(1.5, 3.0)))
+            at += timedelta(days=gap)
+            recalled = rng.random() < 2 ** (-gap / h)
+            history.append((at, 3 if recalled else 1))
+            h = h * 2 if recalled else max(0.5, h / 2)
+        histories.append(history)
+    return histories
+
+
+def test_too_little_data_fits_nothing():
+    assert fitting.fit_parameters(_histories(cards=5, half_life=2.0, seed=1)) is None
+    assert fitting.fit_parameters([]) is None
+
+
+def test_a_fit_to_a_fast_forgetting_cohort_beats_the_defaults_on_later_reviews():
+    histories = _histories(cards=600, half_life=1.0, seed=7)
+    fit = fitting.fit_parameters(histories, min_test_reviews=100)
+    assert fit is not None
+    assert len(fit.parameters) == scheduling.PARAMETER_COUNT
+    assert fit.parameters != fitting.DEFAULT_PARAMETERS
+    assert fit.test_reviews >= 100
+    assert fit.train_reviews > fit.test_reviews
+    assert all(math.isfinite(x) for x in (fit.candidate.log_loss, fit.current.log_loss))
+    assert fit.candidate.log_loss < fit.current.log_loss
+    assert fit.beats_current
+    # py-fsrs accepts the fitted set as it is.
+    card = scheduling.card_review(
+        scheduling.card_new(now=NOW), scheduling.Rating.Again, at=NOW, parameters=fit.parameters
+    )
+    assert card.stability == pytest.approx(fit.parameters[0])
+
+
+def test_held_out_reviews_are_the_latest():
+    histories = _histories(cards=50, half_life=3.0, seed=2)
+    examples = fitting.examples_of(histories)
+    assert [e.at for e in examples] == sorted(e.at for e in examples)
+    assert len(examples) == sum(len(h) - 1 for h in histories)
+
+
+def test_a_history_out_of_order_or_with_an_unknown_rating_is_refused():
+    with pytest.raises(ValueError, match="time order"):
+        fitting.examples_of([[(NOW, 1), (NOW - timedelta(days=1), 3)]])
+    with pytest.raises(ValueError, match="rating"):
+        fitting.examples_of([[(NOW, 1), (NOW + timedelta(days=1), 5)]])
+
+
+def _adopted(user=None, parameters=OTHER) -> ParameterSet:
+    return ParameterSet.objects.create(
+        scope=ParameterSet.Scope.LEARNER if user else ParameterSet.Scope.SITE,
+        user=user,
+        parameters=parameters,
+        fitted_at=NOW - timedelta(days=1),
+        logs=1000,
+        train_reviews=800,
+        test_reviews=200,
+        log_loss=0.3,
+        rmse_bins=0.05,
+        previous_log_loss=0.4,
+        previous_rmse_bins=0.08,
+        adopted=True,
+    )
+
+
+@pytest.mark.django_db
+def test_an_adopted_site_set_schedules_reviews_and_is_named_on_the_log(copy):
+    site = _adopted()
+    with time_machine.travel(NOW, tick=False):
+        (log,) = review_record_attempt(attempt=make_attempt(make_problem(copy)))
+    assert log.parameters == site
+    item = ReviewItem.objects.get(copy=copy)
+    assert item.stability == pytest.approx(OTHER[0])
+
+
+@pytest.mark.django_db
+def test_a_learners_own_set_comes_before_the_sites_and_the_switch_turns_both_off(settings):
+    copy = make_copy()
+    other = make_copy()
+    _adopted()
+    own = _adopted(user=copy.owner, parameters=list(fitting.DEFAULT_PARAMETERS))
+    assert review_parameters_current(user_id=copy.owner_id) == own
+    assert review_parameters_current(user_id=other.owner_id).scope == ParameterSet.Scope.SITE
+    settings.REVIEW_FITTED_PARAMETERS = False
+    assert review_parameters_current(user_id=copy.owner_id) is None
+    with time_machine.travel(NOW, tick=False):
+        (log,) = review_record_attempt(attempt=make_attempt(make_problem(copy)))
+    assert log.parameters is None
+    assert ReviewItem.objects.get(copy=copy).stability == pytest.approx(
+        fitting.DEFAULT_PARAMETERS[0]
+    )
+
+
+@pytest.mark.django_db
+def test_a_set_not_adopted_schedules_nothing(copy):
+    row = _adopted()
+    row.adopted = False
+    row.save(update_fields=["adopted"])
+    assert review_parameters_current(user_id=copy.owner_id) is None
+
+
+@pytest.mark.django_db
+def test_fitting_a_small_log_stores_nothing(copy):
+    with time_machine.travel(NOW, tick=False):
+        review_record_attempt(attempt=make_attempt(make_problem(copy)))
+    assert ReviewLog.objects.count() == 1
+    assert review_parameters_fit(now=NOW) is None
+    assert review_parameters_fit(user_id=copy.owner_id, now=NOW) is None
+    assert not ParameterSet.objects.exists()
