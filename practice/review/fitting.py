@@ -40,6 +40,7 @@ class Example:
     at: datetime
     item: fsrs_rs_python.FSRSItem
     long_term: bool  # at least a day after the review before it (what evaluation scores)
+    trainable: bool  # some review of the history is a day or more after the one before it
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ def examples_of(histories: Sequence[Sequence[tuple[datetime, int]]]) -> list[Exa
     for history in histories:
         reviews: list[fsrs_rs_python.FSRSReview] = []
         previous: datetime | None = None
+        spaced = False
         for at, rating in history:
             if not 1 <= int(rating) <= 4:
                 raise ValueError(f"a rating is 1 to 4, not {rating}")
@@ -85,8 +87,10 @@ def examples_of(histories: Sequence[Sequence[tuple[datetime, int]]]) -> list[Exa
             if days < 0:
                 raise ValueError("a card's history must be in time order")
             reviews.append(fsrs_rs_python.FSRSReview(int(rating), days))
+            spaced = spaced or days > 0
             if previous is not None:
-                examples.append(Example(at, fsrs_rs_python.FSRSItem(list(reviews)), days > 0))
+                item = fsrs_rs_python.FSRSItem(list(reviews))
+                examples.append(Example(at, item, days > 0, spaced))
             previous = at
     examples.sort(key=lambda example: example.at)
     return examples
@@ -117,7 +121,9 @@ def fit_parameters(
     current = tuple(current) if current is not None else DEFAULT_PARAMETERS
     examples = examples_of(histories)
     cut = int(len(examples) * (1 - HOLDOUT_SHARE))
-    train, test = examples[:cut], examples[cut:]
+    # The optimizer refuses a history without a review a day or more after the one before.
+    train = [example for example in examples[:cut] if example.trainable]
+    test = examples[cut:]
     test_reviews = sum(example.long_term for example in test)
     if not train or test_reviews < max(1, min_test_reviews):
         return None

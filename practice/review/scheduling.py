@@ -24,6 +24,7 @@ __all__ = [
     "card_columns",
     "card_new",
     "card_of",
+    "card_retrievability",
     "card_review",
     "rating_for",
     "to_utc",
@@ -171,3 +172,13 @@ def card_review(
         due=to_utc(reviewed.due),
         last_review=to_utc(reviewed.last_review),
     )
+
+
+def card_retrievability(
+    card: CardState, *, at: datetime, parameters: Sequence[float] | None = None
+) -> float:
+    """Return FSRS's predicted probability of recall of the card at ``at`` (0 for a card
+    never reviewed), with fitted ``parameters`` or, when None, the library's defaults."""
+    weights = None if parameters is None else tuple(float(w) for w in parameters)
+    scheduler = _scheduler(DEFAULT_DESIRED_RETENTION, False, weights)
+    return float(scheduler.get_card_retrievability(_card(card), current_datetime=to_utc(at)))
