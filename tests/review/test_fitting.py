@@ -198,3 +198,18 @@ def test_fitting_a_small_log_stores_nothing(copy):
     assert review_parameters_fit(now=NOW) is None
     assert review_parameters_fit(user_id=copy.owner_id, now=NOW) is None
     assert not ParameterSet.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_export_names_the_set_that_scheduled_each_log(copy):
+    from practice.review.services.export import review_export
+
+    site = _adopted()
+    with time_machine.travel(NOW, tick=False):
+        review_record_attempt(attempt=make_attempt(make_problem(copy)))
+    data = review_export(copy=copy)
+    (log,) = data["items"][0]["logs"]
+    assert log["parameters"] == site.pk
+    assert [s["id"] for s in data["parameter_sets"]] == [site.pk]
+    assert data["parameter_sets"][0]["parameters"] == OTHER
+    assert review_export(copy=make_copy())["parameter_sets"] == []
