@@ -25,29 +25,32 @@ class Answers:
         self.spec = spec
         self.shape = load_problem(spec).shape
         self.right_value = grading.expected_answer(spec)
-        self._by_mistake: dict[str, list[Any]] | None = None
+        self._by_mistake: dict[str, list[Any]] = {}
 
     @property
     def right(self) -> str:
         """Return the right answer as a learner types it."""
         return answer_text(self.right_value, self.spec)
 
-    def _mistakes(self) -> dict[str, list[Any]]:
-        if self._by_mistake is None:
-            by_mistake: dict[str, list[Any]] = {}
-            for diagnosis, value in grading.mistaken_answers(self.spec):
-                if not self.shape.equal(value, self.right_value):
-                    by_mistake.setdefault(str(diagnosis.mistake), []).append(value)
-            self._by_mistake = by_mistake
-        return self._by_mistake
+    def _values(self, mistake: str) -> list[Any]:
+        """Return the answers of every way of making the mistake that differ from the right
+        one (computed for this mistake only: some kinds' full catalog is slow to apply)."""
+        if mistake not in self._by_mistake:
+            loaded = load_problem(self.spec)
+            variants = loaded.kind.mistake(mistake).variants_of(loaded.problem)
+            values = (grading.apply_mistake(self.spec, v.diagnosis()) for v in variants)
+            self._by_mistake[mistake] = [
+                value for value in values if not self.shape.equal(value, self.right_value)
+            ]
+        return self._by_mistake[mistake]
 
     def shows(self, mistake: str) -> bool:
         """Return whether making the mistake on this problem gives a wrong answer."""
-        return mistake in self._mistakes()
+        return bool(self._values(mistake))
 
     def mistaken(self, mistake: str, rng: random.Random) -> str:
         """Return the answer of one way of making the mistake (one choice of its terms)."""
-        return answer_text(rng.choice(self._mistakes()[mistake]), self.spec)
+        return answer_text(rng.choice(self._values(mistake)), self.spec)
 
     def slip(self, rng: random.Random) -> str | None:
         """Return a wrong answer that grading explains by no catalogued mistake, or None when

@@ -17,6 +17,7 @@ policy; everything else is the same code the site runs.
 
 import random
 import secrets
+import sys
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator
@@ -276,6 +277,8 @@ def run_arm(
                     )
                 )
         for day in range(days):
+            if day and day % 10 == 0:
+                print(f"# {arm.name}: day {day}", file=sys.stderr, flush=True)
             morning = START + timedelta(days=day, hours=6)
             with time_machine.travel(morning, tick=False), _seeded(f"{seed}/morning/{day}"):
                 tasks.publish_due_reviews()
