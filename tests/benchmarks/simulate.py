@@ -56,7 +56,7 @@ def _fmt(value: object, digits: int = 3) -> str:
 
 def rows_of(tallies: list) -> list[dict[str, str]]:
     """Return one printable row per arm (the first arm is the baseline for the change)."""
-    from tests.simulate.measures import log_loss, rmse_bins
+    from tests.simulate.measures import base_rate_log_loss, log_loss, rmse_bins
 
     base = tallies[0].explicit_reviews / max(1, tallies[0].learners) if tallies else 0
     rows = []
@@ -75,6 +75,7 @@ def rows_of(tallies: list) -> list[dict[str, str]]:
                 "end avoid": _fmt(sum(t.end_avoid) / len(t.end_avoid)) if t.end_avoid else "-",
                 "end recall": _fmt(sum(t.end_recall) / len(t.end_recall)) if t.end_recall else "-",
                 "pred logloss": _fmt(log_loss(t.predictions)),
+                "mean-guess LL": _fmt(base_rate_log_loss(t.predictions)),
                 "pred rmse": _fmt(rmse_bins(t.predictions)),
                 "implicit logs": str(t.implicit_logs),
                 "held-out LL default/fitted": (
@@ -156,7 +157,7 @@ def _run_in_children(args: argparse.Namespace, indexes: list[int]) -> list:
 def main(argv: list[str]) -> int:
     """Parse the flags, run the arms on throwaway databases, print the table."""
     parser = argparse.ArgumentParser(prog="python -m tests.benchmarks.simulate")
-    parser.add_argument("--learners", type=int, default=6)
+    parser.add_argument("--learners", type=int, default=4)
     parser.add_argument("--days", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--arms", default="", help="comma-separated arm indexes (default all)")

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 
 from practice.models import Attempt
 from practice.review.models import ReviewLog
-from tests.simulate.measures import ARMS, SWITCHES, log_loss, rmse_bins
+from tests.simulate.measures import ARMS, SWITCHES, base_rate_log_loss, log_loss, rmse_bins
 from tests.simulate.memory import Learner, Lesson, MistakeRates
 
 T0 = datetime(2026, 1, 5, 17, tzinfo=UTC)
@@ -62,6 +62,9 @@ def test_log_loss_and_rmse_over_bins():
     calibrated = [(0.8, 1)] * 8 + [(0.8, 0)] * 2
     assert rmse_bins(calibrated) == pytest.approx(0.0, abs=1e-9)
     assert rmse_bins([(0.9, 0), (0.9, 0)]) == pytest.approx(0.9)
+    assert base_rate_log_loss([(0.1, 1), (0.7, 1), (0.2, 1), (0.9, 0)]) == pytest.approx(
+        -(0.75 * math.log(0.75) + 0.25 * math.log(0.25))
+    )
 
 
 def test_the_first_arm_is_todays_policy_and_the_last_turns_every_switch_on():

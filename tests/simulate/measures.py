@@ -93,3 +93,11 @@ def rmse_bins(pairs: list[tuple[float, int]], bins: int = 20) -> float | None:
         b[2] += 1
     squared = sum(n * ((sp - sy) / n) ** 2 for sp, sy, n in sums.values())
     return math.sqrt(squared / len(pairs))
+
+
+def base_rate_log_loss(pairs: list[tuple[float, int]]) -> float | None:
+    """Return the log loss of always predicting the mean outcome (what a predictor must beat)."""
+    if not pairs:
+        return None
+    mean = sum(y for _p, y in pairs) / len(pairs)
+    return log_loss([(mean, y) for _p, y in pairs])
