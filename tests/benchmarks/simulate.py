@@ -32,9 +32,10 @@ def _prepare_database():  # -> a function that drops it
         # In memory: nothing outlives the run, and no fsync slows it.
         settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = ""
     else:
-        # One per process: arms run side by side.
+        # Beside the configured database, one per process: arms run side by side.
+        name = settings.DATABASES["default"]["NAME"]
         settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = (
-            f"basislab_simulate_{os.getpid()}"
+            f"{name}_simulate_{os.getpid()}"
         )
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
