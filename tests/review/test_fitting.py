@@ -3,6 +3,7 @@ reviews, every set is stored, and an adopted set schedules (and is named on) the
 
 import math
 import random
+import uuid
 from datetime import UTC, datetime, timedelta
 
 import fsrs
@@ -13,6 +14,7 @@ import time_machine
 from practice.review import fitting, scheduling
 from practice.review.models import ParameterSet, ReviewItem, ReviewLog
 from practice.review.services.parameters import (
+    LEARNER_MIN_LOGS,
     review_parameters_current,
     review_parameters_fit,
 )
@@ -213,3 +215,83 @@ def test_the_export_names_the_set_that_scheduled_each_log(copy):
     assert [s["id"] for s in data["parameter_sets"]] == [site.pk]
     assert data["parameter_sets"][0]["parameters"] == OTHER
     assert review_export(copy=make_copy())["parameter_sets"] == []
+
+
+def _store_histories(copies, histories) -> None:
+    """Write the histories as review items and logs of the copies (one item per history, the
+    copies' (kind, mistake) pairs in turn), each log with an attempt of its own."""
+    from grading.kinds import MISTAKES_BY_KIND
+    from practice.models import Attempt
+
+    pairs = [(kind, m) for kind, codes in MISTAKES_BY_KIND.items() for m in codes]
+    slots = [(copy, pair) for copy in copies for pair in pairs]
+    assert len(slots) >= len(histories)
+    problems = {copy.pk: make_problem(copy) for copy in copies}
+    for (copy, (kind, mistake)), history in zip(slots, histories, strict=False):
+        card = scheduling.card_new(now=history[0][0])
+        item = ReviewItem.objects.create(
+            copy=copy, kind=kind, mistake=mistake, **scheduling.card_columns(card)
+        )
+        attempts = Attempt.objects.bulk_create(
+            [
+                Attempt(
+                    problem=problems[copy.pk],
+                    copy=copy,
+                    text="[0]",
+                    status="incorrect",
+                    score=0.0,
+                    verdict={},
+                    form_token=uuid.uuid4(),
+                )
+                for _ in history
+            ]
+        )
+        ReviewLog.objects.bulk_create(
+            [
+                ReviewLog(
+                    item=item,
+                    attempt=attempt,
+                    rating=rating,
+                    origin=ReviewLog.Origin.REVIEW,
+                    reviewed_at=at,
+                    state=2,
+                    stability=1.0,
+                    difficulty=5.0,
+                    due=at,
+                )
+                for attempt, (at, rating) in zip(attempts, history, strict=True)
+            ]
+        )
+
+
+@pytest.mark.django_db
+def test_the_weekly_fit_adopts_a_set_that_beats_the_defaults_and_fits_once_per_new_log():
+    from practice.review import tasks
+
+    copies = [make_copy() for _ in range(6)]
+    _store_histories(copies, _histories(cards=600, half_life=1.0, seed=7))
+    later = datetime(2036, 1, 1, tzinfo=UTC)  # after every stored log
+    with time_machine.travel(later, tick=False):
+        stored = tasks.fit_review_parameters()
+        again = tasks.fit_review_parameters()
+    # The site's set, and one per learner with at least LEARNER_MIN_LOGS logs.
+    sites = ParameterSet.objects.filter(scope=ParameterSet.Scope.SITE)
+    assert stored == ParameterSet.objects.count() >= 1
+    assert again == 0  # no new log since: nothing fitted twice
+    learners = ParameterSet.objects.filter(scope=ParameterSet.Scope.LEARNER)
+    assert learners.exists()
+    assert all(row.logs >= LEARNER_MIN_LOGS and row.user_id for row in learners)
+    site = sites.get()
+    assert site.adopted
+    assert site.log_loss < site.previous_log_loss
+    assert site.rmse_bins < site.previous_rmse_bins
+    assert site.previous is None  # the defaults were in use
+    assert site.logs == ReviewLog.objects.count()
+    assert site.train_reviews > site.test_reviews >= 30
+    assert len(site.parameters) == scheduling.PARAMETER_COUNT
+    # The adopted set schedules the next review (the learner's own when they have one).
+    newcomer = make_copy()
+    assert review_parameters_current(user_id=newcomer.owner_id) == site
+    with time_machine.travel(later, tick=False):
+        (log,) = review_record_attempt(attempt=make_attempt(make_problem(newcomer)))
+    assert log.parameters == site
