@@ -246,6 +246,14 @@ CELERY_BEAT_SCHEDULE: dict = {
         "options": {"expires": 24 * 3600},
     },
 }
+# Review policies (docs/review.md), each on by default and read at call time, so one process
+# (the learner simulator) can compare them: a right answer credits the kind's other items; the
+# course's idea graph passes fractional credit down; an unexplained wrong answer is reviewed
+# too; a queue longer than the daily limit puts the reviews that clear others first.
+REVIEW_IMPLICIT_CREDIT = env_bool("REVIEW_IMPLICIT_CREDIT", default=True)
+REVIEW_GRAPH_CREDIT = env_bool("REVIEW_GRAPH_CREDIT", default=True)
+REVIEW_UNEXPLAINED_ITEMS = env_bool("REVIEW_UNEXPLAINED_ITEMS", default=True)
+REVIEW_QUEUE_CLEARING = env_bool("REVIEW_QUEUE_CLEARING", default=True)
 # FSRS parameters fitted to this site's review logs schedule reviews once one beats the
 # defaults on held-out reviews; off keeps py-fsrs's defaults (docs/review.md).
 REVIEW_FITTED_PARAMETERS = env_bool("REVIEW_FITTED_PARAMETERS", True)

@@ -7,6 +7,7 @@ half-loaded. The layout:
     course.yaml              slug, title, summary, pages: [page slugs in order]
     pages/<page-slug>.md     YAML front matter between two '---' lines, then the Markdown body
     answers/<slug>.md        optional: one public answer per question (front matter + Markdown)
+    graph.yaml               optional: the idea graph for review credit (``courses.graph``)
 
 A body line ``::: idea <slug>`` marks where an idea's box goes; every idea appears exactly once.
 An answer's front matter names its question, a one-line answer (``summary``), the course page
@@ -24,6 +25,7 @@ import yaml
 
 from grading.kinds import KINDS
 
+from .graph import CreditEdge, GraphError, parse_graph
 from .mathml import MathError, iter_tex, tex_to_mathml
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -83,6 +85,7 @@ class CourseSource:
     summary: str
     pages: tuple[PageSource, ...]
     answers: tuple[AnswerSource, ...] = ()
+    graph: tuple[CreditEdge, ...] = ()
 
     @property
     def content_hash(self) -> str:
@@ -91,6 +94,8 @@ class CourseSource:
         if not self.answers:
             # A course without answers keeps the hash it had before answers existed.
             del content["answers"]
+        if not self.graph:
+            del content["graph"]  # likewise a course without an idea graph
         canonical = json.dumps(content, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
@@ -238,7 +243,20 @@ def read_course(directory: Path | str) -> CourseSource:
             )
     pages = tuple(read_page(pages_dir / f"{page_slug}.md") for page_slug in listed)
     answers = read_answers(directory / "answers", page_slugs=tuple(listed))
-    return CourseSource(slug=slug, title=title, summary=summary, pages=pages, answers=answers)
+    graph = read_graph(directory / "graph.yaml")
+    return CourseSource(
+        slug=slug, title=title, summary=summary, pages=pages, answers=answers, graph=graph
+    )
+
+
+def read_graph(path: Path) -> tuple[CreditEdge, ...]:
+    """Read and validate the course's idea graph (``courses.graph``); none when it is absent."""
+    if not path.exists():
+        return ()
+    try:
+        return parse_graph(_parse_yaml(_read_text(path), path))
+    except GraphError as exc:
+        raise CourseSourceError(path, exc.field, exc.message) from exc
 
 
 def _front_matter(path: Path, keys: tuple[str, ...]) -> tuple[dict, list[str], int]:

@@ -38,6 +38,9 @@ class CourseVersion(models.Model):
     content_hash = models.CharField(max_length=64)
     title = models.CharField(max_length=200)
     summary = models.TextField(blank=True)
+    # The idea graph for review credit (``courses.graph``), as validated from graph.yaml:
+    # [{"from", "to", "fraction", "why"}, ...]; empty when the course declares none.
+    credit_graph = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.utils import timezone
 
+from .graph import graph_to_json
 from .loader import CourseSource, read_course
 from .models import (
     FIRST_LEVEL,
@@ -60,6 +61,7 @@ def course_source_save(*, source: CourseSource) -> LoadResult:
             content_hash=content_hash,
             title=source.title,
             summary=source.summary,
+            credit_graph=graph_to_json(source.graph),
         )
         pages: dict[str, Page] = {}
         for order, page_source in enumerate(source.pages, start=1):

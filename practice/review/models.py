@@ -123,6 +123,10 @@ class ReviewLog(models.Model):
     class Origin(models.TextChoices):
         PRACTICE = "practice", _("a mistake in practice")
         REVIEW = "review", _("a review")
+        # Credit from a right first-try answer to another problem: of the item's own kind
+        # (implicit) or of a kind the course's idea graph says exercises it (graph).
+        IMPLICIT = "implicit", _("a right answer to the same kind")
+        GRAPH = "graph", _("a right answer to a kind built on it")
 
     # Indexed by the (item, -reviewed_at) index and the unique (item, attempt).
     item = models.ForeignKey(
@@ -138,6 +142,13 @@ class ReviewLog(models.Model):
     stability = models.FloatField()
     difficulty = models.FloatField()
     due = models.DateTimeField()
+    # The share of a full review this log stands for: 1 for every review, implicit credit and
+    # a graph edge of fraction 1; the graph's fraction otherwise (the card's memory state is
+    # then unchanged and only its due date moves; see docs/review.md).
+    credit = models.FloatField(default=1.0)
+    # The item's due date before this log (null on logs written before it was kept): a credit
+    # that moved a due item past today "counted for" that review.
+    previous_due = models.DateTimeField(null=True, blank=True)
     # The fitted FSRS parameters that scheduled this review; null: the library's defaults.
     parameters = models.ForeignKey(
         "ParameterSet", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
@@ -151,7 +162,11 @@ class ReviewLog(models.Model):
                 condition=Q(rating__in=[1, 2, 3, 4]), name="review_log_rating_known"
             ),
             models.CheckConstraint(
-                condition=Q(origin__in=["practice", "review"]), name="review_log_origin_known"
+                condition=Q(origin__in=["practice", "review", "implicit", "graph"]),
+                name="review_log_origin_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(credit__gt=0, credit__lte=1), name="review_log_credit_fraction"
             ),
         ]
         indexes = [

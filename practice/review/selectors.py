@@ -5,17 +5,19 @@ Nothing here writes: a learner without stored settings reads the unsaved default
 
 import re
 import zoneinfo
-from collections import defaultdict, deque
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from django.http import Http404
 from django.utils import timezone
 
-from courses.models import CourseCopy
+from courses.graph import graph_from_json
+from courses.models import CourseCopy, CourseVersion
 from practice.models import Attempt, ProblemInstance
 
+from . import clearing, policy
 from .models import ReviewItem, ReviewLog, ReviewSettings
 
 
@@ -94,40 +96,48 @@ def _local_midnight(*, now: datetime, zone: zoneinfo.ZoneInfo) -> datetime:
     return local.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
+def _next_local_midnight(*, now: datetime, zone: zoneinfo.ZoneInfo) -> datetime:
+    """Return the learner's next midnight (the end of their today), DST-safe."""
+    local = now.astimezone(zone).date() + timedelta(days=1)
+    return datetime(local.year, local.month, local.day, tzinfo=zone)
+
+
 def _interleave(items: list[ReviewItem]) -> list[ReviewItem]:
     """Return the items round-robin across kinds, each kind in due order, oldest kind first."""
-    by_kind: dict[str, deque[ReviewItem]] = defaultdict(deque)
-    for item in items:  # already in due order
-        by_kind[item.kind].append(item)
-    queues = list(by_kind.values())
-    out: list[ReviewItem] = []
-    while queues:
-        for queue in queues:
-            out.append(queue.popleft())
-        queues = [q for q in queues if q]
-    return out
+    return clearing.interleave(items)  # already in due order
 
 
 def review_done_today(
     *, copy: CourseCopy, now: datetime | None = None, row: ReviewSettings | None = None
 ) -> int:
-    """Return how many reviews the learner rated today, in their own time zone.
+    """Return how many reviews the learner did today, in their own time zone.
 
-    ``row`` is the learner's settings when the caller already has them.
+    ``row`` is the learner's settings when the caller already has them. With implicit credit
+    on, a review is one variant answered (a failed review and its retry count once, and so
+    does a variant answered with another mistake, which rates another item); otherwise every
+    review rating counts.
     """
     now = now or timezone.now()
     zone = (row or review_settings_of(user_id=copy.owner_id)).zone
-    return ReviewLog.objects.filter(
-        item__copy=copy,
-        origin=ReviewLog.Origin.REVIEW,
-        reviewed_at__gte=_local_midnight(now=now, zone=zone),
-    ).count()
+    today = ReviewLog.objects.filter(
+        item__copy=copy, reviewed_at__gte=_local_midnight(now=now, zone=zone)
+    )
+    if policy.implicit_credit():
+        return (
+            today.filter(attempt__problem__purpose=ProblemInstance.Purpose.REVIEW)
+            .values("attempt__problem_id")
+            .distinct()
+            .count()
+        )
+    return today.filter(origin=ReviewLog.Origin.REVIEW).count()
 
 
 def review_next(*, copy: CourseCopy, now: datetime | None = None) -> list[ReviewItem]:
     """Return the review queue: due items, interleaved across kinds, within today's limit.
 
-    The limit counts reviews already rated today in the learner's time zone.
+    The limit counts reviews already done today in the learner's time zone. When more is due
+    than the limit leaves and ``REVIEW_QUEUE_CLEARING`` is on, the reviews whose credit would
+    clear the most other due items today come first (``clearing``).
     """
     now = now or timezone.now()
     row = review_settings_of(user_id=copy.owner_id)
@@ -140,7 +150,34 @@ def review_next(*, copy: CourseCopy, now: datetime | None = None) -> list[Review
         .select_related("source_problem", "source_attempt")
         .order_by("due", "pk")
     )
+    if len(due) > remaining and policy.queue_clearing():
+        return _clearing_queue(copy=copy, due=due, now=now, row=row, remaining=remaining)
     return _interleave(due)[:remaining]
+
+
+def _clearing_queue(
+    *, copy: CourseCopy, due: list[ReviewItem], now: datetime, row: ReviewSettings, remaining: int
+) -> list[ReviewItem]:
+    implicit, graph = policy.implicit_credit(), policy.graph_credit()
+    edges: tuple = ()
+    if graph:
+        stored = (
+            CourseVersion.objects.filter(pk=copy.version_id)
+            .values_list("credit_graph", flat=True)
+            .first()
+        )
+        edges = graph_from_json(stored)
+    day_end = _next_local_midnight(now=now, zone=row.zone)
+    covers = clearing.coverage(
+        due,
+        edges=edges,
+        implicit=implicit,
+        graph=graph,
+        good_due=clearing.good_due_at(now, row.desired_retention),
+        now=now,
+        day_end=day_end,
+    )
+    return clearing.clearing_order(due, limit=remaining, covers=covers)[:remaining]
 
 
 def review_due_count(*, copy: CourseCopy, now: datetime | None = None) -> int:
@@ -154,3 +191,69 @@ def review_upcoming(
     """Return the copy's next items to come due after ``now``, soonest first."""
     now = now or timezone.now()
     return list(ReviewItem.objects.filter(copy=copy, due__gt=now).order_by("due", "pk")[:limit])
+
+
+# --- where credit came from -----------------------------------------------------------------
+
+CREDIT_ORIGINS = (ReviewLog.Origin.IMPLICIT, ReviewLog.Origin.GRAPH)
+
+
+@dataclass(frozen=True)
+class AttemptCredit:
+    """What one answer did to the learner's reviews besides its own item."""
+
+    # Implicit and graph credit the answer gave, each log with its item.
+    credited: list[ReviewLog] = field(default_factory=list)
+    # Among them: items that were due at the answer and that the credit moved past today.
+    cleared: list[ReviewLog] = field(default_factory=list)
+    # Items of other mistakes a review answer relapsed (it was not the reviewed mistake).
+    relapsed: list[ReviewLog] = field(default_factory=list)
+
+
+def review_attempt_credit(*, attempt: Attempt, item: ReviewItem | None = None) -> AttemptCredit:
+    """Return the credit an attempt gave other items, and which of them it cleared today.
+
+    ``item`` is the reviewed item when the attempt answered a review variant: its own rating
+    is not credit, and another item's relapse is reported as such.
+    """
+    logs = list(
+        ReviewLog.objects.filter(attempt=attempt)
+        .exclude(item_id=item.pk if item is not None else None)
+        .select_related("item")
+        .order_by("item__kind", "item__mistake")
+    )
+    if not logs:
+        return AttemptCredit()
+    zone = review_settings_of(user_id=attempt.copy.owner_id).zone
+    credited = [log for log in logs if log.origin in CREDIT_ORIGINS]
+    cleared = [
+        log
+        for log in credited
+        if log.previous_due is not None
+        and log.previous_due <= log.reviewed_at
+        and log.due >= _next_local_midnight(now=log.reviewed_at, zone=zone)
+    ]
+    relapsed = [log for log in logs if log.origin == ReviewLog.Origin.PRACTICE]
+    return AttemptCredit(credited=credited, cleared=cleared, relapsed=relapsed)
+
+
+def review_with_last_credit(items: list[ReviewItem]) -> list[ReviewItem]:
+    """Return the items, each with ``last_credit``: its latest log when that log is credit
+    from another answer (implicit or graph, with the answer's problem), else None."""
+    if not items:
+        return items
+    latest = Subquery(
+        ReviewLog.objects.filter(item=OuterRef("pk"))
+        .order_by("-reviewed_at", "-pk")
+        .values("pk")[:1]
+    )
+    last_ids = ReviewItem.objects.filter(pk__in=[i.pk for i in items]).annotate(last=latest)
+    logs = {
+        log.item_id: log
+        for log in ReviewLog.objects.filter(
+            pk__in=last_ids.values("last"), origin__in=CREDIT_ORIGINS
+        ).select_related("attempt__problem")
+    }
+    for item in items:
+        item.last_credit = logs.get(item.pk)
+    return items

@@ -43,11 +43,11 @@ def queue(request: HttpRequest, copy_id: int) -> HttpResponse:
     row = selectors.review_settings_of(user_id=request.user.pk)
     context = {
         "copy": copy,
-        "items": selectors.review_next(copy=copy),
+        "items": selectors.review_with_last_credit(selectors.review_next(copy=copy)),
         "due_total": selectors.review_due_count(copy=copy),
         "done_today": selectors.review_done_today(copy=copy, row=row),
         "settings": row,
-        "upcoming": selectors.review_upcoming(copy=copy),
+        "upcoming": selectors.review_with_last_credit(selectors.review_upcoming(copy=copy)),
         "zone": row.zone,
     }
     return render(request, "review/queue.html", context)
@@ -74,6 +74,7 @@ def review(request: HttpRequest, copy_id: int, item_id: int) -> HttpResponse:
     """Show one review: the explained mistake folded away, then a fresh variant to answer."""
     item = selectors.access_review_item(user=request.user, copy_id=copy_id, item_id=item_id)
     problem = review_open(copy=item.copy, item=item)
+    selectors.review_with_last_credit([item])
     context = _review_context(request, item, problem, form=AnswerForm.fresh())
     return render(request, "review/review.html", context)
 
@@ -119,6 +120,8 @@ def result(request: HttpRequest, copy_id: int, attempt_id: int) -> HttpResponse:
         verdict=attempt.verdict,
         form=AnswerForm.fresh(text=attempt.text) if retry else None,
         next_items=selectors.review_next(copy=attempt.copy)[:1],
+        credit=selectors.review_attempt_credit(attempt=attempt, item=item),
+        item_rated=item.logs.filter(attempt=attempt).exists(),
     )
     return render(request, "review/result.html", context)
 

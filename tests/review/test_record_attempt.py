@@ -35,7 +35,10 @@ def test_incorrect_attempt_with_a_diagnosis_creates_an_item_due_in_an_hour(copy)
     assert logs[0].origin == ReviewLog.Origin.PRACTICE
 
 
-def test_incorrect_attempt_without_a_diagnosis_creates_nothing(copy):
+def test_incorrect_attempt_without_a_diagnosis_creates_nothing_with_unexplained_items_off(
+    copy, settings
+):
+    settings.REVIEW_UNEXPLAINED_ITEMS = False
     attempt = make_attempt(make_problem(copy), mistake=None)
     assert review_record_attempt(attempt=attempt) == []
     assert not ReviewItem.objects.exists()
@@ -123,14 +126,19 @@ def test_a_wrong_review_answered_wrong_again_counts_once(copy):
     assert ReviewItem.objects.get().reps == 2
 
 
-def test_a_review_failed_without_a_diagnosis_is_still_again(copy):
+def test_a_review_failed_without_a_diagnosis_is_still_again_with_unexplained_items_off(
+    copy, settings
+):
+    settings.REVIEW_UNEXPLAINED_ITEMS = False
     review_record_attempt(attempt=make_attempt(make_problem(copy)))
     variant = _review_variant(ReviewItem.objects.get())
     logs = review_record_attempt(attempt=make_attempt(variant, mistake=None))
     assert [log.rating for log in logs] == [ReviewLog.Rating.AGAIN]
 
 
-def test_a_review_failed_with_another_mistake_also_creates_that_item(copy):
+def test_without_implicit_credit_a_review_failed_with_another_mistake_rates_both(copy, settings):
+    # Today's policy before implicit credit, kept for the simulator's comparison.
+    settings.REVIEW_IMPLICIT_CREDIT = False
     review_record_attempt(attempt=make_attempt(make_problem(copy)))
     variant = _review_variant(ReviewItem.objects.get())
     logs = review_record_attempt(attempt=make_attempt(variant, mistake=MistakeCode.WRONG_ROW))

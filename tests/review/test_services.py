@@ -59,7 +59,10 @@ def test_queue_interleaves_kinds(copy):
     assert kinds == ["weighted_sum", "lookup", "weighted_sum", "lookup", "weighted_sum"]
 
 
-def test_queue_respects_the_daily_limit_in_the_learners_zone(copy):
+def test_queue_respects_the_daily_limit_in_the_learners_zone(copy, settings):
+    # Four items of one kind: with implicit credit the first right answer would clear them all
+    # (tests/review/test_credit.py); here the limit alone is under test.
+    settings.REVIEW_IMPLICIT_CREDIT = False
     for mistake in MISTAKES_BY_KIND[ProblemKind.WEIGHTED_SUM][:4]:
         _item(copy, ProblemKind.WEIGHTED_SUM, mistake)
     review_settings_update(

@@ -319,7 +319,7 @@ def _held_out(tally: Tally) -> None:
     """Fit on the earlier logs of the arm and score fitted and default parameters on the
     later, held-out ones (the site-wide fit, as the weekly task makes it)."""
     rows = (
-        ReviewLog.objects.filter(item__copy__owner__username__startswith=USERNAME_PREFIX)
+        ReviewLog.objects.filter(item__copy__owner__username__startswith=USERNAME_PREFIX, credit=1)
         .order_by("item_id", "reviewed_at", "pk")
         .values_list("item_id", "reviewed_at", "rating")
     )

@@ -5,8 +5,21 @@ from django.utils import timezone
 from practice.models import Attempt
 
 from .. import scheduling
-from ..models import ReviewItem, ReviewLog
+from ..models import ParameterSet, ReviewItem, ReviewLog
 from .parameters import review_parameters_current
+
+_UNREAD = object()
+
+
+def _fitted(attempt: Attempt) -> ParameterSet | None:
+    """Return the fitted parameter set in use for the attempt's learner, read once per
+    attempt however many cards it rates (kept on the attempt object)."""
+    found = getattr(attempt, "_review_parameters", _UNREAD)
+    if found is _UNREAD:
+        found = review_parameters_current(user_id=attempt.copy.owner_id)
+        attempt._review_parameters = found
+    return found if isinstance(found, ParameterSet) else None
+
 
 # The columns a rating changes on the item (saved by the caller with its other changes).
 CARD_FIELDS = [*scheduling.CARD_COLUMNS, "reps", "lapses"]
@@ -27,7 +40,8 @@ def card_rate(
     """
     at = scheduling.to_utc(attempt.created_at or timezone.now())
     before = scheduling.State(item.state)
-    fitted = review_parameters_current(user_id=attempt.copy.owner_id)
+    previous_due = item.due
+    fitted = _fitted(attempt)
     card = scheduling.card_review(
         scheduling.card_of(item),
         rating,
@@ -52,5 +66,61 @@ def card_rate(
         stability=card.stability,
         difficulty=card.difficulty,
         due=card.due,
+        previous_due=previous_due,
+        parameters=fitted,
+    )
+
+
+def card_credit(
+    *,
+    item: ReviewItem,
+    attempt: Attempt,
+    fraction: float,
+    origin: ReviewLog.Origin,
+    retention: float,
+) -> ReviewLog:
+    """Give the item's card credit from a right answer elsewhere; append the log.
+
+    A fraction of 1 is an implicit review: py-fsrs rates the card Good at the answer's moment
+    (an early review when the card is not due, which FSRS's short-term and retrievability terms
+    account for). A smaller fraction leaves the card's memory state alone and only pushes its
+    due date to ``at + fraction x (the interval a Good review would give now)``, never earlier
+    than the due date it had. The caller holds the item's row lock and saves ``CARD_FIELDS``.
+    """
+    if not 0 < fraction <= 1:
+        raise ValueError(f"a credit fraction lies in (0, 1]: {fraction}")
+    if fraction == 1:
+        return card_rate(
+            item=item,
+            attempt=attempt,
+            rating=scheduling.Rating.Good,
+            origin=origin,
+            retention=retention,
+        )
+    if item.stability is None or item.difficulty is None:
+        raise ValueError("a card never reviewed has no interval to push; rate it instead")
+    at = scheduling.to_utc(attempt.created_at or timezone.now())
+    fitted = _fitted(attempt)
+    good = scheduling.card_review(
+        scheduling.card_of(item),
+        scheduling.Rating.Good,
+        at=at,
+        desired_retention=retention,
+        parameters=fitted.parameters if fitted is not None else None,
+    )
+    previous_due = item.due
+    item.due = max(item.due, at + (good.due - at) * fraction)
+    return ReviewLog.objects.create(
+        item=item,
+        attempt=attempt,
+        rating=int(scheduling.Rating.Good),
+        origin=origin,
+        reviewed_at=at,
+        state=item.state,
+        stability=item.stability,
+        difficulty=item.difficulty,
+        due=item.due,
+        credit=fraction,
+        previous_due=previous_due,
         parameters=fitted,
     )

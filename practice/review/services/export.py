@@ -17,13 +17,24 @@ def review_export(*, copy: CourseCopy) -> dict[str, Any]:
     """Return the copy's review items, cards and logs as plain JSON data."""
     items = ReviewItem.objects.filter(copy=copy).order_by("created_at", "pk")
     logs: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for log in ReviewLog.objects.filter(item__copy=copy).order_by("reviewed_at", "pk"):
+    for log in (
+        ReviewLog.objects.filter(item__copy=copy)
+        .select_related("attempt__problem")
+        .order_by("reviewed_at", "pk")
+    ):
         logs[log.item_id].append(
             {
                 "attempt": log.attempt_id,
                 "rating": log.get_rating_display(),
+                # practice, review, or credit from a right answer elsewhere: implicit (the
+                # same kind) or graph (a kind built on this one, for ``credit`` of a review)
                 "origin": log.origin,
+                "credit": log.credit,
+                "credited_by_kind": log.attempt.problem.kind
+                if log.origin in (ReviewLog.Origin.IMPLICIT, ReviewLog.Origin.GRAPH)
+                else None,
                 "reviewed_at": log.reviewed_at.isoformat(),
+                "previous_due": log.previous_due.isoformat() if log.previous_due else None,
                 "due": log.due.isoformat(),
                 "parameters": log.parameters_id,
             }

@@ -59,7 +59,9 @@ def review_parameters_fit(
     """
     now = now or timezone.now()
     scope = ParameterSet.Scope.SITE if user_id is None else ParameterSet.Scope.LEARNER
-    logs = ReviewLog.objects.filter(reviewed_at__lte=now)
+    # A fractional credit down the idea graph only moves a due date (the card's memory state
+    # stays), so it is no review to learn from; a full credit is py-fsrs's early Good review.
+    logs = ReviewLog.objects.filter(reviewed_at__lte=now, credit=1)
     if user_id is not None:
         logs = logs.filter(item__copy__owner_id=user_id)
     rows = list(

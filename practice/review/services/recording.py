@@ -1,5 +1,6 @@
 """Scheduling review from one graded attempt: an explained mistake becomes (or relapses) a
-review item; an answer to a review variant rates its item's card."""
+review item; an answer to a review variant rates its item's card; a right first-try answer
+credits the learner's other items of the kind and, down the idea graph, of simpler kinds."""
 
 import functools
 from collections.abc import Callable
@@ -12,20 +13,59 @@ from django.utils import timezone
 from grading.kinds import Status
 from practice.models import Attempt, ProblemInstance
 
-from .. import scheduling
+from .. import policy, scheduling
+from ..codes import KIND_LEVEL, UNEXPLAINED
 from ..models import ReviewItem, ReviewLog
 from .cards import CARD_FIELDS, card_rate
+from .credit import credit_apply, credit_plan_lock
 from .review_settings import review_settings_get_or_create
 
 
+def _retried(attempt: Attempt) -> bool:
+    """Return whether a wrong answer to the same problem came before this attempt."""
+    return (
+        Attempt.objects.filter(problem_id=attempt.problem_id, status=Status.INCORRECT)
+        .exclude(pk=attempt.pk)
+        .exists()
+    )
+
+
+def _mistake_of(attempt: Attempt) -> str | None:
+    """Return the review code a wrong attempt relapses: its diagnosed mistake, or
+    ``UNEXPLAINED`` when none explains it and unexplained items are on; None otherwise."""
+    if attempt.status != Status.INCORRECT:
+        return None
+    if attempt.mistake:
+        return attempt.mistake
+    return UNEXPLAINED if policy.unexplained_items() else None
+
+
+def _is_own_mistake(item: ReviewItem, mistake: str | None) -> bool:
+    """Return whether a wrong answer to the item's variant is the item's own mistake.
+
+    A kind-level item (unexplained, revealed) stands for the kind as a whole: an answer no
+    catalogued mistake explains is its own; a catalogued one is a mistake of its own item.
+    """
+    if item.mistake in KIND_LEVEL:
+        return mistake is None or mistake in KIND_LEVEL
+    return mistake == item.mistake
+
+
 def _review_on_variant(
-    *, item: ReviewItem, attempt: Attempt, retention: Callable[[], float]
+    *,
+    item: ReviewItem,
+    attempt: Attempt,
+    retention: Callable[[], float],
+    mistake: str | None,
 ) -> ReviewLog | None:
     """Rate the item from an attempt at one of its review variants (caller holds the lock).
 
     Per variant at most one Again (the first wrong answer) and one Good or Hard (the first
-    right one: Hard when a wrong answer to the same variant came before). ``retention`` gives
-    the learner's desired retention, read only when a card is rated.
+    right one: Hard when a wrong answer to the same variant came before). With implicit credit
+    on, a wrong answer is Again only when it is the item's own mistake (``mistake``, as
+    ``_mistake_of`` gives it): another mistake relapses that mistake's item instead, and an
+    undiagnosed answer with unexplained items off still rates Again (nothing else would record
+    it). ``retention`` gives the learner's desired retention, read only when a card is rated.
     """
     problem = attempt.problem
     ratings = set(
@@ -36,14 +76,11 @@ def _review_on_variant(
     if attempt.status == Status.CORRECT:
         if ratings & {ReviewLog.Rating.HARD, ReviewLog.Rating.GOOD, ReviewLog.Rating.EASY}:
             return None
-        retried = (
-            Attempt.objects.filter(problem=problem, status=Status.INCORRECT)
-            .exclude(pk=attempt.pk)
-            .exists()
-        )
-        rating = scheduling.rating_for(correct=True, retried=retried)
+        rating = scheduling.rating_for(correct=True, retried=_retried(attempt))
     else:
         if ReviewLog.Rating.AGAIN in ratings:
+            return None
+        if policy.implicit_credit() and mistake is not None and not _is_own_mistake(item, mistake):
             return None
         rating = scheduling.Rating.Again
     log = card_rate(
@@ -108,24 +145,36 @@ def review_record_attempt(*, attempt: Attempt) -> list[ReviewLog]:
     """Schedule review from one graded attempt; call inside the attempt's transaction, holding
     its problem's row lock (as ``attempt_submit`` does).
 
-    - An attempt at a review variant rates that item's card (Good, Hard or Again).
+    - An attempt at a review variant rates that item's card (Good, Hard or Again; see
+      ``_review_on_variant`` for which wrong answers are the item's own).
     - An incorrect attempt with a diagnosis creates the item for (copy, kind, mistake) or
-      relapses it (Again), once per problem; the item's recall then shows this attempt.
+      relapses it (Again), once per problem; the item's recall then shows this attempt. An
+      incorrect attempt no catalogued mistake explains does the same for (copy, kind,
+      ``unexplained``) when ``REVIEW_UNEXPLAINED_ITEMS`` is on.
+    - A right first-try answer (practice or review) credits the learner's other items of the
+      kind (``REVIEW_IMPLICIT_CREDIT``) and, down the course's idea graph, of simpler kinds
+      (``REVIEW_GRAPH_CREDIT``): ``services.credit``.
     Invalid attempts change nothing. Recording the same attempt twice changes nothing.
     Returns the review logs appended.
 
-    Only what the attempt can change is read: a right answer to a practice problem costs no
-    statement, and the learner's settings are read only when a card is rated.
+    Only what the attempt can change is read: a right answer to a practice problem after a
+    wrong one costs one statement, and the learner's settings are read only when a card is
+    rated.
     """
     if attempt.status == Status.INVALID:
         return []
     problem = attempt.problem
     is_variant = problem.purpose == ProblemInstance.Purpose.REVIEW
-    explained = attempt.status == Status.INCORRECT and bool(attempt.mistake)
-    if not (is_variant or explained):
+    mistake = _mistake_of(attempt)
+    explained = mistake is not None
+    crediting = attempt.status == Status.CORRECT and (
+        policy.implicit_credit() or policy.graph_credit()
+    )
+    if not (is_variant or explained or crediting):
         return []
     # Recorded before? For a practice problem the mistake's item answers that below: its only
-    # log could be there, and a card is rated at most once per problem.
+    # log could be there, and a card is rated at most once per problem; credit skips the items
+    # this attempt already credited.
     if is_variant and ReviewLog.objects.filter(attempt=attempt).exists():
         return []
     owner_id = attempt.copy.owner_id
@@ -137,6 +186,9 @@ def review_record_attempt(*, attempt: Attempt) -> list[ReviewLog]:
     rated_item_id: int | None = None
     # No savepoint of its own: an error here rolls back the attempt's whole transaction.
     with transaction.atomic(savepoint=False):
+        # Credit locks its items first, all in primary-key order (the variant's item among
+        # them), so answers crediting overlapping items wait for each other, never deadlock.
+        plan = credit_plan_lock(attempt=attempt) if crediting and not _retried(attempt) else None
         if is_variant:
             item = (
                 ReviewItem.objects.select_for_update()
@@ -146,14 +198,18 @@ def review_record_attempt(*, attempt: Attempt) -> list[ReviewLog]:
             )
             if item is not None:
                 rated_item_id = item.pk
-                log = _review_on_variant(item=item, attempt=attempt, retention=retention)
+                log = _review_on_variant(
+                    item=item, attempt=attempt, retention=retention, mistake=mistake
+                )
                 if log is not None:
                     logs.append(log)
+                if explained and _is_own_mistake(item, mistake):
+                    explained = False  # the variant's own mistake: rated above, once
         if explained:
             item, already_rated = _item_for_mistake(
                 copy_id=attempt.copy_id,
                 kind=problem.kind,
-                mistake=attempt.mistake,
+                mistake=mistake,
                 attempt=attempt,
                 now=now,
             )
@@ -170,4 +226,10 @@ def review_record_attempt(*, attempt: Attempt) -> list[ReviewLog]:
                 item.source_problem = problem
                 item.source_attempt = attempt
                 item.save(update_fields=[*CARD_FIELDS, "source_problem", "source_attempt"])
+        if plan is not None:
+            logs.extend(
+                credit_apply(
+                    plan=plan, attempt=attempt, skip_item_id=rated_item_id, retention=retention
+                )
+            )
     return logs

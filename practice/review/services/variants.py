@@ -15,6 +15,7 @@ from practice.generators import generate
 from practice.models import ProblemInstance
 from practice.problems import problem_store
 
+from ..codes import KIND_LEVEL
 from ..models import ReviewItem
 
 logger = logging.getLogger(__name__)
@@ -49,7 +50,9 @@ def _variant_create(item: ReviewItem) -> ProblemInstance:
     avoid = [_numbers(p.spec) for p in shown]
     origin = item.source_problem or item.previous_problem
     level = origin.level if origin is not None else 1
-    target = MistakeCode(item.mistake)
+    # A kind-level item (unexplained, revealed) names no catalogued mistake: the kind as a
+    # whole comes back, as a fresh untargeted variant.
+    target = None if item.mistake in KIND_LEVEL else MistakeCode(item.mistake)
     for _try in range(VARIANT_TRIES):
         seed, spec = _draw(kind, level=level, target=target)
         if _numbers(spec) not in avoid:
@@ -69,7 +72,8 @@ def _variant_create(item: ReviewItem) -> ProblemInstance:
 
 
 def review_open(*, copy: CourseCopy, item: ReviewItem) -> ProblemInstance:
-    """Return the item's review variant, creating a fresh one aimed at its mistake if needed.
+    """Return the item's review variant, creating a fresh one aimed at its mistake if needed
+    (untargeted for a kind-level item: ``codes.KIND_LEVEL``).
 
     The variant stays the same until it is answered (reloading the page shows the same
     numbers); the next one is drawn anew and never repeats the previous variant's numbers.

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("review", "0004_review_settings_time_zone_chosen"),
+        ("review", "0005_implicit_and_graph_credit"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

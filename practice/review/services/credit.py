@@ -1,0 +1,119 @@
+"""Credit from a right first-try answer: implicit reviews of the learner's other items of the
+kind, and fractional credit down the course's idea graph (``courses.graph``).
+
+Both run inside the attempt's transaction (``review_record_attempt``), under row locks taken in
+primary-key order, and write at most one log per item and attempt (a unique constraint), so a
+double submit or a second recording of the attempt credits once.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from courses.graph import credit_fraction, credit_targets, graph_from_json
+from courses.models import CourseVersion
+from practice.models import Attempt
+
+from .. import policy
+from ..models import ReviewItem, ReviewLog
+from .cards import CARD_FIELDS, card_credit
+
+
+@dataclass
+class CreditPlan:
+    """What a right answer to ``kind`` credits: fractions by (kind, mistake or None), and the
+    learner's items of those kinds, locked."""
+
+    kind: str
+    implicit: bool
+    targets: dict[tuple[str, str | None], float] = field(default_factory=dict)
+    items: list[ReviewItem] = field(default_factory=list)
+
+    def fraction(self, item: ReviewItem) -> float:
+        """Return the credit this plan gives the item (1 for its own kind, 0 for none)."""
+        if item.kind == self.kind:
+            return 1.0 if self.implicit else 0.0
+        return credit_fraction(self.targets, item.kind, item.mistake)
+
+
+def credit_targets_of(*, version_id: int, kind: str) -> dict[tuple[str, str | None], float]:
+    """Return what a right answer to ``kind`` credits down the graph of a course version
+    (nothing when graph credit is switched off)."""
+    if not policy.graph_credit():
+        return {}
+    stored = (
+        CourseVersion.objects.filter(pk=version_id).values_list("credit_graph", flat=True).first()
+    )
+    return credit_targets(graph_from_json(stored), kind)
+
+
+def credit_plan_lock(*, attempt: Attempt) -> CreditPlan | None:
+    """Lock and return the learner's items a right answer to this attempt's kind credits.
+
+    Call inside the attempt's transaction before locking any item (rows are locked in
+    primary-key order, so two answers crediting overlapping items cannot deadlock). Returns
+    None when no policy gives credit.
+    """
+    implicit = policy.implicit_credit()
+    if not (implicit or policy.graph_credit()):
+        return None
+    kind = attempt.problem.kind
+    plan = CreditPlan(
+        kind=kind,
+        implicit=implicit,
+        targets=credit_targets_of(version_id=attempt.copy.version_id, kind=kind),
+    )
+    kinds = {k for k, _mistake in plan.targets}
+    if implicit:
+        kinds.add(kind)
+    if kinds:
+        plan.items = list(
+            ReviewItem.objects.select_for_update()
+            .filter(copy_id=attempt.copy_id, kind__in=sorted(kinds))
+            .order_by("pk")
+        )
+    return plan
+
+
+def credit_apply(
+    *,
+    plan: CreditPlan,
+    attempt: Attempt,
+    skip_item_id: int | None,
+    retention: Callable[[], float],
+) -> list[ReviewLog]:
+    """Credit every locked item of the plan (but the one the attempt reviewed) once.
+
+    An item of the answer's own kind gets an implicit review (origin ``implicit``, rated Good
+    as py-fsrs rates an early review); an item the graph reaches gets its fraction (origin
+    ``graph``; see ``cards.card_credit``). Items already credited by this attempt are skipped.
+    """
+    candidates = [
+        (item, fraction)
+        for item in plan.items
+        if item.pk != skip_item_id and (fraction := plan.fraction(item)) > 0
+    ]
+    if not candidates:
+        return []
+    done = set(
+        ReviewLog.objects.filter(
+            attempt=attempt, item_id__in=[item.pk for item, _f in candidates]
+        ).values_list("item_id", flat=True)
+    )
+    logs = []
+    for item, fraction in candidates:
+        if item.pk in done:
+            continue
+        if fraction < 1 and item.stability is None:
+            continue  # never reviewed: nothing to push
+        origin = ReviewLog.Origin.IMPLICIT if item.kind == plan.kind else ReviewLog.Origin.GRAPH
+        logs.append(
+            card_credit(
+                item=item,
+                attempt=attempt,
+                fraction=fraction,
+                origin=origin,
+                retention=retention(),
+            )
+        )
+        item.save(update_fields=CARD_FIELDS)
+    return logs

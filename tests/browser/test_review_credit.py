@@ -1,0 +1,67 @@
+"""Implicit credit in a real browser: a review item is due, the learner answers a fresh practice
+problem of the same kind right at the first try, and the item is gone from today's queue with
+the reason shown."""
+
+import re
+from datetime import timedelta
+
+import pytest
+import sympy
+import time_machine
+from django.utils import timezone
+
+import grading
+from practice.models import ProblemInstance
+from practice.review.models import ReviewItem, ReviewLog
+from tests.practice.answers import wrong_answer
+
+from .learner import sign_up
+
+pytestmark = pytest.mark.browser
+
+
+def _vector_text(vector) -> str:
+    return "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
+
+
+def test_a_right_practice_answer_clears_a_due_review_of_its_kind(page, live_server, course):
+    start = timezone.now()
+    with time_machine.travel(start, tick=True):
+        sign_up(page, live_server, "grace")
+        page.click("a[href*='/pages/first-page/']")
+        page.wait_for_url(re.compile(r"/pages/first-page/$"))
+        page.click("a[href*='/ideas/weighted-sum/weighted_sum/']")
+        page.wait_for_url(re.compile(r"/problems/\d+/$"))
+        problem_id = int(re.search(r"/problems/(\d+)/$", page.url).group(1))
+        _diagnosis, wrong = wrong_answer(ProblemInstance.objects.get(pk=problem_id))
+        page.fill("#id_text", wrong)
+        page.click("button[name=submit]")
+        page.wait_for_url(re.compile(r"/attempts/\d+/$"))
+
+    item = ReviewItem.objects.get()
+    with time_machine.travel(item.due + timedelta(minutes=1), tick=True):
+        page.goto(f"{live_server.url}/course/")
+        assert "1 review due" in page.locator("#review-badge").inner_text()
+        # Not the review: a fresh practice problem of the same kind, right at the first try.
+        page.goto(f"{live_server.url}/course/{item.copy_id}/problems/{problem_id}/")
+        page.click("text=New variant")
+        page.wait_for_url(re.compile(r"/problems/\d+/$"))
+        fresh = ProblemInstance.objects.get(pk=int(re.search(r"/(\d+)/$", page.url).group(1)))
+        assert fresh.pk != problem_id and fresh.purpose == ProblemInstance.Purpose.PRACTICE
+        page.fill("#id_text", _vector_text(grading.expected_answer(fresh.spec)))
+        page.click("button[name=submit]")
+        page.wait_for_url(re.compile(r"/attempts/\d+/$"))
+        assert "Correct." in page.locator("#verdict").inner_text()
+        credit = page.locator("#review-credit").inner_text()
+        assert "This answer also counted for 1 of your reviews" in credit
+        assert "no longer due today" in credit
+
+        page.click("#review-credit a")
+        page.wait_for_url(re.compile(r"/review/\d+/$"))
+        assert "Nothing is due" in page.locator("#review-count").inner_text()
+        assert page.locator("#review-queue").count() == 0
+        upcoming = page.locator(f".review-upcoming li[data-item='{item.pk}']").inner_text()
+        assert "Moved by credit: your right answer in practice in Weighted sum" in upcoming
+
+    log = ReviewLog.objects.get(item=item, origin=ReviewLog.Origin.IMPLICIT)
+    assert log.attempt.problem_id == fresh.pk

@@ -1,0 +1,350 @@
+"""Review that learns from every answer: implicit credit from right first tries, fractional
+credit down the idea graph, unexplained mistakes as items, a failed review counted once, the
+queue choosing reviews that clear others, and each policy's switch."""
+
+import uuid
+from datetime import timedelta
+
+import pytest
+import time_machine
+
+from grading.kinds import KINDS, MISTAKES_BY_KIND, MistakeCode, ProblemKind, Status
+from practice.generators import generate
+from practice.models import ProblemInstance
+from practice.review import scheduling
+from practice.review.codes import KIND_LEVEL, UNEXPLAINED
+from practice.review.models import ReviewItem, ReviewLog
+from practice.review.selectors import (
+    review_attempt_credit,
+    review_done_today,
+    review_next,
+    review_with_last_credit,
+)
+from practice.review.services.export import review_export
+from practice.review.services.recording import review_record_attempt
+from practice.review.services.review_settings import review_settings_update
+from practice.review.services.variants import review_open
+from practice.services import attempt_submit
+
+from .conftest import NOW, make_attempt, make_problem
+
+WS = ProblemKind.WEIGHTED_SUM
+LATER = NOW + timedelta(hours=3)
+
+
+def _item(copy, mistake: str, kind: ProblemKind = WS, *, at=NOW) -> ReviewItem:
+    with time_machine.travel(at, tick=False):
+        review_record_attempt(
+            attempt=make_attempt(make_problem(copy, kind=kind), mistake=MistakeCode(mistake))
+        )
+    return ReviewItem.objects.get(copy=copy, kind=kind, mistake=mistake)
+
+
+def _right(copy, kind: ProblemKind = WS, *, at, problem=None) -> list[ReviewLog]:
+    with time_machine.travel(at, tick=False):
+        problem = problem or make_problem(copy, kind=kind)
+        return review_record_attempt(attempt=make_attempt(problem, status=Status.CORRECT))
+
+
+def _card_after(item: ReviewItem, rating, at) -> scheduling.CardState:
+    return scheduling.card_review(scheduling.card_of(item), rating, at=at)
+
+
+def _set_graph(copy, edges: list[dict]) -> None:
+    version = copy.version
+    version.credit_graph = edges
+    version.save(update_fields=["credit_graph"])
+
+
+# --- 1. implicit credit ---------------------------------------------------------------------
+
+
+def test_a_right_first_try_reviews_every_open_item_of_the_kind_as_fsrs_rates_an_early_review(
+    copy,
+):
+    a = _item(copy, "omitted_term")
+    b = _item(copy, "wrong_row", at=NOW + timedelta(minutes=5))
+    other = _item(copy, "off_by_one_row", ProblemKind.LOOKUP)
+    expected = {item.pk: _card_after(item, scheduling.Rating.Good, LATER) for item in (a, b)}
+    logs = _right(copy, at=LATER)
+    assert sorted(log.item_id for log in logs) == sorted(expected)
+    for log in logs:
+        assert (log.origin, log.rating, log.credit) == ("implicit", 3, 1.0)
+        item = ReviewItem.objects.get(pk=log.item_id)
+        assert scheduling.card_of(item) == expected[item.pk]
+        assert item.due > LATER + timedelta(hours=20)  # graduated: not back today
+        assert log.previous_due == NOW + scheduling.LEARNING_STEPS[0] + (
+            timedelta(minutes=5) if item.pk == b.pk else timedelta(0)
+        )
+    other_after = ReviewItem.objects.get(pk=other.pk)
+    assert (other_after.due, other_after.reps) == (other.due, other.reps)
+
+
+def test_a_right_answer_after_a_wrong_try_credits_nothing(copy):
+    item = _item(copy, "omitted_term")
+    with time_machine.travel(LATER, tick=False):
+        problem = make_problem(copy)
+        review_record_attempt(attempt=make_attempt(problem, mistake=MistakeCode.WRONG_ROW))
+        logs = review_record_attempt(attempt=make_attempt(problem, status=Status.CORRECT))
+    assert logs == []
+    assert ReviewItem.objects.get(pk=item.pk).reps == item.reps
+
+
+def test_a_wrong_answer_relapses_its_own_mistake_only(copy):
+    a = _item(copy, "omitted_term")
+    b = _item(copy, "wrong_row")
+    with time_machine.travel(LATER, tick=False):
+        logs = review_record_attempt(
+            attempt=make_attempt(make_problem(copy), mistake=MistakeCode.OMITTED_TERM)
+        )
+    assert [log.item_id for log in logs] == [a.pk]
+    assert ReviewItem.objects.get(pk=b.pk).reps == b.reps
+
+
+def test_a_review_answered_with_another_mistake_relapses_that_one_and_not_the_reviewed(copy):
+    a = _item(copy, "omitted_term")
+    with time_machine.travel(a.due, tick=False):
+        variant = review_open(copy=copy, item=a)
+        logs = review_record_attempt(attempt=make_attempt(variant, mistake=MistakeCode.WRONG_ROW))
+    b = ReviewItem.objects.get(copy=copy, mistake="wrong_row")
+    assert [(log.item_id, log.rating) for log in logs] == [(b.pk, ReviewLog.Rating.AGAIN)]
+    assert ReviewItem.objects.get(pk=a.pk).reps == a.reps  # not rated Again
+    # The variant stays open for a retry, which rates the reviewed item Hard.
+    with time_machine.travel(a.due + timedelta(minutes=2), tick=False):
+        logs = review_record_attempt(attempt=make_attempt(variant, status=Status.CORRECT))
+    assert [(log.item_id, log.rating) for log in logs] == [(a.pk, ReviewLog.Rating.HARD)]
+    # The failed review and its retry are one review against the daily limit.
+    assert review_done_today(copy=copy, now=a.due + timedelta(minutes=3)) == 1
+
+
+def test_a_failed_review_and_its_retry_count_once_against_the_daily_limit(copy, settings):
+    a = _item(copy, "omitted_term")
+    at = a.due + timedelta(minutes=1)
+    with time_machine.travel(at, tick=False):
+        variant = review_open(copy=copy, item=a)
+        review_record_attempt(attempt=make_attempt(variant, mistake=MistakeCode.OMITTED_TERM))
+        review_record_attempt(attempt=make_attempt(variant, status=Status.CORRECT))
+    ratings = list(ReviewLog.objects.filter(item=a, origin="review").values_list("rating"))
+    assert sorted(r for (r,) in ratings) == [ReviewLog.Rating.AGAIN, ReviewLog.Rating.HARD]
+    assert review_done_today(copy=copy, now=at) == 1
+    settings.REVIEW_IMPLICIT_CREDIT = False  # today's policy counted both
+    assert review_done_today(copy=copy, now=at) == 2
+
+
+def test_a_right_review_credits_the_kinds_other_items_but_rates_its_own_once(copy):
+    a = _item(copy, "omitted_term")
+    b = _item(copy, "wrong_row")
+    with time_machine.travel(a.due, tick=False):
+        variant = review_open(copy=copy, item=a)
+    logs = _right(copy, at=a.due, problem=variant)
+    assert sorted((log.item_id, log.origin) for log in logs) == [
+        (a.pk, "review"),
+        (b.pk, "implicit"),
+    ]
+    assert review_done_today(copy=copy, now=a.due) == 1  # credit is no review done
+
+
+def test_recording_a_right_answer_twice_credits_once(copy):
+    _item(copy, "omitted_term")
+    with time_machine.travel(LATER, tick=False):
+        attempt = make_attempt(make_problem(copy), status=Status.CORRECT)
+        assert len(review_record_attempt(attempt=attempt)) == 1
+        assert review_record_attempt(attempt=attempt) == []
+    assert ReviewLog.objects.filter(origin="implicit").count() == 1
+
+
+def test_a_double_submit_of_a_right_answer_credits_once(copy):
+    item = _item(copy, "omitted_term")
+    problem = make_problem(copy)
+    token = uuid.uuid4()
+    with time_machine.travel(LATER, tick=False):
+        first = attempt_submit(copy=copy, problem=problem, text="[1/4, 3/2]", token=token)
+        second = attempt_submit(copy=copy, problem=problem, text="[1/4, 3/2]", token=token)
+    assert first.pk == second.pk and first.status == Status.CORRECT
+    assert ReviewLog.objects.filter(item=item, origin="implicit").count() == 1
+    assert ReviewItem.objects.get(pk=item.pk).reps == item.reps + 1
+
+
+# --- 2. credit down the idea graph ----------------------------------------------------------
+
+
+def test_a_fraction_pushes_the_due_date_by_that_share_of_a_good_interval(copy):
+    _set_graph(copy, [{"from": "contrast", "to": "weighted_sum", "fraction": 0.5, "why": "x"}])
+    item = _item(copy, "omitted_term")
+    at = item.due + timedelta(hours=1)
+    good = _card_after(item, scheduling.Rating.Good, at)
+    logs = _right(copy, ProblemKind.CONTRAST, at=at)
+    assert [(log.item_id, log.origin, log.credit) for log in logs] == [(item.pk, "graph", 0.5)]
+    after = ReviewItem.objects.get(pk=item.pk)
+    assert after.due == at + (good.due - at) * 0.5
+    # Not a review: the memory state and the review count stay as they were.
+    assert (after.stability, after.difficulty, after.reps, after.last_review) == (
+        item.stability,
+        item.difficulty,
+        item.reps,
+        item.last_review,
+    )
+
+
+def test_a_fraction_never_brings_a_due_date_earlier(copy):
+    _set_graph(copy, [{"from": "contrast", "to": "weighted_sum", "fraction": 0.25, "why": "x"}])
+    item = _item(copy, "omitted_term")
+    _right(copy, at=item.due)  # an implicit Good: due days away
+    far = ReviewItem.objects.get(pk=item.pk)
+    _right(copy, ProblemKind.CONTRAST, at=item.due + timedelta(minutes=1))
+    assert ReviewItem.objects.get(pk=item.pk).due == far.due
+
+
+def test_credit_flows_down_the_graph_and_a_full_edge_is_a_review(copy):
+    _set_graph(
+        copy,
+        [
+            {"from": "predict_clean", "to": "closed_form_noise", "fraction": 1, "why": "x"},
+            {"from": "closed_form_noise", "to": "noise_step", "fraction": 0.5, "why": "y"},
+        ],
+    )
+    closed = _item(copy, "summed_betas", ProblemKind.CLOSED_FORM_NOISE)
+    step = _item(copy, "swapped_beta", ProblemKind.NOISE_STEP)
+    at = closed.due + timedelta(hours=1)
+    expected = _card_after(closed, scheduling.Rating.Good, at)
+    logs = {log.item_id: log for log in _right(copy, ProblemKind.PREDICT_CLEAN, at=at)}
+    assert (logs[closed.pk].origin, logs[closed.pk].credit) == ("graph", 1.0)
+    assert scheduling.card_of(ReviewItem.objects.get(pk=closed.pk)) == expected
+    assert logs[step.pk].credit == 0.5
+    assert ReviewItem.objects.get(pk=step.pk).stability == step.stability
+
+
+def test_an_edge_to_one_mistake_credits_that_item_only(copy):
+    _set_graph(
+        copy,
+        [{"from": "weighted_sum", "to": "lookup/other_token_row", "fraction": 0.5, "why": "x"}],
+    )
+    named = _item(copy, "other_token_row", ProblemKind.LOOKUP)
+    other = _item(copy, "off_by_one_row", ProblemKind.LOOKUP)
+    logs = _right(copy, at=LATER)
+    assert [log.item_id for log in logs] == [named.pk]
+    assert ReviewItem.objects.get(pk=other.pk).due == other.due
+
+
+# --- 3. unexplained mistakes ----------------------------------------------------------------
+
+
+def test_an_unexplained_wrong_answer_makes_an_item_served_as_an_untargeted_variant(copy):
+    with time_machine.travel(NOW, tick=False):
+        attempt = make_attempt(make_problem(copy), mistake=None, text="[7, 7]")
+        logs = review_record_attempt(attempt=attempt)
+    item = ReviewItem.objects.get(copy=copy)
+    assert (item.kind, item.mistake, item.source_attempt) == (WS, UNEXPLAINED, attempt)
+    assert [log.rating for log in logs] == [ReviewLog.Rating.AGAIN]
+    with time_machine.travel(item.due, tick=False):
+        variant = review_open(copy=copy, item=item)
+    assert variant.purpose == ProblemInstance.Purpose.REVIEW
+    assert variant.spec == generate(WS, seed=variant.seed, level=variant.level, target=None)
+
+
+def test_an_unexplained_items_variant_failed_without_a_name_rates_it_again(copy):
+    with time_machine.travel(NOW, tick=False):
+        review_record_attempt(attempt=make_attempt(make_problem(copy), mistake=None))
+    item = ReviewItem.objects.get(copy=copy)
+    with time_machine.travel(item.due, tick=False):
+        variant = review_open(copy=copy, item=item)
+        logs = review_record_attempt(attempt=make_attempt(variant, mistake=None))
+    assert [(log.item_id, log.origin, log.rating) for log in logs] == [
+        (item.pk, "review", ReviewLog.Rating.AGAIN)
+    ]
+    assert ReviewItem.objects.count() == 1
+
+
+def test_no_registered_kind_uses_a_kind_level_code():
+    for name, kind in KINDS.items():
+        assert not set(kind.codes) & KIND_LEVEL, name
+    assert not {code.value for code in MistakeCode} & KIND_LEVEL
+
+
+# --- the switches ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("switch", "origin"),
+    [("REVIEW_IMPLICIT_CREDIT", "implicit"), ("REVIEW_GRAPH_CREDIT", "graph")],
+)
+def test_each_credit_can_be_switched_off_at_call_time(copy, settings, switch, origin):
+    _set_graph(copy, [{"from": "weighted_sum", "to": "lookup", "fraction": 0.5, "why": "x"}])
+    _item(copy, "omitted_term")
+    _item(copy, "off_by_one_row", ProblemKind.LOOKUP)
+    setattr(settings, switch, False)
+    origins = {log.origin for log in _right(copy, at=LATER)}
+    assert origin not in origins
+    assert origins == {"implicit", "graph"} - {origin}
+
+
+def test_unexplained_items_can_be_switched_off(copy, settings):
+    settings.REVIEW_UNEXPLAINED_ITEMS = False
+    review_record_attempt(attempt=make_attempt(make_problem(copy), mistake=None))
+    assert not ReviewItem.objects.exists()
+
+
+# --- 4. the queue clears others -------------------------------------------------------------
+
+
+def _crowded(copy):
+    """Two lone items due first, then three of weighted_sum; a daily limit of two."""
+    review_settings_update(
+        user=copy.owner, desired_retention=0.9, time_zone="UTC", daily_limit=2, reminders=True
+    )
+    lone = [
+        _item(copy, MISTAKES_BY_KIND[kind][0], kind, at=NOW + timedelta(minutes=n))
+        for n, kind in enumerate((ProblemKind.UTF8_BYTES, ProblemKind.WORD_IDS))
+    ]
+    sums = [
+        _item(copy, mistake, at=NOW + timedelta(minutes=10 + n))
+        for n, mistake in enumerate(("omitted_term", "wrong_row", "unweighted_sum"))
+    ]
+    return lone, sums
+
+
+def test_over_the_limit_the_review_that_clears_the_most_comes_first(copy, settings):
+    lone, sums = _crowded(copy)
+    at = NOW + timedelta(hours=2)
+    assert [i.pk for i in review_next(copy=copy, now=at)] == [sums[0].pk, lone[0].pk]
+    settings.REVIEW_QUEUE_CLEARING = False  # today's order: due order, interleaved
+    assert [i.pk for i in review_next(copy=copy, now=at)] == [lone[0].pk, lone[1].pk]
+
+
+def test_a_right_review_clears_the_items_it_covered_from_todays_queue(copy):
+    lone, sums = _crowded(copy)
+    at = NOW + timedelta(hours=2)
+    first = review_next(copy=copy, now=at)[0]
+    with time_machine.travel(at, tick=False):
+        variant = review_open(copy=copy, item=first)
+        attempt = make_attempt(variant, status=Status.CORRECT)
+        review_record_attempt(attempt=attempt)
+    credit = review_attempt_credit(attempt=attempt, item=first)
+    assert sorted(log.item_id for log in credit.cleared) == sorted(i.pk for i in sums[1:])
+    left = review_next(copy=copy, now=at + timedelta(minutes=1))
+    assert [i.pk for i in left] == [lone[0].pk]  # one review done, one left today
+    # The cleared items say where their credit came from.
+    upcoming = review_with_last_credit(list(ReviewItem.objects.filter(pk__in=[sums[1].pk])))
+    assert upcoming[0].last_credit.attempt_id == attempt.pk
+
+
+def test_the_export_lists_credit_logs_with_their_source(copy):
+    _set_graph(copy, [{"from": "contrast", "to": "weighted_sum", "fraction": 0.5, "why": "x"}])
+    item = _item(copy, "omitted_term")
+    _right(copy, ProblemKind.CONTRAST, at=LATER)
+    exported = review_export(copy=copy)
+    (row,) = [i for i in exported["items"] if i["mistake"] == item.mistake]
+    graph_logs = [log for log in row["logs"] if log["origin"] == "graph"]
+    assert graph_logs == [
+        {
+            "attempt": graph_logs[0]["attempt"],
+            "rating": "good",
+            "origin": "graph",
+            "credit": 0.5,
+            "credited_by_kind": "contrast",
+            "reviewed_at": LATER.isoformat(),
+            "previous_due": item.due.isoformat(),
+            "due": ReviewItem.objects.get(pk=item.pk).due.isoformat(),
+            "parameters": None,  # py-fsrs's defaults (no fitted set adopted)
+        }
+    ]
