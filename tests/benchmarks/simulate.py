@@ -78,7 +78,7 @@ def rows_of(tallies: list) -> list[dict[str, str]]:
                 "pred logloss": _fmt(log_loss(t.predictions)),
                 "mean-guess LL": _fmt(base_rate_log_loss(t.predictions)),
                 "pred rmse": _fmt(rmse_bins(t.predictions)),
-                "implicit logs": str(t.implicit_logs),
+                "credit logs": str(t.implicit_logs),
                 "held-out LL default/fitted": (
                     f"{_fmt(t.default_log_loss)}/{_fmt(t.fitted_log_loss)}"
                 ),
