@@ -13,11 +13,8 @@ import time_machine
 
 from practice.review import fitting, scheduling
 from practice.review.models import ParameterSet, ReviewItem, ReviewLog
-from practice.review.services.parameters import (
-    LEARNER_MIN_LOGS,
-    review_parameters_current,
-    review_parameters_fit,
-)
+from practice.review.selectors import review_parameters_current
+from practice.review.services.parameters import LEARNER_MIN_LOGS, review_parameters_fit
 from practice.review.services.recording import review_record_attempt
 
 from .conftest import NOW, make_attempt, make_copy, make_problem
@@ -295,3 +292,21 @@ def test_the_weekly_fit_adopts_a_set_that_beats_the_defaults_and_fits_once_per_n
     with time_machine.travel(later, tick=False):
         (log,) = review_record_attempt(attempt=make_attempt(make_problem(newcomer)))
     assert log.parameters == site
+
+
+def test_the_clearing_forecast_uses_the_parameters_in_use():
+    from types import SimpleNamespace
+
+    from practice.review import clearing
+
+    card = scheduling.card_review(scheduling.card_new(now=NOW), scheduling.Rating.Again, at=NOW)
+    card = scheduling.card_review(card, scheduling.Rating.Good, at=NOW + timedelta(days=1))
+    item = SimpleNamespace(**scheduling.card_columns(card))
+    later = NOW + timedelta(days=6)
+    default = clearing.good_due_at(later, 0.9)(item)
+    fitted = clearing.good_due_at(later, 0.9, OTHER)(item)
+    assert (
+        fitted
+        == scheduling.card_review(card, scheduling.Rating.Good, at=later, parameters=OTHER).due
+    )
+    assert fitted != default

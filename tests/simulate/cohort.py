@@ -40,8 +40,7 @@ from grading import Status
 from practice.models import Attempt, ProblemInstance
 from practice.review import fitting, scheduling, tasks
 from practice.review.models import ParameterSet, ReviewItem, ReviewLog
-from practice.review.selectors import review_next
-from practice.review.services.parameters import review_parameters_current
+from practice.review.selectors import review_next, review_parameters_current
 from practice.review.services.variants import review_open
 from practice.services import attempt_submit, problem_open
 

@@ -6,7 +6,7 @@ from practice.models import Attempt
 
 from .. import scheduling
 from ..models import ParameterSet, ReviewItem, ReviewLog
-from .parameters import review_parameters_current
+from ..selectors import review_parameters_current
 
 _UNREAD = object()
 

@@ -10,34 +10,20 @@ every card on py-fsrs's defaults.
 from collections import defaultdict
 from datetime import datetime
 
-from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count
 from django.utils import timezone
 
 from courses.models import CourseCopy
 
 from .. import fitting
 from ..models import ParameterSet, ReviewLog
+from ..selectors import review_parameters_current
 
 # A learner's own fit needs this many of their logs, and this many held-out long-term reviews
 # to be judged on: fewer say more about chance than about the learner.
 LEARNER_MIN_LOGS = 300
 MIN_TEST_REVIEWS = 30
-
-
-def review_parameters_current(*, user_id: int | None) -> ParameterSet | None:
-    """Return the parameter set that schedules the learner's reviews: their newest adopted
-    set, else the site's, else None (py-fsrs's defaults), and None when the switch is off."""
-    if not settings.REVIEW_FITTED_PARAMETERS:
-        return None
-    mine = Q(user_id=user_id) if user_id is not None else Q(pk__in=[])
-    return (
-        ParameterSet.objects.filter(adopted=True)
-        .filter(mine | Q(scope=ParameterSet.Scope.SITE))
-        .order_by(F("user_id").asc(nulls_last=True), "-fitted_at", "-pk")
-        .first()
-    )
 
 
 def _histories(logs: list[tuple[int, datetime, int]]) -> list[list[tuple[datetime, int]]]:
