@@ -149,9 +149,10 @@ class ReviewLog(models.Model):
     # The item's due date before this log (null on logs written before it was kept): a credit
     # that moved a due item past today "counted for" that review.
     previous_due = models.DateTimeField(null=True, blank=True)
-    # The fitted FSRS parameters that scheduled this review; null: the library's defaults.
+    # The fitted FSRS parameters that scheduled this review; null: the library's defaults. A
+    # learner's own sets go with their account, and so do the logs that name them.
     parameters = models.ForeignKey(
-        "ParameterSet", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        "ParameterSet", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
 
     class Meta:

@@ -310,3 +310,15 @@ def test_the_clearing_forecast_uses_the_parameters_in_use():
         == scheduling.card_review(card, scheduling.Rating.Good, at=later, parameters=OTHER).due
     )
     assert fitted != default
+
+
+@pytest.mark.django_db
+def test_deleting_a_learner_deletes_their_sets_and_the_logs_naming_them(copy):
+    own = _adopted(user=copy.owner)
+    site = _adopted()
+    with time_machine.travel(NOW, tick=False):
+        (log,) = review_record_attempt(attempt=make_attempt(make_problem(copy)))
+    assert log.parameters == own
+    copy.owner.delete()
+    assert not ReviewLog.objects.exists()
+    assert list(ParameterSet.objects.all()) == [site]
