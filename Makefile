@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 COURSE ?= courses/content/how-text-becomes-numbers
 
-.PHONY: install prereqs run test lint bench load
+.PHONY: install prereqs run test lint bench load simulate
 
 install: $(STAMP)
 
@@ -47,3 +47,7 @@ bench: install
 
 load: install
 	$(PY) -m tests.load
+
+# The learner simulator (docs/simulation.md): SIMULATE_ARGS="--learners 30 --days 90 --seed 2".
+simulate: install
+	$(PY) -m tests.benchmarks.simulate $(SIMULATE_ARGS)

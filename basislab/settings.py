@@ -259,6 +259,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": 300.0,
         "options": {"expires": 240},
     },
+    "fit-review-parameters": {
+        "task": "practice.review.tasks.fit_review_parameters",
+        "schedule": crontab(day_of_week=1, hour=3, minute=30),
+        "options": {"expires": 24 * 3600},
+    },
 }
 # Review policies (docs/review.md), each on by default and read at call time, so one process
 # (the learner simulator) can compare them: a right answer credits the kind's other items; the
@@ -268,6 +273,9 @@ REVIEW_IMPLICIT_CREDIT = env_bool("REVIEW_IMPLICIT_CREDIT", default=True)
 REVIEW_GRAPH_CREDIT = env_bool("REVIEW_GRAPH_CREDIT", default=True)
 REVIEW_UNEXPLAINED_ITEMS = env_bool("REVIEW_UNEXPLAINED_ITEMS", default=True)
 REVIEW_QUEUE_CLEARING = env_bool("REVIEW_QUEUE_CLEARING", default=True)
+# FSRS parameters fitted to this site's review logs schedule reviews once one beats the
+# defaults on held-out reviews; off keeps py-fsrs's defaults (docs/review.md).
+REVIEW_FITTED_PARAMETERS = env_bool("REVIEW_FITTED_PARAMETERS", True)
 
 LOGGING = {
     "version": 1,

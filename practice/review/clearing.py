@@ -103,13 +103,20 @@ def clearing_order(due: Sequence[T], *, limit: int, covers: dict[int, set[int]])
     return interleave(chosen) + interleave(item for item in due if item.pk not in picked)
 
 
-def good_due_at(now: datetime, retention: float) -> Callable[[Any], datetime]:
+def good_due_at(
+    now: datetime, retention: float, parameters: Sequence[float] | None = None
+) -> Callable[[Any], datetime]:
     """Return a function giving an item's due date after a Good review at ``now`` (the item
-    has the card columns: ``scheduling.card_of``)."""
+    has the card columns: ``scheduling.card_of``), with the fitted FSRS ``parameters`` in use
+    (None: py-fsrs's defaults)."""
 
     def due_after_good(item: Any) -> datetime:
         card = scheduling.card_review(
-            scheduling.card_of(item), scheduling.Rating.Good, at=now, desired_retention=retention
+            scheduling.card_of(item),
+            scheduling.Rating.Good,
+            at=now,
+            desired_retention=retention,
+            parameters=parameters,
         )
         return card.due
 

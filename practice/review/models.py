@@ -163,6 +163,11 @@ class ReviewLog(models.Model):
     # The item's due date before this log (null on logs written before it was kept): a credit
     # that moved a due item past today "counted for" that review.
     previous_due = models.DateTimeField(null=True, blank=True)
+    # The fitted FSRS parameters that scheduled this review; null: the library's defaults. A
+    # learner's own sets go with their account, and so do the logs that name them.
+    parameters = models.ForeignKey(
+        "ParameterSet", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         constraints = [
@@ -258,3 +263,62 @@ class ReviewDigest(models.Model):
 
     def __str__(self) -> str:
         return f"digest for {self.user} on {self.day}"
+
+
+class ParameterSet(models.Model):
+    """One set of FSRS parameters fitted to review logs (the site's, or one learner's), with
+    the data it was fitted on and its held-out scores against the set in use at the time.
+
+    Every fit is kept; only an adopted set schedules, the newest adopted one of the learner's
+    own, else the site's, else py-fsrs's defaults.
+    """
+
+    class Scope(models.TextChoices):
+        SITE = "site", _("every learner")
+        LEARNER = "learner", _("one learner")
+
+    scope = models.CharField(max_length=8, choices=Scope.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="review_parameter_sets",
+    )
+    parameters = models.JSONField()
+    fitted_at = models.DateTimeField()
+    # The review logs read, and the examples trained on and held out (by time).
+    logs = models.PositiveIntegerField()
+    train_reviews = models.PositiveIntegerField()
+    test_reviews = models.PositiveIntegerField()
+    log_loss = models.FloatField()
+    rmse_bins = models.FloatField()
+    # The same scores of the parameters in use when this set was fitted, on the same reviews.
+    previous = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    previous_log_loss = models.FloatField()
+    previous_rmse_bins = models.FloatField()
+    adopted = models.BooleanField()
+
+    class Meta:
+        constraints = [
+            # A learner's set names its learner; the site's names nobody.
+            models.CheckConstraint(
+                condition=Q(scope="site", user__isnull=True)
+                | Q(scope="learner", user__isnull=False),
+                name="review_parameters_scope_user",
+            ),
+        ]
+        indexes = [
+            # The set in use: the newest adopted one of a learner, or of the site.
+            models.Index(
+                fields=["user", "-fitted_at"],
+                condition=Q(adopted=True),
+                name="review_parameters_adopted_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        whose = f"learner {self.user_id}" if self.user_id else "the site"
+        return f"FSRS parameters of {whose} fitted {self.fitted_at:%Y-%m-%d}"

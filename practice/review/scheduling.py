@@ -5,6 +5,7 @@ last review); this module turns those columns into a py-fsrs ``Card``, reviews i
 the new columns back. Every datetime going in or out is aware and in UTC, as py-fsrs demands.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -15,6 +16,7 @@ from fsrs import Card, Rating, Scheduler, State
 __all__ = [
     "DEFAULT_DESIRED_RETENTION",
     "LEARNING_STEPS",
+    "PARAMETER_COUNT",
     "RELEARNING_STEPS",
     "CardState",
     "Rating",
@@ -22,6 +24,7 @@ __all__ = [
     "card_columns",
     "card_new",
     "card_of",
+    "card_retrievability",
     "card_review",
     "rating_for",
     "to_utc",
@@ -34,6 +37,8 @@ DEFAULT_DESIRED_RETENTION = 0.9
 # finished reading the explanation.
 LEARNING_STEPS: tuple[timedelta, ...] = (timedelta(hours=1),)
 RELEARNING_STEPS: tuple[timedelta, ...] = (timedelta(hours=1),)
+# FSRS-6 has 21 parameters; a stored set of another length (FSRS-5 had 19) is refused.
+PARAMETER_COUNT = len(Scheduler().parameters)
 
 
 @dataclass(frozen=True)
@@ -94,9 +99,13 @@ def rating_for(*, correct: bool, retried: bool) -> Rating:
     return Rating.Hard if retried else Rating.Good
 
 
-@lru_cache(maxsize=32)
-def _scheduler(desired_retention: float, fuzz: bool) -> Scheduler:
+@lru_cache(maxsize=64)
+def _scheduler(
+    desired_retention: float, fuzz: bool, parameters: tuple[float, ...] | None = None
+) -> Scheduler:
+    extra = {} if parameters is None else {"parameters": parameters}
     return Scheduler(
+        **extra,
         desired_retention=desired_retention,
         learning_steps=LEARNING_STEPS,
         relearning_steps=RELEARNING_STEPS,
@@ -136,17 +145,23 @@ def card_review(
     at: datetime,
     desired_retention: float = DEFAULT_DESIRED_RETENTION,
     fuzz: bool = False,
+    parameters: Sequence[float] | None = None,
 ) -> CardState:
     """Return the card after one review with ``rating`` at the moment ``at``.
 
     ``desired_retention`` is the learner's target probability of recall (0 < r < 1). Fuzz is
     off by default so that the due date shown to the learner can be recomputed from the log.
+    ``parameters`` are FSRS weights fitted to this site (``PARAMETER_COUNT`` of them); None
+    keeps the library's defaults.
     """
     if not 0 < desired_retention < 1:
         raise ValueError(
             f"desired_retention must lie strictly between 0 and 1: {desired_retention}"
         )
-    reviewed, _log = _scheduler(float(desired_retention), fuzz).review_card(
+    weights = None if parameters is None else tuple(float(w) for w in parameters)
+    if weights is not None and len(weights) != PARAMETER_COUNT:
+        raise ValueError(f"FSRS needs {PARAMETER_COUNT} parameters, got {len(weights)}")
+    reviewed, _log = _scheduler(float(desired_retention), fuzz, weights).review_card(
         _card(card), Rating(rating), review_datetime=to_utc(at)
     )
     return CardState(
@@ -157,3 +172,13 @@ def card_review(
         due=to_utc(reviewed.due),
         last_review=to_utc(reviewed.last_review),
     )
+
+
+def card_retrievability(
+    card: CardState, *, at: datetime, parameters: Sequence[float] | None = None
+) -> float:
+    """Return FSRS's predicted probability of recall of the card at ``at`` (0 for a card
+    never reviewed), with fitted ``parameters`` or, when None, the library's defaults."""
+    weights = None if parameters is None else tuple(float(w) for w in parameters)
+    scheduler = _scheduler(DEFAULT_DESIRED_RETENTION, False, weights)
+    return float(scheduler.get_card_retrievability(_card(card), current_datetime=to_utc(at)))

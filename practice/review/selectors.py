@@ -8,8 +8,9 @@ import zoneinfo
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import F, OuterRef, Q, Subquery
 from django.http import Http404
 from django.utils import timezone
 
@@ -18,7 +19,7 @@ from courses.models import CourseCopy, CourseVersion
 from practice.models import Attempt, ProblemInstance
 
 from . import clearing, policy
-from .models import ReviewItem, ReviewLog, ReviewSettings
+from .models import ParameterSet, ReviewItem, ReviewLog, ReviewSettings
 
 
 def access_review_item(
@@ -155,6 +156,11 @@ def review_next(*, copy: CourseCopy, now: datetime | None = None) -> list[Review
     return _interleave(due)[:remaining]
 
 
+def _parameters_of(copy: CourseCopy) -> list[float] | None:
+    fitted = review_parameters_current(user_id=copy.owner_id)
+    return fitted.parameters if fitted is not None else None
+
+
 def _clearing_queue(
     *, copy: CourseCopy, due: list[ReviewItem], now: datetime, row: ReviewSettings, remaining: int
 ) -> list[ReviewItem]:
@@ -173,11 +179,28 @@ def _clearing_queue(
         edges=edges,
         implicit=implicit,
         graph=graph,
-        good_due=clearing.good_due_at(now, row.desired_retention),
+        good_due=clearing.good_due_at(now, row.desired_retention, _parameters_of(copy)),
         now=now,
         day_end=day_end,
     )
     return clearing.clearing_order(due, limit=remaining, covers=covers)[:remaining]
+
+
+# --- fitted FSRS parameters -----------------------------------------------------------------
+
+
+def review_parameters_current(*, user_id: int | None) -> ParameterSet | None:
+    """Return the parameter set that schedules the learner's reviews: their newest adopted
+    set, else the site's, else None (py-fsrs's defaults), and None when the switch is off."""
+    if not settings.REVIEW_FITTED_PARAMETERS:
+        return None
+    mine = Q(user_id=user_id) if user_id is not None else Q(pk__in=[])
+    return (
+        ParameterSet.objects.filter(adopted=True)
+        .filter(mine | Q(scope=ParameterSet.Scope.SITE))
+        .order_by(F("user_id").asc(nulls_last=True), "-fitted_at", "-pk")
+        .first()
+    )
 
 
 def review_due_count(*, copy: CourseCopy, now: datetime | None = None) -> int:

@@ -7,7 +7,7 @@ misses a beat (broker down, worker dead) is caught up by the next one.
 
 from celery import shared_task
 
-from .services import digest, publishing, variants
+from .services import digest, parameters, publishing, variants
 
 # Batches per publish run: bounded so one run ends well before the next beat.
 PUBLISH_MAX_BATCHES = 50
@@ -41,3 +41,9 @@ def send_review_digests() -> int:
 def send_review_digest(user_id: int) -> bool:
     """Send one learner's reminder for today unless it was already sent; return whether sent."""
     return digest.review_digest_send(user_id=user_id)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def fit_review_parameters() -> int:
+    """Fit FSRS parameters to the site's logs and each large learner log; return sets stored."""
+    return len(parameters.review_parameters_fit_all())

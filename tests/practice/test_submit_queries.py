@@ -61,7 +61,7 @@ def _answer_with(problem: ProblemInstance, mistake) -> str | None:
     return None
 
 
-def test_a_first_wrong_answer_to_a_new_problem_takes_fourteen_statements(
+def test_a_first_wrong_answer_to_a_new_problem_takes_fifteen_statements(
     learner_client, answered, copy, django_assert_max_num_queries
 ):
     # The same mistake on a new problem: its card exists and is rated again (a relapse).
@@ -73,8 +73,9 @@ def test_a_first_wrong_answer_to_a_new_problem_takes_fourteen_statements(
         if text is not None:
             break
     assert text is not None
-    # review: the card, the learner's retention, the log, the card's update.
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 2 + 4):
+    # review: the card, the learner's retention, the fitted parameters in use, the log, the
+    # card's update.
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 2 + 5):
         _post(learner_client, problem, text)
     assert ReviewLog.objects.filter(attempt__problem=problem).count() == 1
 
@@ -101,7 +102,7 @@ def test_a_repeated_token_takes_seven_statements(
     assert Attempt.objects.filter(form_token=token).count() == 1
 
 
-def test_a_right_first_try_crediting_two_items_takes_nineteen_statements(
+def test_a_right_first_try_crediting_two_items_takes_twenty_statements(
     learner_client, copy, problem, django_assert_max_num_queries
 ):
     # Two review items of the kind: a catalogued mistake and one no mistake explains (each on
@@ -115,7 +116,8 @@ def test_a_right_first_try_crediting_two_items_takes_nineteen_statements(
     assert items == 2
     # the problem marked solved; progress: lock and update; review: first try? the course's
     # idea graph, the kind's items locked, which of them this attempt credited already, the
-    # learner's retention, then a log and an update per item.
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + 2 + 5 + 2 * items):
+    # learner's retention, the fitted parameters in use (once), then a log and an update per
+    # item.
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + 2 + 6 + 2 * items):
         _post(learner_client, problem, right_answer(problem))
     assert ReviewLog.objects.filter(origin=ReviewLog.Origin.IMPLICIT).count() == items

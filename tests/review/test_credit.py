@@ -346,5 +346,6 @@ def test_the_export_lists_credit_logs_with_their_source(copy):
             "reviewed_at": LATER.isoformat(),
             "previous_due": item.due.isoformat(),
             "due": ReviewItem.objects.get(pk=item.pk).due.isoformat(),
+            "parameters": None,  # py-fsrs's defaults (no fitted set adopted)
         }
     ]

@@ -5,7 +5,22 @@ from django.utils import timezone
 from practice.models import Attempt, Reveal
 
 from .. import scheduling
-from ..models import ReviewItem, ReviewLog
+from ..models import ParameterSet, ReviewItem, ReviewLog
+from ..selectors import review_parameters_current
+
+_UNREAD = object()
+
+
+def _fitted(rater: Attempt | Reveal | ReviewItem) -> ParameterSet | None:
+    """Return the fitted parameter set in use for the learner of what rates a card (an
+    attempt, a reveal, or the item itself), read once per rater however many cards it rates
+    (kept on the object)."""
+    found = getattr(rater, "_review_parameters", _UNREAD)
+    if found is _UNREAD:
+        found = review_parameters_current(user_id=rater.copy.owner_id)
+        rater._review_parameters = found
+    return found if isinstance(found, ParameterSet) else None
+
 
 # The columns a rating changes on the item (saved by the caller with its other changes).
 CARD_FIELDS = [*scheduling.CARD_COLUMNS, "reps", "lapses"]
@@ -30,8 +45,13 @@ def card_rate(
     at = scheduling.to_utc((rated_by.created_at if rated_by else None) or timezone.now())
     before = scheduling.State(item.state)
     previous_due = item.due
+    fitted = _fitted(rated_by if rated_by is not None else item)
     card = scheduling.card_review(
-        scheduling.card_of(item), rating, at=at, desired_retention=retention
+        scheduling.card_of(item),
+        rating,
+        at=at,
+        desired_retention=retention,
+        parameters=fitted.parameters if fitted is not None else None,
     )
     columns = scheduling.card_columns(card)
     for name, value in columns.items():
@@ -52,6 +72,7 @@ def card_rate(
         difficulty=card.difficulty,
         due=card.due,
         previous_due=previous_due,
+        parameters=fitted,
     )
 
 
@@ -84,8 +105,13 @@ def card_credit(
     if item.stability is None or item.difficulty is None:
         raise ValueError("a card never reviewed has no interval to push; rate it instead")
     at = scheduling.to_utc(attempt.created_at or timezone.now())
+    fitted = _fitted(attempt)
     good = scheduling.card_review(
-        scheduling.card_of(item), scheduling.Rating.Good, at=at, desired_retention=retention
+        scheduling.card_of(item),
+        scheduling.Rating.Good,
+        at=at,
+        desired_retention=retention,
+        parameters=fitted.parameters if fitted is not None else None,
     )
     previous_due = item.due
     item.due = max(item.due, at + (good.due - at) * fraction)
@@ -101,4 +127,5 @@ def card_credit(
         due=item.due,
         credit=fraction,
         previous_due=previous_due,
+        parameters=fitted,
     )

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from courses.models import CourseCopy
 
-from ..models import ReviewItem, ReviewLog
+from ..models import ParameterSet, ReviewItem, ReviewLog
 from ..selectors import review_settings_of
 
 EXPORT_FORMAT = "basislab-review/1"
@@ -37,8 +37,10 @@ def review_export(*, copy: CourseCopy) -> dict[str, Any]:
                 "reviewed_at": log.reviewed_at.isoformat(),
                 "previous_due": log.previous_due.isoformat() if log.previous_due else None,
                 "due": log.due.isoformat(),
+                "parameters": log.parameters_id,
             }
         )
+    used = {id_ for entries in logs.values() for entry in entries if (id_ := entry["parameters"])}
     row = review_settings_of(user_id=copy.owner_id)
     return {
         "format": EXPORT_FORMAT,
@@ -67,6 +69,19 @@ def review_export(*, copy: CourseCopy) -> dict[str, Any]:
                 "logs": logs[item.pk],
             }
             for item in items
+        ],
+        # The fitted FSRS parameter sets that scheduled these logs (null on a log: defaults).
+        "parameter_sets": [
+            {
+                "id": row.pk,
+                "scope": row.scope,
+                "parameters": row.parameters,
+                "fitted_at": row.fitted_at.isoformat(),
+                "logs": row.logs,
+                "log_loss": row.log_loss,
+                "rmse_bins": row.rmse_bins,
+            }
+            for row in ParameterSet.objects.filter(pk__in=used).order_by("fitted_at", "pk")
         ],
         "note": _("Times are UTC."),
     }

@@ -1,0 +1,109 @@
+"""FSRS parameters fitted to this site's review logs: the set in use, and the weekly fit.
+
+The site-wide set is fitted once the optimizer has enough logs (it gives back its defaults
+below its own minimum); a learner's own set once they have ``LEARNER_MIN_LOGS`` logs. A new set
+is stored whatever its scores, and adopted only when it beats the set in use on later reviews
+held out by time (``practice.review.fitting``). Setting ``REVIEW_FITTED_PARAMETERS`` off keeps
+every card on py-fsrs's defaults.
+"""
+
+from collections import defaultdict
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from courses.models import CourseCopy
+
+from .. import fitting
+from ..models import ParameterSet, ReviewLog
+from ..selectors import review_parameters_current
+
+# A learner's own fit needs this many of their logs, and this many held-out long-term reviews
+# to be judged on: fewer say more about chance than about the learner.
+LEARNER_MIN_LOGS = 300
+MIN_TEST_REVIEWS = 30
+
+
+def _histories(logs: list[tuple[int, datetime, int]]) -> list[list[tuple[datetime, int]]]:
+    by_item: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
+    for item_id, at, rating in logs:
+        by_item[item_id].append((at, rating))
+    return list(by_item.values())
+
+
+def review_parameters_fit(
+    *, user_id: int | None = None, now: datetime | None = None
+) -> ParameterSet | None:
+    """Fit a parameter set to the site's logs (or one learner's), store it, adopt it if it
+    beats the set in use on held-out later reviews; return it.
+
+    Returns None, storing nothing, when there is too little data (the optimizer's minimum, or
+    the learner minimum) or when no log was written since the last fit of the same scope, so
+    a task delivered twice fits once.
+    """
+    now = now or timezone.now()
+    scope = ParameterSet.Scope.SITE if user_id is None else ParameterSet.Scope.LEARNER
+    # A fractional credit down the idea graph only moves a due date (the card's memory state
+    # stays), so it is no review to learn from; a full credit is py-fsrs's early Good review.
+    logs = ReviewLog.objects.filter(reviewed_at__lte=now, credit=1)
+    if user_id is not None:
+        logs = logs.filter(item__copy__owner_id=user_id)
+    rows = list(
+        logs.order_by("item_id", "reviewed_at", "pk").values_list(
+            "item_id", "reviewed_at", "rating"
+        )
+    )
+    if user_id is not None and len(rows) < LEARNER_MIN_LOGS:
+        return None
+    last = ParameterSet.objects.filter(scope=scope, user_id=user_id).order_by("-fitted_at", "-pk")
+    last_fit = last.first()
+    if last_fit is not None and last_fit.logs == len(rows):
+        return None
+    current = (
+        review_parameters_current(user_id=user_id)
+        if user_id is not None
+        else ParameterSet.objects.filter(scope=scope, adopted=True)
+        .order_by("-fitted_at", "-pk")
+        .first()
+    )
+    fit = fitting.fit_parameters(
+        _histories(rows),
+        current=current.parameters if current is not None else None,
+        min_test_reviews=MIN_TEST_REVIEWS,
+    )
+    if fit is None:
+        return None
+    with transaction.atomic():
+        return ParameterSet.objects.create(
+            scope=scope,
+            user_id=user_id,
+            parameters=list(fit.parameters),
+            fitted_at=now,
+            logs=len(rows),
+            train_reviews=fit.train_reviews,
+            test_reviews=fit.test_reviews,
+            log_loss=fit.candidate.log_loss,
+            rmse_bins=fit.candidate.rmse_bins,
+            previous=current,
+            previous_log_loss=fit.current.log_loss,
+            previous_rmse_bins=fit.current.rmse_bins,
+            adopted=fit.beats_current,
+        )
+
+
+def review_parameters_fit_all(*, now: datetime | None = None) -> list[ParameterSet]:
+    """Fit the site's set, then each learner's with enough logs; return the sets stored."""
+    now = now or timezone.now()
+    stored = [review_parameters_fit(now=now)]
+    learners = (
+        CourseCopy.objects.values("owner_id")
+        .annotate(n=Count("review_items__logs"))
+        .filter(n__gte=LEARNER_MIN_LOGS)
+        .order_by("owner_id")
+        .values_list("owner_id", flat=True)
+    )
+    for owner_id in learners:
+        stored.append(review_parameters_fit(user_id=owner_id, now=now))
+    return [row for row in stored if row is not None]

@@ -1,0 +1,335 @@
+"""One arm of the simulation: a cohort of synthetic learners through the real services.
+
+Each simulated day, under a controlled clock (time-machine):
+- 06:00 UTC the beat's scans run (``publish_due_reviews``, its ``prepare_review`` tasks run
+  eagerly on commit); on the last day of every week ``fit_review_parameters`` runs too;
+- each learner's session starts at 17:00 UTC plus a fixed per-learner offset: first the due
+  reviews as ``review_next`` orders them (``review_open``, then ``attempt_submit``), until the
+  queue is empty; then new practice (``problem_open``, ``attempt_submit``): ``NEW_PER_DAY``
+  problems of the frontier idea (the course's ideas in order, a new one every ``IDEA_DAYS``
+  days) and ``OLD_PER_DAY`` of ideas met before, drawn at random.
+
+The learner answers from their hidden memory (``tests.simulate.memory``); after a wrong answer
+they read the explanation and then type the right answer (the retry). The clock moves by the
+time model below after every step. The arm's switches (``override_settings``) choose the
+policy; everything else is the same code the site runs.
+"""
+
+import random
+import secrets
+import sys
+import uuid
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from unittest import mock
+
+import time_machine
+from django.contrib.auth import get_user_model
+from django.db.models import Count
+from django.test import override_settings
+
+import grading
+from basislab.celery import app
+from courses.models import Idea
+from courses.services import copy_get_or_create, course_load
+from grading import Status
+from practice.models import Attempt, ProblemInstance
+from practice.review import fitting, scheduling, tasks
+from practice.review.models import ParameterSet, ReviewItem, ReviewLog
+from practice.review.selectors import review_next, review_parameters_current
+from practice.review.services.variants import review_open
+from practice.services import attempt_submit, problem_open
+
+from .answers import answers_for
+from .measures import HELD, Arm, Tally
+from .memory import Learner, MistakeRates
+
+COURSE = Path(__file__).resolve().parents[2] / "courses" / "content" / "how-text-becomes-numbers"
+START = datetime(2026, 1, 5, 0, 0, tzinfo=UTC)  # a Monday
+USERNAME_PREFIX = "sim-"
+
+# The time model, in seconds of the learner's time.
+PRACTICE_SECONDS = 90  # reading and answering a practice problem
+REVIEW_SECONDS = 60  # a review variant: one targeted problem, the recall shown beside it
+EXPLANATION_SECONDS = 45  # reading the explanation of a wrong answer
+RETRY_SECONDS = 30  # typing the right answer after reading it
+
+NEW_PER_DAY = 3
+OLD_PER_DAY = 2
+IDEA_DAYS = 2
+MAX_REVIEWS_PER_SESSION = 200  # a guard against a queue that never empties
+
+
+@dataclass
+class SimLearner:
+    """A synthetic learner: their copy, hidden memory, RNGs and session offset."""
+
+    copy: object
+    mind: Learner
+    rng: random.Random
+    offset: timedelta
+    problem_rng: random.Random
+
+    @contextmanager
+    def seeds(self) -> Iterator[None]:
+        """Draw the seeds of the problems made meanwhile from the learner's own stream, so
+        that arms differ by their policy, not by the problems' luck."""
+        with mock.patch.object(secrets, "randbits", self.problem_rng.getrandbits):
+            yield
+
+
+def course_ideas() -> list[tuple[str, str, str]]:
+    """Load the real course (a new version only if its content changed) and return its
+    (page, idea, kind) triples in course order, one per problem kind listed under an idea."""
+    version = course_load(directory=COURSE).version
+    ideas = Idea.objects.filter(page__version=version).select_related("page")
+    return [
+        (idea.page.slug, idea.slug, kind)
+        for idea in ideas.order_by("page__order", "order")
+        for kind in idea.problem_kinds
+    ]
+
+
+def _clear() -> None:
+    """Delete every simulated learner and every parameter set (the arm before leaves none)."""
+    users = get_user_model().objects.filter(username__startswith=USERNAME_PREFIX)
+    ReviewLog.objects.filter(item__copy__owner__in=users).delete()
+    ParameterSet.objects.all().delete()
+    users.delete()
+
+
+class Session:
+    """One learner's steps under the clock: every step moves it by the time model."""
+
+    def __init__(self, traveller: time_machine.Traveller, at: datetime, tally: Tally) -> None:
+        self.traveller = traveller
+        self.now = at
+        self.tally = tally
+
+    def spend(self, seconds: float, *, review: bool = False) -> None:
+        """Move the clock on by the seconds spent, and count them."""
+        self.now += timedelta(seconds=seconds)
+        self.traveller.move_to(self.now)
+        self.tally.seconds += seconds
+        if review:
+            self.tally.review_seconds += seconds
+
+
+def _answer(
+    learner: SimLearner, problem: ProblemInstance, rates: MistakeRates, now: datetime
+) -> tuple[str, set[str], str | None]:
+    """Return the learner's first answer, the mistakes they made (held back or not), and the
+    mistake the answer shows (None: right, or a slip)."""
+    answers = answers_for(problem.spec)
+    codes = grading.kind(problem.kind).codes
+    made = {
+        code
+        for code in codes
+        if learner.rng.random()
+        < learner.mind.lesson(problem.kind, code, rates).chance_of_mistake(now)
+    }
+    if learner.rng.random() < learner.mind.slip:
+        slip = answers.slip(learner.rng)
+        if slip is not None:
+            return slip, made, None
+    shown = sorted(code for code in made if answers.shows(code))
+    if shown:
+        mistake = learner.rng.choice(shown)
+        return answers.mistaken(mistake, learner.rng), made, mistake
+    return answers.right, made, None
+
+
+def _work(
+    learner: SimLearner,
+    problem: ProblemInstance,
+    rates: MistakeRates,
+    session: Session,
+    *,
+    review: bool,
+) -> Attempt:
+    """Answer one problem as the learner would, retrying with the right answer after reading
+    the explanation of a wrong one; update the hidden memory; return the first attempt."""
+    now = session.now
+    text, made, shown = _answer(learner, problem, rates, now)
+    attempt = attempt_submit(copy=learner.copy, problem=problem, text=text, token=uuid.uuid4())
+    session.tally.attempts += 1
+    session.spend(REVIEW_SECONDS if review else PRACTICE_SECONDS, review=review)
+    for code in grading.kind(problem.kind).codes:
+        if code not in made:
+            learner.mind.lesson(problem.kind, code, rates).retrieved(now)
+    status = Status(attempt.status)
+    if status == Status.INCORRECT:
+        session.spend(EXPLANATION_SECONDS, review=review)
+        if shown is not None and attempt.mistake == shown:
+            learner.mind.lesson(problem.kind, shown, rates).explained(session.now)
+        answers = answers_for(problem.spec)
+        attempt_submit(copy=learner.copy, problem=problem, text=answers.right, token=uuid.uuid4())
+        session.tally.attempts += 1
+        session.spend(RETRY_SECONDS, review=review)
+    return attempt
+
+
+def _review_session(learner: SimLearner, rates: MistakeRates, session: Session) -> None:
+    """Work through the learner's due reviews until the queue is empty."""
+    tally = session.tally
+    owner_id = learner.copy.owner_id
+    for _step in range(MAX_REVIEWS_PER_SESSION):
+        queue = review_next(copy=learner.copy)
+        if not queue:
+            return
+        item: ReviewItem = queue[0]
+        fitted = review_parameters_current(user_id=owner_id)
+        predicted = scheduling.card_retrievability(
+            scheduling.card_of(item),
+            at=session.now,
+            parameters=fitted.parameters if fitted is not None else None,
+        )
+        lesson = learner.mind.lessons.get((item.kind, item.mistake))
+        if lesson is not None:
+            recall = lesson.recall(session.now)
+            tally.recalls.append(recall)
+            tally.catalogued_reviews += 1
+            tally.held_reviews += recall > HELD
+        with learner.seeds():
+            problem = review_open(copy=learner.copy, item=item)
+        with learner.seeds():
+            first = _work(learner, problem, rates, session, review=True)
+        tally.explicit_reviews += 1
+        if lesson is not None:
+            outcome = int(first.mistake != item.mistake)
+        else:
+            outcome = int(first.status == Status.CORRECT)
+        tally.predictions.append((predicted, outcome))
+
+
+def _practice_session(
+    learner: SimLearner,
+    rates: MistakeRates,
+    session: Session,
+    ideas: list[tuple[str, str, str]],
+    day: int,
+) -> None:
+    """Work the frontier idea's problems, then problems of ideas met before."""
+    frontier = min(day // IDEA_DAYS, len(ideas) - 1)
+    plan = [ideas[frontier]] * NEW_PER_DAY
+    if frontier > 0:
+        plan += [ideas[learner.rng.randrange(frontier)] for _ in range(OLD_PER_DAY)]
+    for page, idea, kind in plan:
+        with learner.seeds():
+            problem = problem_open(copy=learner.copy, page_slug=page, idea_slug=idea, kind=kind)
+        _work(learner, problem, rates, session, review=False)
+        session.tally.practice_problems += 1
+
+
+@contextmanager
+def _eager_tasks() -> Iterator[None]:
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = before
+
+
+@contextmanager
+def _seeded(name: str) -> Iterator[None]:
+    with mock.patch.object(secrets, "randbits", random.Random(name).getrandbits):
+        yield
+
+
+def run_arm(
+    arm: Arm,
+    *,
+    learners: int,
+    days: int,
+    seed: int,
+    ideas: list[tuple[str, str, str]] | None = None,
+) -> Tally:
+    """Run one arm from a clean slate (every simulated learner of an earlier arm deleted) and
+    return its measurements. Learner ``n`` gets the same hidden rates in every arm."""
+    ideas = ideas if ideas is not None else course_ideas()
+    tally = Tally(arm=arm.name, learners=learners, days=days)
+    rates = MistakeRates(seed)
+    with override_settings(**arm.settings()), _eager_tasks():
+        _clear()
+        cohort: list[SimLearner] = []
+        with time_machine.travel(START, tick=False):
+            for n in range(learners):
+                user = get_user_model().objects.create_user(
+                    username=f"{USERNAME_PREFIX}{seed}-{n}", password=None
+                )
+                copy = copy_get_or_create(user=user, course_slug="how-text-becomes-numbers")
+                rng = random.Random(f"{seed}/learner/{n}")
+                mind = Learner.draw(rng)
+                offset = timedelta(minutes=rng.randrange(0, 180))
+                cohort.append(
+                    SimLearner(
+                        copy=copy,
+                        mind=mind,
+                        rng=rng,
+                        offset=offset,
+                        problem_rng=random.Random(f"{seed}/problems/{n}"),
+                    )
+                )
+        for day in range(days):
+            if day and day % 10 == 0:
+                print(f"# {arm.name}: day {day}", file=sys.stderr, flush=True)
+            morning = START + timedelta(days=day, hours=6)
+            with time_machine.travel(morning, tick=False), _seeded(f"{seed}/morning/{day}"):
+                tasks.publish_due_reviews()
+                if morning.weekday() == 6:
+                    tasks.fit_review_parameters()
+            for learner in cohort:
+                at = START + timedelta(days=day, hours=17) + learner.offset
+                with time_machine.travel(at, tick=False) as traveller:
+                    session = Session(traveller, at, tally)
+                    _review_session(learner, rates, session)
+                    _practice_session(learner, rates, session, ideas, day)
+        end = START + timedelta(days=days)
+        for learner in cohort:
+            for lesson in learner.mind.lessons.values():
+                if lesson.learned:
+                    tally.end_recall.append(lesson.recall(end))
+                    tally.end_avoid.append(1.0 - lesson.chance_of_mistake(end))
+        _count_logs(tally)
+        _held_out(tally)
+    return tally
+
+
+def _count_logs(tally: Tally) -> None:
+    logs = ReviewLog.objects.filter(item__copy__owner__username__startswith=USERNAME_PREFIX)
+    by_origin = dict(logs.values_list("origin").annotate(n=Count("pk")).values_list("origin", "n"))
+    tally.logs_by_origin = by_origin
+    known = {ReviewLog.Origin.PRACTICE.value, ReviewLog.Origin.REVIEW.value}
+    tally.implicit_logs = sum(n for origin, n in by_origin.items() if origin not in known)
+    review = logs.filter(origin=ReviewLog.Origin.REVIEW)
+    tally.review_logs = review.count()
+    tally.review_problems_logged = review.values("attempt__problem").distinct().count()
+    sets = ParameterSet.objects.all()
+    tally.parameter_sets = sets.count()
+    tally.adopted_sets = sets.filter(adopted=True).count()
+
+
+def _held_out(tally: Tally) -> None:
+    """Fit on the earlier logs of the arm and score fitted and default parameters on the
+    later, held-out ones (the site-wide fit, as the weekly task makes it)."""
+    rows = (
+        ReviewLog.objects.filter(item__copy__owner__username__startswith=USERNAME_PREFIX, credit=1)
+        .order_by("item_id", "reviewed_at", "pk")
+        .values_list("item_id", "reviewed_at", "rating")
+    )
+    histories: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
+    for item_id, at, rating in rows:
+        histories[item_id].append((at, rating))
+    fit = fitting.fit_parameters(list(histories.values()))
+    if fit is None:
+        return
+    tally.fitted_log_loss = fit.candidate.log_loss
+    tally.default_log_loss = fit.current.log_loss
+    tally.fitted_rmse = fit.candidate.rmse_bins
+    tally.default_rmse = fit.current.rmse_bins
+    tally.held_out_reviews = fit.test_reviews

@@ -1,0 +1,103 @@
+"""What the simulator compares and measures: the arms (policies as settings switches), one
+arm's tally, and the calibration measures (log loss, RMSE over bins). Pure, no Django."""
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+HELD = 0.9  # hidden recall above which a mistake counts as held
+
+# The policy switches: today's policy has every one off.
+IMPLICIT = "REVIEW_IMPLICIT_CREDIT"
+GRAPH = "REVIEW_GRAPH_CREDIT"
+UNEXPLAINED = "REVIEW_UNEXPLAINED_ITEMS"
+QUEUE = "REVIEW_QUEUE_CLEARING"
+FITTED = "REVIEW_FITTED_PARAMETERS"
+SWITCHES = (IMPLICIT, GRAPH, UNEXPLAINED, QUEUE, FITTED)
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One policy: a name and the switches it turns on (the rest are off)."""
+
+    name: str
+    on: frozenset[str]
+
+    def settings(self) -> dict[str, bool]:
+        """Return every switch with its value in this arm."""
+        return {switch: switch in self.on for switch in SWITCHES}
+
+
+ARMS = (
+    Arm("today (all off)", frozenset()),
+    Arm("+1 implicit", frozenset({IMPLICIT})),
+    Arm("+1+2 graph", frozenset({IMPLICIT, GRAPH})),
+    Arm("+1+2+3+4", frozenset({IMPLICIT, GRAPH, UNEXPLAINED, QUEUE})),
+    Arm("+1..4 +5 fitted", frozenset(SWITCHES)),
+)
+
+
+@dataclass
+class Tally:
+    """What one arm measured."""
+
+    arm: str
+    learners: int
+    days: int
+    explicit_reviews: int = 0
+    held_reviews: int = 0  # reviews of a catalogued mistake whose hidden recall was > HELD
+    catalogued_reviews: int = 0
+    practice_problems: int = 0
+    attempts: int = 0
+    seconds: float = 0.0
+    review_seconds: float = 0.0
+    predictions: list[tuple[float, int]] = field(default_factory=list)  # (FSRS recall, outcome)
+    recalls: list[float] = field(default_factory=list)  # every hidden recall computed
+    end_avoid: list[float] = field(default_factory=list)  # 1 - chance of mistake, at the end
+    end_recall: list[float] = field(default_factory=list)
+    review_logs: int = 0
+    review_problems_logged: int = 0
+    implicit_logs: int = 0
+    logs_by_origin: dict[str, int] = field(default_factory=dict)
+    parameter_sets: int = 0
+    adopted_sets: int = 0
+    fitted_log_loss: float | None = None
+    default_log_loss: float | None = None
+    fitted_rmse: float | None = None
+    default_rmse: float | None = None
+    held_out_reviews: int = 0
+
+
+def log_loss(pairs: list[tuple[float, int]]) -> float | None:
+    """Return the mean log loss of predicted probabilities against 0/1 outcomes."""
+    if not pairs:
+        return None
+    eps = 1e-6
+    total = 0.0
+    for p, y in pairs:
+        p = min(1 - eps, max(eps, p))
+        total -= math.log(p) if y else math.log(1 - p)
+    return total / len(pairs)
+
+
+def rmse_bins(pairs: list[tuple[float, int]], bins: int = 20) -> float | None:
+    """Return the RMSE between mean prediction and mean outcome over equal-width bins of the
+    prediction, weighted by the reviews in each bin."""
+    if not pairs:
+        return None
+    sums: dict[int, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    for p, y in pairs:
+        b = sums[min(bins - 1, int(p * bins))]
+        b[0] += p
+        b[1] += y
+        b[2] += 1
+    squared = sum(n * ((sp - sy) / n) ** 2 for sp, sy, n in sums.values())
+    return math.sqrt(squared / len(pairs))
+
+
+def base_rate_log_loss(pairs: list[tuple[float, int]]) -> float | None:
+    """Return the log loss of always predicting the mean outcome (what a predictor must beat)."""
+    if not pairs:
+        return None
+    mean = sum(y for _p, y in pairs) / len(pairs)
+    return log_loss([(mean, y) for _p, y in pairs])
