@@ -211,9 +211,39 @@ def _run(label: str) -> list[dict]:
         response = client.post(preview_url, {"text": wrong}, headers={"HX-Request": "true"})
         assert response.status_code == 200, response.status_code
 
+    # The pages a learner reads between answers, warm (fragments cached by the first round):
+    # a problem with one wrong answer, that answer's Verdict, and the course page it sits on.
+    # A problem of its own (another kind), so its short attempt list is what a learner sees,
+    # not the hundreds of answers the submit cases above pile onto theirs.
+    page_problem = services.problem_open(
+        copy=copy, page_slug="first-page", idea_slug="weighted-sum", kind="contrast"
+    )
+    page_problem_url = reverse(
+        "practice:problem", kwargs={"copy_id": copy.pk, "problem_id": page_problem.pk}
+    )
+    course_page_url = reverse(
+        "courses:page", kwargs={"copy_id": copy.pk, "page_slug": page_problem.page_slug}
+    )
+    page_wrong, _page_diagnosis = _wrong_answer(page_problem.spec)
+
+    def problem_page() -> None:
+        response = client.get(page_problem_url)
+        assert response.status_code == 200, response.status_code
+
+    def verdict_page() -> None:
+        response = client.get(verdict_url)
+        assert response.status_code == 200, response.status_code
+
+    def course_page() -> None:
+        response = client.get(course_page_url)
+        assert response.status_code == 200, response.status_code
+
     known_token = uuid.uuid4()
     with override_settings(ROOT_URLCONF=_urlconf(), PRACTICE_PREVIEW_RATE="1000000/m"):
         client.post(submit_url, {"text": wrong, "token": str(known_token)})
+        verdict_url = client.post(
+            page_problem_url, {"text": page_wrong, "token": str(uuid.uuid4())}
+        )["Location"]
         times = _measure(
             {
                 "bare view, one insert": bare,
@@ -223,6 +253,9 @@ def _run(label: str) -> list[dict]:
                 "submit, repeated token": submit_double,
                 "grade() alone": grade_only,
                 "preview (htmx)": preview,
+                "problem page (one attempt)": problem_page,
+                "verdict page": verdict_page,
+                "course page": course_page,
             },
             ROUNDS,
         )
@@ -258,6 +291,9 @@ def _run(label: str) -> list[dict]:
         "submit, incorrect, review off",
         "submit, repeated token",
         "preview (htmx)",
+        "problem page (one attempt)",
+        "verdict page",
+        "course page",
         "bare view, no sign-in check",
     ):
         rows.append(_row(case, times[case], ratio=statistics.median(times[case]) / base))
