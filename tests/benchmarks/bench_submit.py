@@ -45,9 +45,11 @@ def _insert(request):
 
     from practice.models import Attempt
 
+    # The rows themselves, not their ids: the attempt hook (lti.signals) reads the copy's owner
+    # and the problem's idea from them, as it does from the submit's, without a query.
     Attempt.objects.create(
-        problem_id=_bare_state["problem_id"],
-        copy_id=_bare_state["copy_id"],
+        problem=_bare_state["problem"],
+        copy=_bare_state["copy"],
         text=request.POST.get("text", ""),
         status="incorrect",
         score=0.0,
@@ -172,8 +174,8 @@ def _run(label: str) -> list[dict]:
     )
     wrong, diagnosis = _wrong_answer(problem.spec)
     _bare_state.update(
-        problem_id=problem.pk,
-        copy_id=copy.pk,
+        problem=problem,
+        copy=copy,
         verdict=grading.grade(problem.spec, wrong).to_dict(),
     )
 
