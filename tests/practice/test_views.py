@@ -357,3 +357,25 @@ def test_admin_lists_problems_and_attempts(client_for, make_user, problem, submi
         assert client.get(reverse(name)).status_code == 200
     change = reverse("admin:practice_probleminstance_change", args=[problem.pk])
     assert client.get(change).status_code == 200
+
+
+def test_opening_an_open_problem_again_takes_four_statements(
+    learner_client, copy, problem, django_assert_num_queries
+):
+    url = reverse(
+        "practice:problem_open",
+        kwargs={
+            "copy_id": copy.pk,
+            "page_slug": problem.page_slug,
+            "idea_slug": problem.idea_slug,
+            "kind": problem.kind,
+        },
+    )
+    learner_client.get(url)  # the version's page and its ideas are read once per process
+    # session, user, the copy with its version, the open problem: the idea is not read again.
+    with django_assert_num_queries(4):
+        response = learner_client.get(url)
+    assert response.status_code == 302
+    assert response.url == reverse(
+        "practice:problem", kwargs={"copy_id": copy.pk, "problem_id": problem.pk}
+    )
