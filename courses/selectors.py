@@ -1,5 +1,8 @@
 """Reads that need care: permission-checked lookups of a learner's course copy."""
 
+from datetime import datetime
+from functools import lru_cache
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import Http404
 
@@ -19,12 +22,46 @@ def access_copy(*, user: AbstractBaseUser | AnonymousUser, copy_id: int) -> Cour
         raise Http404("No such course copy") from None
 
 
-def copy_page(*, copy: CourseCopy, page_slug: str) -> Page:
-    """Return the page of the copy's version with this slug, with its ideas; raise Http404."""
-    page = copy.version.pages.prefetch_related("ideas").filter(slug=page_slug).first()
+# A stored course version never changes (new content makes a new version), so its pages are
+# read once per process. The key holds the content hash and the creation time besides the id:
+# an id used again (a database rebuilt, a test's rolled-back version) never finds old pages.
+VersionKey = tuple[int, str, datetime]
+
+
+def _version_key(version: CourseVersion) -> VersionKey:
+    return (version.pk, version.content_hash, version.created_at)
+
+
+@lru_cache(maxsize=512)
+def _version_page(key: VersionKey, page_slug: str) -> Page:
+    # Raises for a missing slug: an exception is not cached, so unknown slugs fill nothing.
+    page = Page.objects.filter(version_id=key[0], slug=page_slug).prefetch_related("ideas").first()
     if page is None:
         raise Http404("No such page")
     return page
+
+
+@lru_cache(maxsize=64)
+def _version_pages(key: VersionKey) -> tuple[Page, ...]:
+    return tuple(
+        Page.objects.filter(version_id=key[0]).order_by("order").only("slug", "title", "order")
+    )
+
+
+def copy_page(*, copy: CourseCopy, page_slug: str) -> Page:
+    """Return the page of the copy's version with this slug, with its ideas; raise Http404.
+
+    Read once per process and version (a version never changes); treat the page as read-only.
+    """
+    return _version_page(_version_key(copy.version), page_slug)
+
+
+def copy_pages(*, copy: CourseCopy) -> tuple[Page, ...]:
+    """Return the pages of the copy's version in course order (slug, title and order only).
+
+    Read once per process and version, as ``copy_page``; treat them as read-only.
+    """
+    return _version_pages(_version_key(copy.version))
 
 
 def copy_progress(*, copy: CourseCopy) -> dict[tuple[str, str], IdeaProgress]:

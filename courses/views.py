@@ -16,8 +16,8 @@ from .selectors import (
     copy_newer_version,
     copy_note_text,
     copy_page,
+    copy_pages,
     copy_progress,
-    version_pages,
 )
 from .services import copy_get_or_create, copy_upgrade, note_save
 
@@ -49,7 +49,7 @@ def page(request: HttpRequest, copy_id: int, page_slug: str) -> HttpResponse:
 def _render_page(
     request: HttpRequest, copy: CourseCopy, course_page: Page, form: NoteForm
 ) -> HttpResponse:
-    pages = version_pages(version_id=copy.version_id)
+    pages = copy_pages(copy=copy)
     index = next(i for i, p in enumerate(pages) if p.pk == course_page.pk)
     return render(
         request,

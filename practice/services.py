@@ -12,7 +12,8 @@ from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.utils import timezone
 
-from courses.models import CourseCopy, Idea, IdeaProgress, Note
+from courses.models import CourseCopy, IdeaProgress, Note
+from courses.selectors import copy_page
 from courses.services import progress_record
 from grading import Verdict, grade
 from grading.kinds import ProblemKind, Status
@@ -60,9 +61,9 @@ def _check_idea(*, copy: CourseCopy, page_slug: str, idea_slug: str, kind: str) 
         problem_kind = ProblemKind(kind)
     except ValueError:
         raise Http404("No such problem kind") from None
-    idea = Idea.objects.filter(
-        page__version_id=copy.version_id, page__slug=page_slug, slug=idea_slug
-    ).first()
+    # The version's page and ideas are read once per process (a stored version never changes).
+    ideas = copy_page(copy=copy, page_slug=page_slug).ideas.all()
+    idea = next((idea for idea in ideas if idea.slug == idea_slug), None)
     if idea is None or problem_kind.value not in (idea.problem_kinds or []):
         raise Http404("No such problem under this idea")
     if problem_kind not in GENERATORS:

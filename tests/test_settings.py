@@ -60,3 +60,14 @@ def test_production_settings_hash_passwords_with_argon2():
     assert production.PASSWORD_HASHERS[0].endswith("Argon2PasswordHasher")
     assert production.CELERY_TASK_ACKS_LATE is True
     assert production.CELERY_WORKER_PREFETCH_MULTIPLIER == 1
+
+
+def test_a_session_engine_a_server_cannot_end_is_refused(tmp_path):
+    result = manage(
+        "check", tmp_path=tmp_path, SESSION_ENGINE="django.contrib.sessions.backends.signed_cookies"
+    )
+
+    assert result.returncode != 0
+    assert "SESSION_ENGINE must be django.contrib.sessions.backends.db or .cached_db" in (
+        result.stderr
+    )

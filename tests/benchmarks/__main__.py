@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-COLUMNS = ("benchmark", "case", "n", "median_ms", "p99_ms", "ratio", "note")
+COLUMNS = ("benchmark", "case", "n", "median_ms", "p99_ms", "ratio", "cpu_ratio", "note")
 
 
 def _format(value: object) -> str:

@@ -215,7 +215,31 @@ def test_page_and_dashboard_queries_do_not_grow_with_the_course(
     # Session, user, copy, page, ideas, note, page list, progress: no query per page or idea.
     with django_assert_max_num_queries(8 + CONTINUE_QUERIES):
         learner_client.get(page_url(copy, "the-same-word-twice"))
+    # A version never changes, so its pages, ideas and page list are read once per process:
+    # session, user, copy, note, progress (and Continue's step).
+    with django_assert_max_num_queries(5 + CONTINUE_QUERIES):
+        learner_client.get(page_url(copy, "the-same-word-twice"))
     # The same, plus the course and the review badge's count, and today's practice (its day and
     # the numbers of its two pictures).
     with django_assert_max_num_queries(10 + CONTINUE_QUERIES + TODAY_QUERIES):
         learner_client.get(reverse("courses:dashboard"))
+
+
+def test_pages_read_once_per_version_show_the_new_version_after_moving(
+    course_copy, learner_client, tmp_path
+):
+    from tests.courses.test_services import load_changed_course
+
+    # Read (and kept in memory) under the first version: no third page, the old idea slug.
+    before = learner_client.get(page_url(course_copy, "second-page")).content.decode()
+    assert page_url(course_copy, "third-page") not in before
+    assert learner_client.get(page_url(course_copy, "third-page")).status_code == 404
+    load_changed_course(tmp_path)
+    learner_client.post(upgrade_url(course_copy))
+
+    second = learner_client.get(page_url(course_copy, "second-page")).content.decode()
+    first = learner_client.get(page_url(course_copy, "first-page")).content.decode()
+    assert page_url(course_copy, "third-page") in second
+    assert 'id="idea-one-id-one-row"' in first
+    assert 'id="idea-one-row"' not in first
+    assert learner_client.get(page_url(course_copy, "third-page")).status_code == 200

@@ -11,6 +11,7 @@ CACHE_URL (the preview's rate limit; the development file cache when unset).
 """
 
 import csv
+import json
 import os
 import resource
 import shutil
@@ -181,6 +182,8 @@ def main() -> int:
         learners_file = _prepare(env, users, workdir)
         port = _free_port()
         base = f"http://{HOST}:{port}"
+        cpu_dir = workdir / "cpu"
+        cpu_dir.mkdir()
         server = subprocess.Popen(
             [
                 str(VENV_BIN / "gunicorn"),
@@ -193,9 +196,12 @@ def main() -> int:
                 "30",
                 "--log-level",
                 "warning",
+                # Hooks that add up each worker's CPU per request type (tests/load/gunicorn_cpu.py).
+                "--config",
+                str(Path(__file__).with_name("gunicorn_cpu.py")),
             ],
             cwd=ROOT,
-            env=env,
+            env=dict(env, LOAD_CPU_DIR=str(cpu_dir)),
             start_new_session=True,
         )
         _wait_until_serving(f"{base}/", server)
@@ -240,8 +246,10 @@ def main() -> int:
         locust_cpu = (children_after.ru_utime + children_after.ru_stime) - (
             children_before.ru_utime + children_before.ru_stime
         )
+        _stop(server)
         table, total = _summary(workdir / "load_stats.csv")
         _print_table(table, total)
+        _print_cpu_per_type(cpu_dir)
         failures = workdir / "load_failures.csv"
         if total.get("errors"):
             print("\nerrors:")
@@ -260,14 +268,41 @@ def main() -> int:
             )
         return 0 if total.get("errors") == 0 else 1
     finally:
-        if server is not None and server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
+        if server is not None:
+            _stop(server)
         _recreate_database(maintenance_url, scratch_name, create=False)
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _stop(server: subprocess.Popen) -> None:
+    """Stop gunicorn (its workers write their CPU totals as they exit); kill it if it hangs."""
+    if server.poll() is not None:
+        return
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+
+
+def _print_cpu_per_type(cpu_dir: Path) -> None:
+    """Print the workers' CPU per request type, as written by tests/load/gunicorn_cpu.py."""
+    totals: dict[str, list[float]] = {}
+    for path in sorted(cpu_dir.glob("*.json")):
+        for name, (count, seconds) in json.loads(path.read_text(encoding="utf-8")).items():
+            entry = totals.setdefault(name, [0, 0.0])
+            entry[0] += count
+            entry[1] += seconds
+    if not totals:
+        print("\nCPU per request type: no worker wrote its totals")
+        return
+    print(f"\n{'server CPU per HTTP request':34} {'count':>7} {'ms each':>7}")
+    for name, (count, seconds) in sorted(totals.items()):
+        print(f"{name:34} {count:>7} {1000 * seconds / max(count, 1):>7.1f}")
+    count = sum(entry[0] for entry in totals.values())
+    seconds = sum(entry[1] for entry in totals.values())
+    print(f"{'all HTTP requests (inside Django)':34} {count:>7} {1000 * seconds / count:>7.1f}")
 
 
 def _seconds(run_time: str) -> int:

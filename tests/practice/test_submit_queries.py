@@ -121,3 +121,19 @@ def test_a_right_first_try_crediting_two_items_takes_twenty_statements(
     with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + 2 + 6 + 2 * items):
         _post(learner_client, problem, right_answer(problem))
     assert ReviewLog.objects.filter(origin=ReviewLog.Origin.IMPLICIT).count() == items
+
+
+def test_the_verdict_page_takes_four_statements_and_continues_with_three(
+    learner_client, answered, django_assert_num_queries
+):
+    attempt = Attempt.objects.get(problem=answered)
+    url = reverse(
+        "practice:attempt", kwargs={"copy_id": answered.copy_id, "attempt_id": attempt.pk}
+    )
+    learner_client.get(url)  # the typeset explanation and picture are cached from here on
+    # session, user, the attempt with its problem and copy (the problem's copy joined, not
+    # read again by the page), the problem's own attempts; then Continue's next step with
+    # nothing due: whether anything is due, the unfinished problem, the idea's title.
+    with django_assert_num_queries(4 + 3):
+        response = learner_client.get(url)
+    assert response.status_code == 200

@@ -378,3 +378,25 @@ def test_the_caption_says_the_answer_is_drawn_when_the_picture_draws_it(learner_
     assert 'data-role="answer"' in html  # weighted_sum draws the learner's arrow
     assert "Your answer drawn beside the right one." in html
     assert "this picture does not draw yours" not in html
+
+
+def test_opening_an_open_problem_again_takes_four_statements(
+    learner_client, copy, problem, django_assert_num_queries
+):
+    url = reverse(
+        "practice:problem_open",
+        kwargs={
+            "copy_id": copy.pk,
+            "page_slug": problem.page_slug,
+            "idea_slug": problem.idea_slug,
+            "kind": problem.kind,
+        },
+    )
+    learner_client.get(url)  # the version's page and its ideas are read once per process
+    # session, user, the copy with its version, the open problem: the idea is not read again.
+    with django_assert_num_queries(4):
+        response = learner_client.get(url)
+    assert response.status_code == 302
+    assert response.url == reverse(
+        "practice:problem", kwargs={"copy_id": copy.pk, "problem_id": problem.pk}
+    )
