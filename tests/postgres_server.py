@@ -28,7 +28,6 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -37,6 +36,8 @@ from pathlib import Path
 
 import psycopg
 import pytest
+
+from tests.throwaway import die_with_parent, free_port, remove_stale, stop_process, tail
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -90,12 +91,6 @@ def _writable_by(drop: list[str], directory: Path) -> bool:
     """Return True when the user the prefix switches to can write in the directory."""
     check = subprocess.run([*drop, "test", "-w", str(directory)], stdin=subprocess.DEVNULL)
     return check.returncode == 0
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class ThrowawayPostgres:
@@ -165,14 +160,14 @@ class ThrowawayPostgres:
         if initdb.returncode != 0:
             raise RuntimeError(f"initdb failed:\n{initdb.stdout}{initdb.stderr}")
         for _ in range(attempts):
-            self.port = _free_port()
+            self.port = free_port()
             with self.log.open("ab") as log:
                 # Fast shutdown (SIGINT) when this process dies: a smart one (SIGTERM) would
                 # wait for clients that may never leave.
                 self.process = subprocess.Popen(
                     [
                         *drop,
-                        *_die_with_parent(),
+                        *die_with_parent("SIGINT"),
                         str(bin_dir / "postgres"),
                         "-D", str(self.data),
                         "-p", str(self.port),
@@ -190,7 +185,7 @@ class ThrowawayPostgres:
             if self._answers(timeout):
                 return self.url
             self.stop(remove=False)  # most likely the port was taken meanwhile: try another
-        raise RuntimeError(f"postgres did not start; its log:\n{_tail(self.log)}")
+        raise RuntimeError(f"postgres did not start; its log:\n{tail(self.log)}")
 
     def _answers(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
@@ -204,35 +199,9 @@ class ThrowawayPostgres:
 
     def stop(self, *, remove: bool = True) -> None:
         """Stop the server (fast shutdown, then SIGKILL after 30 s) and remove its directory."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, first=signal.SIGINT, timeout=30)
         if remove:
             shutil.rmtree(self.directory, ignore_errors=True)
-
-
-def _die_with_parent() -> list[str]:
-    """Return the prefix that gives the server a fast shutdown when this process dies."""
-    setpriv = shutil.which("setpriv")
-    return [setpriv, "--pdeathsig", "SIGINT"] if setpriv else []
-
-
-def _tail(path: Path, lines: int = 20) -> str:
-    return "\n".join(path.read_text().splitlines()[-lines:]) if path.exists() else "(no log)"
-
-
-def _remove_stale(parent: Path) -> None:
-    """Remove the directories of earlier runs whose process is gone (a run killed outright
-    cannot remove its own; its server died with it)."""
-    if not parent.is_dir():
-        return
-    for directory in parent.iterdir():
-        if directory.name.isdigit() and not Path(f"/proc/{directory.name}").exists():
-            shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -247,8 +216,8 @@ def postgres_url() -> Iterator[str]:
         yield local
         return
     parent = ROOT / "var" / "test-postgres"
-    _remove_stale(parent)
-    _remove_stale(OUT_OF_REACH_PARENT)
+    remove_stale(parent)
+    remove_stale(OUT_OF_REACH_PARENT)
     server = ThrowawayPostgres(parent / str(os.getpid()))
     try:
         url = server.start()

@@ -13,7 +13,7 @@ that is not a fixture, once the fixture has run.
 
 import os
 import shutil
-import socket
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 import redis
+
+from tests.throwaway import die_with_parent, free_port, remove_stale, stop_process, tail
 
 ROOT = Path(__file__).resolve().parents[1]
 _session_url: str | None = None
@@ -30,18 +32,6 @@ def configured_url() -> str | None:
     """Return ``CELERY_BROKER_URL`` when it names Redis, else None."""
     url = os.environ.get("CELERY_BROKER_URL", "")
     return url if url.startswith(("redis://", "rediss://")) else None
-
-
-def _die_with_parent() -> list[str]:
-    """Return the command prefix that makes the server get SIGTERM when this process dies."""
-    setpriv = shutil.which("setpriv")
-    return [setpriv, "--pdeathsig", "SIGTERM"] if setpriv else []
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class ThrowawayRedis:
@@ -68,12 +58,12 @@ class ThrowawayRedis:
         self.directory.mkdir(parents=True, exist_ok=True)
         log = self.directory / "redis.log"
         for _ in range(attempts):
-            self.port = _free_port()
+            self.port = free_port()
             # Settings as arguments, no config file: loopback only, nothing written to disk
             # but the log, no daemonizing (this process owns it).
             self.process = subprocess.Popen(
                 [
-                    *_die_with_parent(),
+                    *die_with_parent("SIGTERM"),
                     executable,
                     "--port", str(self.port),
                     "--bind", "127.0.0.1",
@@ -90,7 +80,7 @@ class ThrowawayRedis:
             if self._answers(timeout):
                 return self.url
             self.stop(remove=False)  # most likely the port was taken meanwhile: try another
-        raise RuntimeError(f"redis-server did not start; its log:\n{_tail(log)}")
+        raise RuntimeError(f"redis-server did not start; its log:\n{tail(log)}")
 
     def _answers(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
@@ -110,29 +100,9 @@ class ThrowawayRedis:
 
     def stop(self, *, remove: bool = True) -> None:
         """Stop the server (SIGTERM, then SIGKILL after 10 s) and remove its directory."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, first=signal.SIGTERM, timeout=10)
         if remove:
             shutil.rmtree(self.directory, ignore_errors=True)
-
-
-def _tail(path: Path, lines: int = 20) -> str:
-    return "\n".join(path.read_text().splitlines()[-lines:]) if path.exists() else "(no log)"
-
-
-def _remove_stale(parent: Path) -> None:
-    """Remove the directories of earlier runs whose process is gone (a run killed outright
-    cannot remove its own; its server died with it)."""
-    if not parent.is_dir():
-        return
-    for directory in parent.iterdir():
-        if directory.name.isdigit() and not Path(f"/proc/{directory.name}").exists():
-            shutil.rmtree(directory, ignore_errors=True)
 
 
 def current_url() -> str:
@@ -152,7 +122,7 @@ def redis_url() -> Iterator[str]:
         yield configured
         return
     parent = ROOT / "var" / "test-redis"
-    _remove_stale(parent)
+    remove_stale(parent)
     server = ThrowawayRedis(parent / str(os.getpid()))
     try:
         _session_url = server.start()

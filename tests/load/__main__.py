@@ -16,7 +16,6 @@ import os
 import resource
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,16 +23,12 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.throwaway import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 COURSE_DIR = ROOT / "courses" / "content" / "how-text-becomes-numbers"
 HOST = "127.0.0.1"
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
 
 
 def _scratch_url(url: str) -> tuple[str, str, str]:
@@ -180,7 +175,7 @@ def main() -> int:
         print(f"# preparing scratch database {scratch_name} ...", file=sys.stderr, flush=True)
         _recreate_database(maintenance_url, scratch_name, create=True)
         learners_file = _prepare(env, users, workdir)
-        port = _free_port()
+        port = free_port()
         base = f"http://{HOST}:{port}"
         cpu_dir = workdir / "cpu"
         cpu_dir.mkdir()
