@@ -16,11 +16,14 @@ ROOT = Path(__file__).resolve().parents[1]
 def planned(path_dirs: list[Path], **variables: str) -> list[str]:
     """Return the commands `make install` would run, with these directories first on PATH."""
     env = {**os.environ, "PATH": os.pathsep.join([*map(str, path_dirs), os.environ["PATH"]])}
-    env.pop("PYTHON", None)
+    # Run as from a shell, not as a sub-make of `make test` (which would add
+    # "make[1]: Entering directory" lines and pass its own flags down).
+    for name in ("PYTHON", "MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES"):
+        env.pop(name, None)
     args = [f"{k}={v}" for k, v in variables.items()]
     # -B: plan as if the venv's stamp were stale, so the install's commands are printed.
     result = subprocess.run(
-        ["make", "-n", "-B", "install", *args],
+        ["make", "--no-print-directory", "-n", "-B", "install", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
