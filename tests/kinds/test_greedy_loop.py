@@ -42,8 +42,8 @@ def spec(**overrides) -> dict:
     return data
 
 
-def numpy_loop(problem: dict, length: int = 80) -> tuple[tuple[str, ...], int]:
-    """Decode `length` steps with NumPy, then find the smallest start and period by brute force."""
+def numpy_decode(problem: dict, length: int) -> list[str]:
+    """Return the prompt and `length` pieces decoded greedily with NumPy's argmax."""
     pieces = problem["pieces"]
     rows = {
         tuple(c): np.array([int(x) for x in row])
@@ -52,6 +52,12 @@ def numpy_loop(problem: dict, length: int = 80) -> tuple[tuple[str, ...], int]:
     text = list(problem["prompt"])
     for _ in range(length):
         text.append(pieces[int(np.argmax(rows[(text[-2], text[-1])]))])
+    return text
+
+
+def numpy_loop(problem: dict, length: int = 80) -> tuple[tuple[str, ...], int]:
+    """Decode `length` steps with NumPy, then find the smallest start and period by brute force."""
+    text = numpy_decode(problem, length)
     y = [None, *text[2:]]  # y[t] is the piece written at step t
     for start in range(1, length // 2):
         for period in range(1, length // 4):
@@ -155,14 +161,7 @@ def test_fresh_picture_is_the_table_and_the_solution_is_the_state_graph():
 
 def numpy_repeats_from(problem: dict, loop: tuple[str, ...], start: int, length: int = 80) -> bool:
     """Return True when, decoded with NumPy, the text from step `start` on is `loop` repeated."""
-    pieces = problem["pieces"]
-    rows = {
-        tuple(c): np.array([int(x) for x in row])
-        for c, row in zip(problem["contexts"], problem["scores"], strict=True)
-    }
-    text = list(problem["prompt"])
-    for _ in range(length):
-        text.append(pieces[int(np.argmax(rows[(text[-2], text[-1])]))])
+    text = numpy_decode(problem, length)
     y = text[2:]
     return all(y[t - 1] == loop[(t - start) % len(loop)] for t in range(start, length))
 
@@ -193,14 +192,7 @@ def test_one_step_late_is_diagnosed_on_every_problem_against_numpy(level):
 
 def numpy_reached_pairs(problem: dict, length: int = 80) -> set[tuple[str, str]]:
     """Return every pair of last pieces NumPy decoding passes through."""
-    pieces = problem["pieces"]
-    rows = {
-        tuple(c): np.array([int(x) for x in row])
-        for c, row in zip(problem["contexts"], problem["scores"], strict=True)
-    }
-    text = list(problem["prompt"])
-    for _ in range(length):
-        text.append(pieces[int(np.argmax(rows[(text[-2], text[-1])]))])
+    text = numpy_decode(problem, length)
     return {(text[k], text[k + 1]) for k in range(len(text) - 1)}
 
 
@@ -222,12 +214,5 @@ def test_levels_keep_their_promises(level):
 
 
 def _written(problem: dict, length: int = 40) -> list[str]:
-    pieces = problem["pieces"]
-    rows = {
-        tuple(c): np.array([int(x) for x in row])
-        for c, row in zip(problem["contexts"], problem["scores"], strict=True)
-    }
-    text = list(problem["prompt"])
-    for _ in range(length):
-        text.append(pieces[int(np.argmax(rows[(text[-2], text[-1])]))])
+    text = numpy_decode(problem, length)
     return text[2:]
