@@ -86,10 +86,3 @@ def copy_newer_version(*, copy: CourseCopy) -> CourseVersion | None:
 def copies_of(*, user: AbstractBaseUser) -> list[CourseCopy]:
     """Return the learner's course copies, with their courses."""
     return list(CourseCopy.objects.filter(owner=user).select_related("course").order_by("pk"))
-
-
-def version_pages(*, version_id: int) -> list[Page]:
-    """Return the pages of a course version in course order (slug, title and order only)."""
-    return list(
-        Page.objects.filter(version_id=version_id).order_by("order").only("slug", "title", "order")
-    )
