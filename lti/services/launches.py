@@ -32,15 +32,7 @@ from ..claims import (
     MessageType,
     is_instructor,
 )
-from ..models import (
-    Context,
-    LaunchNonce,
-    LinkLearner,
-    LtiUser,
-    Membership,
-    Platform,
-    ResourceLink,
-)
+from ..models import Context, LaunchNonce, LinkLearner, LtiUser, Membership, Platform, ResourceLink
 from ..tool_conf import find_platform, registration_for
 
 

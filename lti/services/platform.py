@@ -6,9 +6,7 @@ from typing import Any
 import requests
 from pylti1p3.service_connector import ServiceConnector
 
-from ..models import (
-    Platform,
-)
+from ..models import Platform
 from ..tool_conf import registration_for
 
 # Seconds before a call to a platform (token, score, roster) gives up.

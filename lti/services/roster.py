@@ -3,10 +3,7 @@
 from django.db import transaction
 from pylti1p3.names_roles import NamesRolesProvisioningService
 
-from ..models import (
-    Context,
-    RosterEntry,
-)
+from ..models import Context, RosterEntry
 from .platform import platform_connector
 
 

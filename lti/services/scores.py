@@ -16,10 +16,7 @@ from practice.models import Attempt
 from ..claims import (
     SCORE_SCOPE,
 )
-from ..models import (
-    LinkLearner,
-    Score,
-)
+from ..models import LinkLearner, Score
 from ..progress import link_score
 from .platform import platform_connector
 
