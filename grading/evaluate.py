@@ -3,15 +3,13 @@
 Values are Fractions while every number is rational, SymPy expressions once `exp`, `sqrt`,
 `pi` or `e` appear, and tuples of those for vectors. Bounds: bits of every rational built,
 exponents of powers, the argument of `exp`, the number of irrational atoms, coordinates of a
-vector, and a cooperative clock between nodes. A sum written out term by term is also expanded
-into its terms (coefficient times vector), as the learner typed them, for term-by-term marking.
+vector, and a cooperative clock between nodes. A sum written out term by term is expanded into
+its terms by `written_terms.py`, which evaluates through this module's `Evaluator`.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy
@@ -29,7 +27,7 @@ from .bounds import (
 )
 from .compare import Scalar, as_fraction, float_bound, to_sympy
 from .errors import AnswerError
-from .exact import add, exp_of, multiply, rational_sum
+from .exact import add, exp_of, multiply
 from .proof import proven_nonzero
 from .syntax import negative_literal
 from .tree import Call, Const, Frac, Group, Neg, Node, Num, Power, Product, Sum, Value, Vec
@@ -318,131 +316,3 @@ def _multiply(left: Value, right: Value, node: Node) -> Value:
     if is_vector(right):
         return tuple(multiply(left, x) for x in right)
     return multiply(left, right)
-
-
-# ---------------------------------------------------------------- written-out terms
-
-
-@dataclass(frozen=True)
-class Term:
-    """One term of a written-out sum: coefficient times vector, as the learner typed it."""
-
-    coefficient: Scalar
-    vector: tuple[Scalar, ...]
-    decimal: str | None = None  # the coefficient's text when typed as one bare decimal
-    explicit: bool = False  # a coefficient was written (`1/2*[1,0]`, not `[1/2,0]`)
-
-
-def decimal_text(node: Node) -> str | None:
-    """Return the text of a number typed as a decimal (with its sign), else None."""
-    if isinstance(node, Num) and node.decimal:
-        return node.text
-    if isinstance(node, Neg) and isinstance(node.arg, Num) and node.arg.decimal:
-        return "-" + node.arg.text
-    if isinstance(node, Group):
-        return decimal_text(node.inner)
-    return None
-
-
-_ONE = Fraction(1)
-
-
-def expand(node: Node, ev: Evaluator) -> list[Term] | None:
-    """Return the terms of a vector-valued node, distributing a coefficient over a sum.
-
-    Sub-nodes are evaluated in the order the evaluator takes them, and None is returned at the
-    first thing the evaluator would refuse (a product or quotient of vectors, a division by
-    zero, vectors of different lengths, a number added to a vector) before anything after it
-    is evaluated: expanding an answer first therefore raises nothing the evaluator would not
-    raise first, and on None the evaluator gives its own message.
-    """
-    if isinstance(node, Group):
-        return expand(node.inner, ev)
-    if isinstance(node, Vec):
-        return [Term(_ONE, ev.value(node))]  # type: ignore[arg-type]
-    if isinstance(node, Neg):
-        inner = expand(node.arg, ev)
-        if inner is None:
-            return None
-        return [
-            Term(
-                -t.coefficient,
-                t.vector,
-                None if t.decimal is None else ("-" + t.decimal).replace("--", ""),
-                t.explicit,
-            )
-            for t in inner
-        ]
-    if isinstance(node, Sum):
-        terms: list[Term] = []
-        for sign, item in node.terms:
-            part = expand(Neg(item.pos, item) if sign == -1 else item, ev)
-            if part is None or (terms and len(part[0].vector) != len(terms[0].vector)):
-                return None
-            terms.extend(part)
-        return terms
-    if isinstance(node, Product):
-        vector_at = -1
-        values: list[Value] = []
-        for k, (op, factor) in enumerate(node.factors):
-            value = ev.value(factor)
-            if is_vector(value):
-                if vector_at >= 0 or (k > 0 and op == "/"):
-                    return None
-                vector_at = k
-            elif op == "/" and is_zero(value, factor.pos + 1):
-                return None
-            values.append(value)
-        if vector_at < 0:
-            return None
-        coefficient: Scalar | None = None
-        scalars = [(op, f) for k, (op, f) in enumerate(node.factors) if k != vector_at]
-        for k, (op, _) in enumerate(node.factors):
-            if k == vector_at:
-                continue
-            value = values[k]
-            if op == "/":
-                value = 1 / value if isinstance(value, Fraction) else 1 / to_sympy(value)
-            coefficient = value if coefficient is None else multiply(coefficient, value)
-        assert coefficient is not None  # a product has two factors or more, one the vector
-        decimal = None
-        if len(scalars) == 1 and scalars[0][0] != "/":
-            decimal = decimal_text(scalars[0][1])
-        inner = expand(node.factors[vector_at][1], ev)
-        if inner is None:
-            return None
-        return [
-            Term(
-                coefficient if t.coefficient is _ONE else multiply(coefficient, t.coefficient),
-                t.vector,
-                decimal if t.coefficient == 1 and not t.explicit else None,
-                True,
-            )
-            for t in inner
-        ]
-    if isinstance(node, Frac) and is_vector(ev.value(node.num)):
-        inner = expand(node.num, ev)
-        if inner is None:
-            return None
-        den = ev.value(node.den)
-        if is_vector(den) or is_zero(den, node.den.pos + 1):
-            return None
-        factor = 1 / den if isinstance(den, Fraction) else 1 / to_sympy(den)
-        return [Term(multiply(factor, t.coefficient), t.vector, None, True) for t in inner]
-    return None
-
-
-def sum_terms(terms: Sequence[Term]) -> tuple[Fraction, ...]:
-    """Return sum_k c_k v_k of rational terms, exactly (in integers: exact.rational_sum)."""
-    return rational_sum(
-        [t.coefficient for t in terms],  # type: ignore[misc]
-        [t.vector for t in terms],  # type: ignore[misc]
-    )
-
-
-def rational_terms(terms: Sequence[Term]) -> bool:
-    """Return True when every coefficient and coordinate of the terms is a Fraction."""
-    return all(
-        type(t.coefficient) is Fraction and all(type(x) is Fraction for x in t.vector)
-        for t in terms
-    )

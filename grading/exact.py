@@ -26,8 +26,8 @@ Vector = tuple[Scalar, ...]
 # `denominator` properties, a Python call each: a third of the time; from the properties
 # elsewhere. They are given Fractions (the two sums also take ints, as Fractions); the few
 # other hot places that read the parts the same way (tex.scalar_tex and vector_tex,
-# compare.vectors_equal, shapes._offset, kinds._sums.right_term, the contrast and
-# weighted_sum solvers) do so only where the value's type is Fraction.
+# compare.vectors_equal, shapes.differences.describe_offset, kinds._sums.right_term, the
+# contrast and weighted_sum solvers) do so only where the value's type is Fraction.
 
 
 def add(a: Scalar, b: Scalar) -> Scalar:

@@ -34,21 +34,13 @@ from .bounds import (
     TIME_BUDGET_SECONDS,
 )
 from .errors import AnswerError
-from .evaluate import (
-    Evaluator,
-    Term,
-    Value,
-    decimal_text,
-    expand,
-    is_vector,
-    rational_terms,
-    sum_terms,
-)
+from .evaluate import Evaluator, Value, is_vector
 from .lexer import Token, tokenize
 from .syntax import parse, parse_with_values
 from .tex import tree_tex as to_tex
 from .tree import Frac, Group, Neg, Node, Product, Sum, Vec
 from .verdict import filled
+from .written_terms import Term, decimal_text, expand, rational_terms, sum_terms
 
 __all__ = [
     "MAX_BITS",

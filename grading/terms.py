@@ -111,72 +111,100 @@ def _pick(candidates: list[int], preferred: int) -> int:
     return preferred if preferred in candidates else candidates[0]
 
 
+@dataclass
+class _Unmatched:
+    """The learner terms (by index t) and problem terms (k) no pass has matched yet, and per
+    learner term the problem terms whose row it has."""
+
+    terms: Sequence[Term]
+    row_of: dict[int, list[int]]
+    ks: list[int]
+    ts: list[int]
+
+    def take(self, report: TermReport, t: int, k: int) -> None:
+        """Match learner term t to problem term k: the weight it used is term t's."""
+        report.weights_by_term[k] = self.terms[t]
+        self.ks.remove(k)
+        self.ts.remove(t)
+
+
 def match_terms(table: TermTable, terms: Sequence[Term]) -> TermReport:
     """Assign each learner term to a problem term and say what is wrong with each."""
     if table.cancel_pairs:
         terms = _cancel_pairs(terms)
-    weights, rows = table.weights, table.rows
+    rows = table.rows
     n = len(rows)
     report = TermReport(n=n)
-    free_k = list(range(n))
     free_t = list(range(len(terms)))
     row_of = {t: [k for k in range(n) if vectors_equal(terms[t].vector, rows[k])] for t in free_t}
-    # pass 1: weight and row right (or the weight already multiplied into a bare vector)
-    for t in list(free_t):
-        term = terms[t]
+    free = _Unmatched(terms, row_of, list(range(n)), free_t)
+    _match_right(table, free, report)
+    _match_right_rows(table, free, report)
+    _match_right_weights(table, free, report)
+    # last: both wrong, paired in order; then what is left is missing or extra
+    for t, k in zip(list(free.ts), list(free.ks), strict=False):
+        report.issues.append(("both", k, terms[t]))
+        free.ks.remove(k)
+        free.ts.remove(t)
+    for k in free.ks:
+        report.issues.append(("omitted", k, None))
+    report.extras = len(free.ts)
+    report.extra_terms = [terms[t] for t in free.ts]
+    return report
+
+
+def _match_right(table: TermTable, free: _Unmatched, report: TermReport) -> None:
+    """Pass 1: weight and row right (or the weight already multiplied into a bare vector)."""
+    weights, rows = table.weights, table.rows
+    for t in list(free.ts):
+        term = free.terms[t]
         good: list[int] = []
-        for k in free_k:
+        for k in free.ks:
             weight_right = weight_check(term, weights[k]) in (Rounding.EXACT, Rounding.ROUNDED)
             folded = not term.explicit and vectors_equal(
                 combine([term.coefficient], [term.vector]), combine([weights[k]], [rows[k]])
             )
-            if (k in row_of[t] and weight_right) or folded:
+            if (k in free.row_of[t] and weight_right) or folded:
                 good.append(k)
         if good:
             k = _pick(good, t)
-            if k in row_of[t]:
+            if k in free.row_of[t]:
                 note = rounding_note(term.decimal or "", weights[k], weight_check(term, weights[k]))
                 if note and term.decimal:
                     report.notes.append(note)
             report.right += 1
-            report.weights_by_term[k] = term
-            free_k.remove(k)
-            free_t.remove(t)
-    # pass 2: right row, wrong weight
-    for t in list(free_t):
-        candidates = [k for k in free_k if k in row_of[t]]
+            free.take(report, t, k)
+
+
+def _match_right_rows(table: TermTable, free: _Unmatched, report: TermReport) -> None:
+    """Pass 2: right row, wrong weight (or a decimal weight too coarse)."""
+    weights = table.weights
+    for t in list(free.ts):
+        candidates = [k for k in free.ks if k in free.row_of[t]]
         if candidates:
             k = _pick(candidates, t)
-            check = weight_check(terms[t], weights[k])
+            term = free.terms[t]
+            check = weight_check(term, weights[k])
             if check == Rounding.TOO_FEW_DIGITS:
-                note = rounding_note(terms[t].decimal or "", weights[k], check)
+                note = rounding_note(term.decimal or "", weights[k], check)
                 if note:
                     report.notes.append(note)
-                report.issues.append(("digits", k, terms[t].decimal))
+                report.issues.append(("digits", k, term.decimal))
             else:
-                report.issues.append(("weight", k, terms[t].coefficient))
-            report.weights_by_term[k] = terms[t]
-            free_k.remove(k)
-            free_t.remove(t)
-    # pass 3: right weight, wrong row
-    for t in list(free_t):
-        candidates = [k for k in free_k if weight_check(terms[t], weights[k]) != Rounding.WRONG]
-        if candidates and terms[t].explicit:
+                report.issues.append(("weight", k, term.coefficient))
+            free.take(report, t, k)
+
+
+def _match_right_weights(table: TermTable, free: _Unmatched, report: TermReport) -> None:
+    """Pass 3: right weight, wrong row (only for a term typed with its weight)."""
+    weights = table.weights
+    for t in list(free.ts):
+        term = free.terms[t]
+        candidates = [k for k in free.ks if weight_check(term, weights[k]) != Rounding.WRONG]
+        if candidates and term.explicit:
             k = _pick(candidates, t)
-            report.issues.append(("row", k, terms[t].vector))
-            report.weights_by_term[k] = terms[t]
-            free_k.remove(k)
-            free_t.remove(t)
-    # pass 4: both wrong, paired in order
-    for t, k in zip(list(free_t), list(free_k), strict=False):
-        report.issues.append(("both", k, terms[t]))
-        free_k.remove(k)
-        free_t.remove(t)
-    for k in free_k:
-        report.issues.append(("omitted", k, None))
-    report.extras = len(free_t)
-    report.extra_terms = [terms[t] for t in free_t]
-    return report
+            report.issues.append(("row", k, term.vector))
+            free.take(report, t, k)
 
 
 def follows_weighting(report: TermReport, weights: Sequence[Scalar | None]) -> bool:

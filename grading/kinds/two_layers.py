@@ -13,12 +13,13 @@ optionally ``tokens_b`` and ``rows_b``: a second sentence that agrees with the f
 two places of ``position`` (the statement shows that its ``h_i^(2)`` is the same vector). A
 diagnosis's terms are positions: ``[j]`` a term of layer 2, ``[j, m]`` the term for position
 ``m`` inside ``h_j^(1)``.
+
+This module is the mistakes' catalog and the kind; the problem, its layers' arithmetic and
+their TeX are in ``_two_layers_model.py``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from grading.compare import equal, vectors_equal
@@ -41,131 +42,32 @@ from grading.terms import TermTable
 from grading.tex import scalar_tex, term_tex, vector_tex
 from grading.verdict import Diagnosis
 
-Row = tuple[Fraction, ...]
-WINDOWS: dict[str, tuple[int, ...]] = {"previous": (-1, 0), "both": (-1, 0, 1)}
-_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-
-
-@dataclass(frozen=True)
-class TwoLayers:
-    """A validated two-layer problem."""
-
-    tokens: tuple[str, ...]
-    rows: tuple[Row, ...]
-    position: int
-    window: str
-    weights_1: tuple[Fraction, ...]
-    weights_2: tuple[Fraction, ...]
-    tokens_b: tuple[str, ...] = ()
-    rows_b: tuple[Row, ...] = ()
-
-    @property
-    def offsets(self) -> tuple[int, ...]:
-        return WINDOWS[self.window]
-
-    def neighbourhood(self, j: int) -> tuple[int, ...]:
-        """Return the positions layer 1 or 2 mixes into position ``j``, in window order."""
-        return tuple(j + o for o in self.offsets)
-
-    @property
-    def reach(self) -> tuple[int, ...]:
-        """Return every position whose lookup row reaches ``h_i^(2)``."""
-        return tuple(
-            sorted({m for j in self.neighbourhood(self.position) for m in self.neighbourhood(j)})
-        )
-
-
-P = TwoLayers
-
-
-def layer_one(p: P, j: int, *, leave_out: int | None = None) -> Row:
-    """Return ``h_j^(1)``, optionally without the term for position ``leave_out``."""
-    terms = [
-        (u, p.rows[m])
-        for u, m in zip(p.weights_1, p.neighbourhood(j), strict=True)
-        if m != leave_out
-    ]
-    if not terms:
-        return (Fraction(0),) * len(p.rows[0])
-    return combine([u for u, _ in terms], [x for _, x in terms])
-
-
-def layer_two(
-    p: P,
-    vectors: dict[int, Row] | None = None,
-    weights: dict[int, Fraction] | None = None,
-    *,
-    leave_out: int | None = None,
-) -> Row:
-    """Return ``h_i^(2)``; ``vectors``/``weights`` replace the layer-1 output or the weight of
-    some terms (by position); ``leave_out`` drops one term."""
-    vectors, weights = vectors or {}, weights or {}
-    ws, xs = [], []
-    for w, j in zip(p.weights_2, p.neighbourhood(p.position), strict=True):
-        if j == leave_out:
-            continue
-        ws.append(weights.get(j, w))
-        xs.append(vectors[j] if j in vectors else layer_one(p, j))
-    if not ws:
-        return (Fraction(0),) * len(p.rows[0])
-    return combine(ws, xs)
-
-
-def _weight_1(p: P, j: int) -> dict[int, Fraction]:
-    return dict(zip(p.neighbourhood(p.position), p.weights_1, strict=True))
-
-
-# ---------------------------------------------------------------- names and TeX
-
-
-def _h1(j: int) -> str:
-    return f"\\mathbf{{h}}_{{{j}}}^{{(1)}}"
-
-
-def _token(p: P, j: int) -> str:
-    return f"*{p.tokens[j]}*"
-
-
-def term_name(p: P, j: int) -> str:
-    """Return 'in layer 2, the term for position 1 (*river*)'."""
-    return f"in layer 2, the term for position {j} ({_token(p, j)})"
-
-
-def _layer_one_tex(p: P, j: int) -> str:
-    parts = " + ".join(
-        term_tex(u, p.rows[m]) for u, m in zip(p.weights_1, p.neighbourhood(j), strict=True)
-    )
-    return f"{_h1(j)} = {parts} = {vector_tex(layer_one(p, j))}"
-
-
-def _layer_two_tex(p: P) -> str:
-    i = p.position
-    parts = " + ".join(
-        term_tex(w, layer_one(p, j)) for w, j in zip(p.weights_2, p.neighbourhood(i), strict=True)
-    )
-    return f"\\mathbf{{h}}_{{{i}}}^{{(2)}} = {parts} = {vector_tex(layer_two(p))}"
-
-
-def _right_term(p: P, j: int) -> str:
-    w = dict(zip(p.neighbourhood(p.position), p.weights_2, strict=True))[j]
-    return f"${term_tex(w, layer_one(p, j))}$"
-
+from ._two_layers_model import (
+    WINDOWS,
+    P,
+    Row,
+    h1,
+    layer_one,
+    layer_one_tex,
+    layer_two,
+    layer_two_tex,
+    right_term,
+    term_name,
+    terms_of_layer_two,
+    token,
+)
 
 # ---------------------------------------------------------------- the mistakes
 
 
-def _terms_of_layer_two(p: P) -> tuple[int, ...]:
-    return p.neighbourhood(p.position)
-
-
 def _lookup_variants(p: P) -> list[Variant]:
     return [Variant("lookup_rows_in_layer_two")] + [
-        Variant("lookup_rows_in_layer_two", (j,), {}) for j in _terms_of_layer_two(p)
+        Variant("lookup_rows_in_layer_two", (j,), {}) for j in terms_of_layer_two(p)
     ]
 
 
 def _lookup_apply(p: P, v: Any) -> Row:
-    chosen = v.terms or _terms_of_layer_two(p)
+    chosen = v.terms or terms_of_layer_two(p)
     return layer_two(p, vectors={j: p.rows[j] for j in chosen})
 
 
@@ -174,20 +76,20 @@ def _one_layer_apply(p: P, v: Any) -> Row:
 
 
 def _reused_variants(p: P) -> list[Variant]:
-    pairs = list(zip(p.weights_1, p.weights_2, _terms_of_layer_two(p), strict=True))
+    pairs = list(zip(p.weights_1, p.weights_2, terms_of_layer_two(p), strict=True))
     out = [Variant("reused_layer_one_weights")]
     out += [Variant("reused_layer_one_weights", (j,), {}) for u, w, j in pairs if u != w]
     return out
 
 
 def _reused_apply(p: P, v: Any) -> Row:
-    first = dict(zip(_terms_of_layer_two(p), p.weights_1, strict=True))
-    chosen = v.terms or _terms_of_layer_two(p)
+    first = dict(zip(terms_of_layer_two(p), p.weights_1, strict=True))
+    chosen = v.terms or terms_of_layer_two(p)
     return layer_two(p, weights={j: first[j] for j in chosen})
 
 
 def _left_out_two_variants(p: P) -> list[Variant]:
-    return [Variant("left_out_in_layer_two", (j,), {}) for j in _terms_of_layer_two(p)]
+    return [Variant("left_out_in_layer_two", (j,), {}) for j in terms_of_layer_two(p)]
 
 
 def _left_out_two_apply(p: P, v: Any) -> Row:
@@ -198,7 +100,7 @@ def _left_out_two_apply(p: P, v: Any) -> Row:
 def _left_out_one_variants(p: P) -> list[Variant]:
     return [
         Variant("left_out_in_layer_one", (j, m), {})
-        for j in _terms_of_layer_two(p)
+        for j in terms_of_layer_two(p)
         for m in p.neighbourhood(j)
     ]
 
@@ -209,22 +111,22 @@ def _left_out_one_apply(p: P, v: Any) -> Row:
 
 
 def _answer(p: P) -> str:
-    return f"${_layer_two_tex(p)}$"
+    return f"${layer_two_tex(p)}$"
 
 
 def _lookup_explain(p: P, d: Any) -> str:
     if d.terms:
         (j,) = d.terms
         return (
-            f"In layer 2, the term for position {j} ({_token(p, j)}) used "
+            f"In layer 2, the term for position {j} ({token(p, j)}) used "
             f"$\\mathbf{{x}}_{{{j}}} = {vector_tex(p.rows[j])}$, the lookup row; layer 2 mixes "
-            f"the layer-1 outputs, here ${_layer_one_tex(p, j)}$. So the term should be "
-            f"{_right_term(p, j)}, and {_answer(p)}."
+            f"the layer-1 outputs, here ${layer_one_tex(p, j)}$. So the term should be "
+            f"{right_term(p, j)}, and {_answer(p)}."
         )
     return (
         "Layer 2 seems to have mixed the lookup rows $\\mathbf{x}_j$, as if layer 1 had been "
         "skipped. Layer 2 mixes the layer-1 outputs: first "
-        + ", ".join(f"${_layer_one_tex(p, j)}$" for j in _terms_of_layer_two(p))
+        + ", ".join(f"${layer_one_tex(p, j)}$" for j in terms_of_layer_two(p))
         + f"; then {_answer(p)}."
     )
 
@@ -232,7 +134,7 @@ def _lookup_explain(p: P, d: Any) -> str:
 def _one_layer_explain(p: P, d: Any) -> str:
     i = p.position
     return (
-        f"Your answer is ${_h1(i)} = {vector_tex(layer_one(p, i))}$, the output of layer 1: you "
+        f"Your answer is ${h1(i)} = {vector_tex(layer_one(p, i))}$, the output of layer 1: you "
         "seem to have stopped after one layer. Layer 2 mixes again, this time the layer-1 "
         "outputs of the neighbourhood, which is how words two places away reach position "
         f"{i}: {_answer(p)}."
@@ -243,11 +145,11 @@ def _reused_explain(p: P, d: Any) -> str:
     weights_2 = ", ".join(scalar_tex(w) for w in p.weights_2)
     if d.terms:
         (j,) = d.terms
-        u = dict(zip(_terms_of_layer_two(p), p.weights_1, strict=True))[j]
+        u = dict(zip(terms_of_layer_two(p), p.weights_1, strict=True))[j]
         return (
-            f"In layer 2, the term for position {j} ({_token(p, j)}) has the weight "
+            f"In layer 2, the term for position {j} ({token(p, j)}) has the weight "
             f"${scalar_tex(u)}$, layer 1's weight for that offset. Layer 2 has its own "
-            f"weights (${weights_2}$): the term should be {_right_term(p, j)}, and {_answer(p)}."
+            f"weights (${weights_2}$): the term should be {right_term(p, j)}, and {_answer(p)}."
         )
     return (
         "Layer 2 seems to have used layer 1's weights. Each layer has its own weights; layer "
@@ -263,8 +165,8 @@ def _left_out_two_explain(p: P, d: Any) -> str:
         else ""
     )
     return (
-        f"In layer 2, the term for position {j} ({_token(p, j)}) is missing{note}. It "
-        f"should be {_right_term(p, j)}, and {_answer(p)}."
+        f"In layer 2, the term for position {j} ({token(p, j)}) is missing{note}. It "
+        f"should be {right_term(p, j)}, and {_answer(p)}."
     )
 
 
@@ -272,22 +174,22 @@ def _left_out_one_explain(p: P, d: Any) -> str:
     j, m = d.terms
     own = " (its own row: the sum includes the position itself)" if j == m else ""
     return (
-        f"In layer 1, the output at position {j}, ${_h1(j)}$, seems to lack the term for "
-        f"position {m} ({_token(p, m)}){own}. It should be ${_layer_one_tex(p, j)}$, so in "
-        f"layer 2 the term for position {j} is {_right_term(p, j)}, and {_answer(p)}."
+        f"In layer 1, the output at position {j}, ${h1(j)}$, seems to lack the term for "
+        f"position {m} ({token(p, m)}){own}. It should be ${layer_one_tex(p, j)}$, so in "
+        f"layer 2 the term for position {j} is {right_term(p, j)}, and {_answer(p)}."
     )
 
 
 def _describe_left_out_one(p: P, d: Any) -> str:
     j, m = d.terms
-    return f"leaving the term for position {m} out of ${_h1(j)}$ in layer 1"
+    return f"leaving the term for position {m} out of ${h1(j)}$ in layer 1"
 
 
 def _from_terms(p: P, report: Any) -> Diagnosis | None:
     """Return the diagnosis a term-by-term comparison of layer 2 shows, if one mistake does."""
     if report.extras or not report.issues:
         return None
-    order = _terms_of_layer_two(p)
+    order = terms_of_layer_two(p)
     first = dict(zip(order, p.weights_1, strict=True))
     found: list[tuple[str, tuple[int, ...]]] = []
     for what, k, used in report.issues:
@@ -434,13 +336,13 @@ class TwoLayersKind(Kind):
         return layer_two(problem)
 
     def right_tex(self, problem: P) -> str:
-        return _layer_two_tex(problem)
+        return layer_two_tex(problem)
 
     def size(self, problem: P) -> int:
         return len(problem.tokens)
 
     def terms(self, problem: P) -> TermTable:
-        order = _terms_of_layer_two(problem)
+        order = terms_of_layer_two(problem)
         return TermTable(
             tuple(problem.weights_2),
             tuple(layer_one(problem, j) for j in order),
@@ -451,11 +353,11 @@ class TwoLayersKind(Kind):
         i = problem.position
         near = problem.neighbourhood(i)
         weights = " + ".join(
-            f"{scalar_tex(w)}\\,{_h1(j)}" for w, j in zip(problem.weights_2, near, strict=True)
+            f"{scalar_tex(w)}\\,{h1(j)}" for w, j in zip(problem.weights_2, near, strict=True)
         )
         steps = [
             Step(
-                f"Layer 2 rebuilds position {i} ({_token(problem, i)}) from the layer-1 outputs "
+                f"Layer 2 rebuilds position {i} ({token(problem, i)}) from the layer-1 outputs "
                 f"at positions {', '.join(str(j) for j in near)}: "
                 f"$\\mathbf{{h}}_{{{i}}}^{{(2)}} = {weights}$"
                 ". Compute those layer-1 outputs first, each from the lookup rows around it."
@@ -471,8 +373,7 @@ class TwoLayersKind(Kind):
             )
             steps.append(
                 Step(
-                    f"Position {j} ({_token(problem, j)}): ${_h1(j)} = {parts} = "
-                    f"{vector_tex(out)}$",
+                    f"Position {j} ({token(problem, j)}): ${h1(j)} = {parts} = {vector_tex(out)}$",
                     out,
                 )
             )

@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grading.errors import AnswerError
-from grading.evaluate import Evaluator, Term, expand, is_zero, sum_terms
+from grading.evaluate import Evaluator, is_zero
 from grading.syntax import parse
+from grading.written_terms import Term, expand, sum_terms
 
 F = Fraction
 

@@ -18,12 +18,11 @@ from grading.shapes import (
     ScalarShape,
     TupleShape,
     Vector,
-    _offset,
-    _told_offset,
     listed,
     ordinal,
     text_tex,
 )
+from grading.shapes.differences import describe_offset, told_offset
 from grading.tex import scalar_tex
 from tests.grading.test_compare import _exact_numbers
 
@@ -380,7 +379,7 @@ def test_typed_text_reads_back_as_the_value(shape, value):
 def test_an_offset_told_from_floats_is_written_as_the_forty_digit_one(a, b, closeness):
     # b is a, or a moved by 10^-closeness, or unrelated: offsets near every threshold
     for want in (b, a + sympy.Rational(1, 10**closeness), a + sympy.Rational(3, 10**closeness)):
-        told = _told_offset(a, want)
+        told = told_offset(a, want)
         if told is None:
             continue
         off = float(approx(a) - approx(want))
@@ -399,7 +398,7 @@ def test_an_offset_of_fractions_is_written_as_the_fraction_of_the_difference(got
     if diff != 0:
         sign = "+" if diff > 0 else ""
         expected = f"the {ordinal(index)} coordinate is off by ${sign}{scalar_tex(diff)}$"
-    assert _offset(index, "coordinate", got, want) == expected
+    assert describe_offset(index, "coordinate", got, want) == expected
 
 
 def _forty_digit_offset(index: int, got, want) -> str | None:
@@ -420,7 +419,7 @@ def test_an_irrational_offset_is_written_as_the_forty_digit_one(value, closeness
     for want in (other, value + sympy.Rational(1, 10**closeness), value + sympy.E / 2):
         if as_fraction(value) is not None and as_fraction(want) is not None:
             continue  # two rationals: the exact offset, tested above
-        assert _offset(0, "coordinate", value, want) == _forty_digit_offset(0, value, want)
+        assert describe_offset(0, "coordinate", value, want) == _forty_digit_offset(0, value, want)
 
 
 def test_a_coordinate_equal_in_another_form_has_no_offset():
@@ -428,13 +427,15 @@ def test_a_coordinate_equal_in_another_form_has_no_offset():
     typed = (-2 * sympy.exp(12) - sympy.exp(6) - 2) * (2 + sympy.exp(6) + sympy.exp(12)) ** -1
     other = right + sympy.exp(1) - sympy.E  # the same value, built another way
     for got in (typed, other):
-        assert _offset(0, "coordinate", got, right) is None
+        assert describe_offset(0, "coordinate", got, right) is None
 
 
 def test_an_offset_past_a_doubles_range_is_written_from_forty_digits():
     huge = sympy.exp(200) ** 4  # e^800, past what a double holds
-    assert _told_offset(huge, -huge) is None
-    assert _offset(0, "coordinate", huge + 1, huge) == _forty_digit_offset(0, huge + 1, huge)
+    assert told_offset(huge, -huge) is None
+    assert describe_offset(0, "coordinate", huge + 1, huge) == _forty_digit_offset(
+        0, huge + 1, huge
+    )
 
 
 def test_a_choice_ignores_letter_case_but_folds_no_compatibility_characters():
@@ -449,10 +450,11 @@ def test_a_choice_ignores_letter_case_but_folds_no_compatibility_characters():
 
 def test_an_absurdly_large_offset_is_told_as_far_too_large_not_as_inf():
     huge = sympy.exp(800)  # past a double: the difference reads as +inf in floats
-    assert _offset(0, "coordinate", huge, sympy.sqrt(2)) == (
+    assert describe_offset(0, "coordinate", huge, sympy.sqrt(2)) == (
         "the first coordinate is far too large"
     )
     assert (
-        _offset(1, "coordinate", -huge, sympy.sqrt(2)) == "the second coordinate is far too small"
+        describe_offset(1, "coordinate", -huge, sympy.sqrt(2))
+        == "the second coordinate is far too small"
     )
-    assert "inf" not in _offset(0, "coordinate", sympy.exp(40), sympy.sqrt(2))
+    assert "inf" not in describe_offset(0, "coordinate", sympy.exp(40), sympy.sqrt(2))
