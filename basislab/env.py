@@ -32,6 +32,17 @@ def env_int(name: str, default: int) -> int:
         raise ValueError(f"{name}={raw!r} is not an integer") from exc
 
 
+def env_float(name: str, default: float) -> float:
+    """Read a decimal number, naming the variable when it is not one."""
+    raw = os.environ.get(name, "").strip()
+    if raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name}={raw!r} is not a number") from exc
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     """Read a comma-separated list."""
     raw = os.environ.get(name, "").strip()

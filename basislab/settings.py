@@ -8,7 +8,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from .env import env_bool, env_int, env_list, env_str
+from .env import env_bool, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("BASISLAB_VAR_DIR", str(BASE_DIR / "var")))
@@ -286,6 +286,10 @@ REVIEW_QUEUE_CLEARING = env_bool("REVIEW_QUEUE_CLEARING", default=True)
 # FSRS parameters fitted to this site's review logs schedule reviews once one beats the
 # defaults on held-out reviews; off keeps py-fsrs's defaults (docs/review.md).
 REVIEW_FITTED_PARAMETERS = env_bool("REVIEW_FITTED_PARAMETERS", True)
+# The chance of recall a new learner's reviews aim for (they may change theirs, 0.70-0.97). With
+# every right answer counting as a review, aiming high costs few explicit reviews: the learner
+# simulator measured it (docs/simulation.md). py-fsrs's own default, and this site's before, is 0.9.
+REVIEW_DESIRED_RETENTION = env_float("REVIEW_DESIRED_RETENTION", 0.97)
 
 LOGGING = {
     "version": 1,

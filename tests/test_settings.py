@@ -54,6 +54,19 @@ def test_a_boolean_that_is_not_one_is_refused(tmp_path):
     assert "DEBUG='maybe' is not a boolean" in result.stderr
 
 
+def test_a_site_retention_is_read_as_a_number_and_checked_against_the_learners_range(tmp_path):
+    not_a_number = manage("check", tmp_path=tmp_path, REVIEW_DESIRED_RETENTION="high")
+    assert not_a_number.returncode != 0
+    assert "REVIEW_DESIRED_RETENTION='high' is not a number" in not_a_number.stderr
+
+    too_high = manage("check", tmp_path=tmp_path, REVIEW_DESIRED_RETENTION="0.99")
+    assert too_high.returncode != 0
+    assert "review.E001" in too_high.stderr + too_high.stdout
+
+    fine = manage("check", tmp_path=tmp_path, REVIEW_DESIRED_RETENTION="0.9")
+    assert fine.returncode == 0, fine.stdout + fine.stderr
+
+
 def test_production_settings_hash_passwords_with_argon2():
     from basislab import settings as production
 

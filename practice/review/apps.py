@@ -6,3 +6,6 @@ class ReviewConfig(AppConfig):
     name = "practice.review"
     label = "review"
     verbose_name = "Spaced review"
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the system checks)

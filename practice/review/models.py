@@ -13,12 +13,17 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from .scheduling import DEFAULT_DESIRED_RETENTION
-
 MIN_DESIRED_RETENTION = 0.70
 MAX_DESIRED_RETENTION = 0.97
 DEFAULT_DAILY_LIMIT = 20
 MAX_DAILY_LIMIT = 500
+
+
+def site_desired_retention() -> float:
+    """Return the desired retention a new learner starts with: the site's
+    ``REVIEW_DESIRED_RETENTION`` (0.97 unless the operator sets it; the system check
+    ``review.E001`` refuses one outside the range a learner may choose)."""
+    return float(settings.REVIEW_DESIRED_RETENTION)
 
 
 def new_unsubscribe_token() -> str:
@@ -207,7 +212,7 @@ class ReviewSettings(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="review_settings"
     )
     desired_retention = models.FloatField(
-        default=DEFAULT_DESIRED_RETENTION,
+        default=site_desired_retention,
         help_text=_("The chance of remembering you aim for when a review comes back."),
     )
     time_zone = models.CharField(max_length=64, default="UTC")

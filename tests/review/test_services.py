@@ -220,8 +220,28 @@ def test_answering_the_variant_frees_the_item_for_the_next_publish(copy):
 
 def test_settings_have_safe_defaults(copy):
     row = review_settings_get_or_create(user_id=copy.owner.pk)
-    assert (row.desired_retention, row.time_zone, row.reminders) == (0.9, "UTC", True)
+    assert (row.desired_retention, row.time_zone, row.reminders) == (0.97, "UTC", True)
     assert len(row.unsubscribe_token) >= 40
+
+
+def test_a_new_learner_aims_at_the_sites_retention_and_an_old_one_keeps_theirs(copy, settings):
+    other = make_copy()
+    first = review_settings_get_or_create(user_id=copy.owner.pk)
+    settings.REVIEW_DESIRED_RETENTION = 0.85
+    assert review_settings_get_or_create(user_id=other.owner.pk).desired_retention == 0.85
+    assert review_settings_get_or_create(user_id=copy.owner.pk).desired_retention == 0.97
+    assert first.desired_retention == 0.97
+
+
+@pytest.mark.parametrize("value", [0.5, 0.99, "0.9"])
+def test_a_site_retention_out_of_range_fails_the_system_check(settings, value):
+    from django.core.checks import run_checks
+
+    settings.REVIEW_DESIRED_RETENTION = value
+    errors = [e for e in run_checks() if e.id == "review.E001"]
+    assert len(errors) == 1 and "REVIEW_DESIRED_RETENTION" in errors[0].msg
+    settings.REVIEW_DESIRED_RETENTION = 0.9
+    assert not [e for e in run_checks() if e.id == "review.E001"]
 
 
 def test_unsubscribe_tokens_differ_between_learners(copy):

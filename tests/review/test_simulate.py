@@ -6,11 +6,20 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from practice.models import Attempt
 from practice.review.models import ReviewLog
-from tests.simulate.measures import ARMS, SWITCHES, base_rate_log_loss, log_loss, rmse_bins
+from tests.simulate.measures import (
+    ARMS,
+    SITE_RETENTION,
+    SWITCHES,
+    TODAY_RETENTION,
+    base_rate_log_loss,
+    log_loss,
+    rmse_bins,
+)
 from tests.simulate.memory import Learner, Lesson, MistakeRates
 
 T0 = datetime(2026, 1, 5, 17, tzinfo=UTC)
@@ -67,9 +76,20 @@ def test_log_loss_and_rmse_over_bins():
     )
 
 
-def test_the_first_arm_is_todays_policy_and_the_last_turns_every_switch_on():
-    assert ARMS[0].settings() == dict.fromkeys(SWITCHES, False)
-    assert ARMS[-1].settings() == dict.fromkeys(SWITCHES, True)
+def _site_arm():
+    """Return the arm that runs the site as settings.py configures it."""
+    site = {name: getattr(settings, name) for name in ARMS[0].settings()}
+    return next(arm for arm in ARMS if arm.settings() == site)
+
+
+def test_the_first_arm_is_todays_policy_and_one_arm_is_the_sites_defaults():
+    assert ARMS[0].settings() == {
+        **dict.fromkeys(SWITCHES, False),
+        "REVIEW_DESIRED_RETENTION": TODAY_RETENTION,
+    }
+    site = _site_arm()
+    assert site.on == frozenset(SWITCHES)
+    assert site.retention == SITE_RETENTION == settings.REVIEW_DESIRED_RETENTION
 
 
 @pytest.mark.django_db(transaction=True)
@@ -80,7 +100,7 @@ def test_a_short_run_keeps_its_invariants():
     today = run_arm(ARMS[0], learners=2, days=3, seed=5, ideas=ideas)
     users = get_user_model().objects.filter(username__startswith=USERNAME_PREFIX)
     attempts = Attempt.objects.filter(copy__owner__in=users).count()
-    everything = run_arm(ARMS[-1], learners=2, days=3, seed=5, ideas=ideas)
+    everything = run_arm(_site_arm(), learners=2, days=3, seed=5, ideas=ideas)
 
     assert today.practice_problems == 2 * (3 * 3 + 2)  # 3 new a day, 2 old from the third day
     assert today.attempts == attempts  # every answer the tally counts went through the service

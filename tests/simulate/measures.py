@@ -14,26 +14,38 @@ UNEXPLAINED = "REVIEW_UNEXPLAINED_ITEMS"
 QUEUE = "REVIEW_QUEUE_CLEARING"
 FITTED = "REVIEW_FITTED_PARAMETERS"
 SWITCHES = (IMPLICIT, GRAPH, UNEXPLAINED, QUEUE, FITTED)
+TODAY_RETENTION = 0.9  # the desired retention every learner had before REVIEW_DESIRED_RETENTION
+SITE_RETENTION = 0.97  # the site's default now (basislab/settings.py)
 
 
 @dataclass(frozen=True)
 class Arm:
-    """One policy: a name and the switches it turns on (the rest are off)."""
+    """One policy: a name, the switches it turns on (the rest are off) and the desired
+    retention its learners start with."""
 
     name: str
     on: frozenset[str]
+    retention: float = TODAY_RETENTION
 
-    def settings(self) -> dict[str, bool]:
-        """Return every switch with its value in this arm."""
-        return {switch: switch in self.on for switch in SWITCHES}
+    def settings(self) -> dict[str, bool | float]:
+        """Return every switch with its value in this arm, and the desired retention."""
+        values: dict[str, bool | float] = {switch: switch in self.on for switch in SWITCHES}
+        values["REVIEW_DESIRED_RETENTION"] = self.retention
+        return values
 
 
+_SECTIONS_1_TO_4 = frozenset({IMPLICIT, GRAPH, UNEXPLAINED, QUEUE})
 ARMS = (
     Arm("today (all off)", frozenset()),
     Arm("+1 implicit", frozenset({IMPLICIT})),
     Arm("+1+2 graph", frozenset({IMPLICIT, GRAPH})),
-    Arm("+1+2+3+4", frozenset({IMPLICIT, GRAPH, UNEXPLAINED, QUEUE})),
+    Arm("+1+2+3+4", _SECTIONS_1_TO_4),
     Arm("+1..4 +5 fitted", frozenset(SWITCHES)),
+    # The site's defaults now: every addition, new learners aiming at 0.97.
+    Arm("+1+2+3+4 at 0.97", _SECTIONS_1_TO_4, SITE_RETENTION),
+    Arm("+1..4 +5 at 0.97 (site)", frozenset(SWITCHES), SITE_RETENTION),
+    # What the higher target alone does to today's policy.
+    Arm("today at 0.97", frozenset(), SITE_RETENTION),
 )
 
 
