@@ -73,8 +73,10 @@ def rows_of(tallies: list) -> list[dict[str, str]]:
                 "held share": _fmt(t.held_reviews / t.catalogued_reviews, 2)
                 if t.catalogued_reviews
                 else "-",
-                "end avoid": _fmt(sum(t.end_avoid) / len(t.end_avoid)) if t.end_avoid else "-",
-                "end recall": _fmt(sum(t.end_recall) / len(t.end_recall)) if t.end_recall else "-",
+                "end avoid": _fmt(sum(t.end_avoid) / len(t.end_avoid), 4) if t.end_avoid else "-",
+                "end recall": (
+                    _fmt(sum(t.end_recall) / len(t.end_recall), 4) if t.end_recall else "-"
+                ),
                 "pred logloss": _fmt(log_loss(t.predictions)),
                 "mean-guess LL": _fmt(base_rate_log_loss(t.predictions)),
                 "pred rmse": _fmt(rmse_bins(t.predictions)),

@@ -22,7 +22,10 @@ from practice.review.selectors import (
 )
 from practice.review.services.export import review_export
 from practice.review.services.recording import review_record_attempt
-from practice.review.services.review_settings import review_settings_update
+from practice.review.services.review_settings import (
+    review_settings_get_or_create,
+    review_settings_update,
+)
 from practice.review.services.variants import review_open
 from practice.services import attempt_submit
 
@@ -168,15 +171,31 @@ def test_a_double_submit_of_a_right_answer_credits_once(copy):
 # --- 2. credit down the idea graph ----------------------------------------------------------
 
 
-def test_a_fraction_pushes_the_due_date_by_that_share_of_a_good_interval(copy):
+def _graduated(copy, mistake: str) -> ReviewItem:
+    """Return an item of weighted_sum rated Good once by a right answer: due days away."""
+    item = _item(copy, mistake)
+    _right(copy, at=item.due)
+    return ReviewItem.objects.get(pk=item.pk)
+
+
+def test_a_fraction_pushes_the_due_date_by_that_share_of_a_good_interval_within_one_step(copy):
     _set_graph(copy, [{"from": "contrast", "to": "weighted_sum", "fraction": 0.5, "why": "x"}])
-    item = _item(copy, "omitted_term")
+    item = _graduated(copy, "omitted_term")
+    interval = item.due - item.last_review
+    assert interval > timedelta(hours=20)
     at = item.due + timedelta(hours=1)
-    good = _card_after(item, scheduling.Rating.Good, at)
+    retention = review_settings_get_or_create(user_id=copy.owner_id).desired_retention
+    good = scheduling.card_review(
+        scheduling.card_of(item), scheduling.Rating.Good, at=at, desired_retention=retention
+    )
     logs = _right(copy, ProblemKind.CONTRAST, at=at)
     assert [(log.item_id, log.origin, log.credit) for log in logs] == [(item.pk, "graph", 0.5)]
     after = ReviewItem.objects.get(pk=item.pk)
-    assert after.due == at + (good.due - at) * 0.5
+    wanted = at + (good.due - at) * 0.5
+    bound = item.due + interval * 0.5
+    assert after.due == min(wanted, bound) > at
+    # Half a Good interval from now would reach past half a step of the card's own schedule.
+    assert wanted > bound
     # Not a review: the memory state and the review count stay as they were.
     assert (after.stability, after.difficulty, after.reps, after.last_review) == (
         item.stability,
@@ -184,6 +203,16 @@ def test_a_fraction_pushes_the_due_date_by_that_share_of_a_good_interval(copy):
         item.reps,
         item.last_review,
     )
+
+
+def test_fractions_do_not_compound_past_one_step_of_the_cards_own_schedule(copy):
+    _set_graph(copy, [{"from": "contrast", "to": "weighted_sum", "fraction": 0.5, "why": "x"}])
+    item = _graduated(copy, "omitted_term")
+    bound = item.due + (item.due - item.last_review) * 0.5
+    for hours in (1, 2, 30, 60):
+        _right(copy, ProblemKind.CONTRAST, at=item.due + timedelta(hours=hours))
+    assert ReviewItem.objects.get(pk=item.pk).due == bound
+    assert ReviewLog.objects.filter(item=item, origin="graph").count() == 4
 
 
 def test_a_fraction_never_brings_a_due_date_earlier(copy):

@@ -46,6 +46,8 @@ ARMS = (
     Arm("+1..4 +5 at 0.97 (site)", frozenset(SWITCHES), SITE_RETENTION),
     # What the higher target alone does to today's policy.
     Arm("today at 0.97", frozenset(), SITE_RETENTION),
+    # Sections 1, 3 and 4 at 0.97: what the idea graph's credit costs or buys.
+    Arm("+1+3+4 at 0.97", frozenset({IMPLICIT, UNEXPLAINED, QUEUE}), SITE_RETENTION),
 )
 
 

@@ -1,5 +1,7 @@
 """Rating a review item's FSRS card: the card's columns are updated and a log appended."""
 
+from datetime import timedelta
+
 from django.utils import timezone
 
 from practice.models import Attempt, Reveal
@@ -76,6 +78,29 @@ def card_rate(
     )
 
 
+def credited_due(item: ReviewItem, *, good_due, at, fraction: float):
+    """Return where a fractional credit at ``at`` moves the item's due date: ``at + fraction x
+    (the interval a Good review would give now)``, but never later than ``fraction x`` the
+    interval of the card's last rating past the due date that rating set (however many credits
+    came since: they do not compound).
+
+    The bound keeps credit from a related kind, which exercises the mistake only in part, from
+    postponing a review further than one step of the card's own schedule: the learner simulator
+    measured that unbounded pushes cost retention (docs/simulation.md).
+    """
+    wanted = at + (good_due - at) * fraction
+    rated = (
+        ReviewLog.objects.filter(item=item, credit__gte=1)
+        .order_by("-reviewed_at", "-pk")
+        .values_list("reviewed_at", "due")
+        .first()
+    )
+    if rated is None:
+        return wanted
+    rated_at, scheduled = rated
+    return min(wanted, scheduled + max(scheduled - rated_at, timedelta(0)) * fraction)
+
+
 def card_credit(
     *,
     item: ReviewItem,
@@ -89,8 +114,8 @@ def card_credit(
     A fraction of 1 is an implicit review: py-fsrs rates the card Good at the answer's moment
     (an early review when the card is not due, which FSRS's short-term and retrievability terms
     account for). A smaller fraction leaves the card's memory state alone and only pushes its
-    due date to ``at + fraction x (the interval a Good review would give now)``, never earlier
-    than the due date it had. The caller holds the item's row lock and saves ``CARD_FIELDS``.
+    due date (``credited_due``), never earlier than the due date it had. The caller holds the
+    item's row lock and saves ``CARD_FIELDS``.
     """
     if not 0 < fraction <= 1:
         raise ValueError(f"a credit fraction lies in (0, 1]: {fraction}")
@@ -114,7 +139,7 @@ def card_credit(
         parameters=fitted.parameters if fitted is not None else None,
     )
     previous_due = item.due
-    item.due = max(item.due, at + (good.due - at) * fraction)
+    item.due = max(item.due, credited_due(item, good_due=good.due, at=at, fraction=fraction))
     return ReviewLog.objects.create(
         item=item,
         attempt=attempt,
