@@ -5,21 +5,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.urls import reverse
-from django.utils.translation import gettext
 
-from grading.kinds import KIND_LABELS
-
+from .labels import kind_label
 from .loader import IDEA_MARKER
 from .mathml import render_markdown
 from .models import CourseCopy, Idea, IdeaProgress, Page
-
-
-def kind_label(kind: str) -> str:
-    """Return the words a learner reads for a problem kind (its label in the kinds registry,
-    translated), or the code itself when unknown; the one place courses read kind labels."""
-    label = KIND_LABELS.get(str(kind))
-    return gettext(label) if label is not None else str(kind)
-
 
 ProgressMap = dict[tuple[str, str], IdeaProgress]
 

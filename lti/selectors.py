@@ -10,8 +10,8 @@ from django.db.models import Count, F, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
 
+from courses.labels import kind_label
 from courses.models import CourseCopy, Idea, IdeaProgress
-from courses.presenters import kind_label
 from grading.kinds import Status
 from practice.labels import mistake_label
 from practice.models import Attempt

@@ -2,7 +2,7 @@
 
 A kind's label and its mistakes' labels are defined once, with the kind
 (`grading/kinds/<kind>.py`, marked for translation with `gettext_noop`); mistake and status
-labels are translated here, at display time, and a kind's label by `courses.presenters.kind_label`.
+labels are translated here, at display time, and a kind's label by `courses.labels.kind_label`.
 """
 
 from django.utils.functional import Promise

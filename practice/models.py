@@ -156,6 +156,10 @@ class DailyGoal(models.Model):
         return f"{self.user}: {self.amount} {self.unit} a day"
 
 
+# The most a goal may be, per unit: what the form and the service check before the constraint.
+GOAL_BOUNDS = {DailyGoal.Unit.PROBLEMS: GOAL_MAX_PROBLEMS, DailyGoal.Unit.MINUTES: GOAL_MAX_MINUTES}
+
+
 class Reveal(models.Model):
     """The learner asked for an open problem's worked solution: the problem closed as revealed,
     without credit toward the idea's level, and review brings the kind back."""

@@ -32,6 +32,7 @@ from .answers import answer_reading
 from .forms import AnswerForm, PreviewForm
 from .models import Attempt, ProblemInstance
 from .presenters import answer_picture, problem_picture, solved_picture
+from .web.answering import answer_submit
 
 HISTORY_PAGE_SIZE = 20
 PREVIEW_RATE_DEFAULT = "60/m"
@@ -54,26 +55,6 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
         return view(request, *args, **kwargs)
 
     return wrapped
-
-
-def answer_submit(
-    request: HttpRequest, problem: ProblemInstance, form: AnswerForm
-) -> Attempt | None:
-    """Submit a valid answer form to the problem (a practice problem or a review variant).
-
-    Returns None, with a message for the learner, when the problem is closed (solved or
-    replaced) and the answer was not recorded.
-    """
-    try:
-        return services.attempt_submit(
-            copy=problem.copy,
-            problem=problem,
-            text=form.cleaned_data["text"],
-            token=form.cleaned_data["token"],
-        )
-    except services.ProblemClosedError:
-        messages.info(request, _("This problem is closed; your answer was not recorded."))
-        return None
 
 
 def _problem_context(

@@ -1,4 +1,11 @@
-"""The project's modules import each other without a cycle.
+"""The project's modules import each other without a cycle, and in layers.
+
+The layers, top down (docs/review.md, "Layers"): the web layer (``views``, ``forms``,
+``presenters``, ``urls``, template tags, ``practice.web``), then services, then selectors and
+models, then the pure packages. A views module imports no other views module (the answer flow
+both practice and review show lives in ``practice.web.answering``); selectors and services
+import nothing of the web layer; review's domain (everything in ``practice.review`` but its web
+layer) reaches none of practice's flow (its services, reveals and web layer), which calls it.
 
 Every import counts, at module level or inside a function (an import tucked into a function
 still ties the two modules together), except anything under ``if TYPE_CHECKING:``. A Celery
@@ -160,3 +167,104 @@ def test_courses_reach_no_module_of_practice():
         if loaded.startswith("practice")
     }
     assert reached == set()
+
+
+WEB_NAMES = {"views", "forms", "presenters", "urls", "templatetags", "web"}
+# Practice's flow: its write paths and its web layer (practice.review and practice.today apart).
+PRACTICE_FLOW = {"practice.services", "practice.reveals", "practice.web"} | {
+    f"practice.{name}" for name in WEB_NAMES
+}
+
+
+def _parts(name: str) -> list[str]:
+    return name.split(".")
+
+
+def is_web(name: str) -> bool:
+    """Return whether the module belongs to a web layer (views, forms, presenters, ...)."""
+    return any(part in WEB_NAMES for part in _parts(name)[1:])
+
+
+def is_service_or_selector(name: str) -> bool:
+    return any(part in ("services", "selectors") for part in _parts(name)[1:])
+
+
+def in_review_domain(name: str) -> bool:
+    """Return whether the module is review's domain: models, services, scheduling, tasks,
+    selectors and the pure helpers of ``practice.review``, not its web layer or app config."""
+    return (
+        name.startswith("practice.review.")
+        and not is_web(name)
+        and name != ("practice.review.apps")
+    )
+
+
+def in_practice_flow(name: str) -> bool:
+    return any(name == flow or name.startswith(f"{flow}.") for flow in PRACTICE_FLOW)
+
+
+def views_importing_views(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    views = {n for n in graph if _parts(n)[-1] == "views"}
+    return {(n, m) for n in views for m in graph[n] if m in views}
+
+
+def review_domain_reaching_practice_flow(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    return {
+        (n, m)
+        for n in graph
+        if in_review_domain(n) or _parts(n)[-1] == "selectors"
+        for m in graph[n]
+        if in_practice_flow(m)
+    }
+
+
+def lower_layers_importing_the_web(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    return {(n, m) for n in graph if is_service_or_selector(n) for m in graph[n] if is_web(m)}
+
+
+def test_the_layer_rules_see_their_modules():
+    graph = import_graph()
+    assert in_review_domain("practice.review.services.recording")
+    assert in_review_domain("practice.review.tasks")
+    assert not in_review_domain("practice.review.views")
+    assert not in_review_domain("practice.review.templatetags.review_tags")
+    assert in_practice_flow("practice.web.answering") and in_practice_flow("practice.services")
+    assert not in_practice_flow("practice.review.services")
+    assert is_web("practice.today.presenters") and is_web("courses.forms")
+    assert not is_web("practice.review.services.export")
+    assert "practice.web.answering" in graph["practice.review.views"]
+    assert "practice.web.answering" in graph["practice.views"]
+
+
+def test_the_layer_rules_find_a_crossing():
+    graph = {
+        "practice.views": {"practice.web.answering"},
+        "practice.review.views": {"practice.views"},
+        "practice.review.services.cards": {"practice.services"},
+        "practice.review.selectors": {"practice.web.answering"},
+        "practice.today.services": {"practice.today.forms"},
+        "lti.selectors": {"courses.presenters"},
+        "practice.web.answering": {"practice.services"},
+    }
+    assert views_importing_views(graph) == {("practice.review.views", "practice.views")}
+    assert review_domain_reaching_practice_flow(graph) == {
+        ("practice.review.services.cards", "practice.services"),
+        ("practice.review.selectors", "practice.web.answering"),
+    }
+    assert lower_layers_importing_the_web(graph) == {
+        ("practice.review.selectors", "practice.web.answering"),
+        ("practice.today.services", "practice.today.forms"),
+        ("lti.selectors", "courses.presenters"),
+    }
+
+
+def test_no_views_module_imports_another():
+    assert views_importing_views(import_graph()) == set()
+
+
+def test_review_domain_and_selectors_reach_none_of_practice_flow():
+    assert review_domain_reaching_practice_flow(import_graph()) == set()
+
+
+def test_no_service_or_selector_imports_the_web_layer():
+    assert lower_layers_importing_the_web(import_graph()) == set()

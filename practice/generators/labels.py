@@ -47,7 +47,7 @@ A minimal use, in a kind's picture code::
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from . import svg
@@ -212,6 +212,21 @@ def place(
     candidate is free it takes the one with the least ``overlap_cost`` (the first on a tie)
     and is marked ``free=False``. A label without candidates is an error."""
     taken: list[Box] = list(obstacles)
+    crossing = _crossing_finder(segments)
+    out: list[Placed] = []
+    for label in labels:
+        if not label.candidates:
+            raise ValueError(f"label {label.text!r} has no candidate positions")
+        chosen = _first_free(label, taken, crossing, margin) or _least_overlapping(
+            label, taken, crossing, margin
+        )
+        taken.append(chosen.box.grown(margin))
+        out.append(chosen)
+    return out
+
+
+def _crossing_finder(segments: Sequence[Segment]) -> Callable[[Box], list[Segment]]:
+    """Return a function listing the segments that meet a box."""
     # Each segment with its bounding box, so most segments are ruled out by four comparisons.
     spans = [
         (min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]), (a, b))
@@ -229,55 +244,60 @@ def place(
             and segment_hits_box(s, box)
         ]
 
-    out: list[Placed] = []
-    for label in labels:
-        if not label.candidates:
-            raise ValueError(f"label {label.text!r} has no candidate positions")
+    return crossing
 
-        def box_of(c: Candidate, label: Label = label) -> Box:
-            return text_box(c.x, c.y, label.text, size=label.size, anchor=c.anchor)
 
-        chosen: Placed | None = None
-        for candidate in label.candidates:
-            box = box_of(candidate)
-            grown = box.grown(margin)
-            if (
-                (label.bounds is None or grown.inside(label.bounds))
-                and not any(grown.intersects(b) for b in taken)
-                and not crossing(grown)
-            ):
-                chosen = Placed(
-                    label.text,
-                    label.size,
-                    candidate.x,
-                    candidate.y,
-                    candidate.anchor,
-                    box,
-                    True,
-                    0.0,
-                )
-                break
-        if chosen is None:
-            boxes = [box_of(c) for c in label.candidates]
-            costs = [
-                overlap_cost(box.grown(margin), crossing(box.grown(margin)), taken, label.bounds)
-                for box in boxes
-            ]
-            best = min(range(len(costs)), key=lambda k: (costs[k], k))
-            candidate = label.candidates[best]
-            chosen = Placed(
-                label.text,
-                label.size,
-                candidate.x,
-                candidate.y,
-                candidate.anchor,
-                boxes[best],
-                False,
-                costs[best],
+def _box_of(label: Label, candidate: Candidate) -> Box:
+    return text_box(candidate.x, candidate.y, label.text, size=label.size, anchor=candidate.anchor)
+
+
+def _first_free(
+    label: Label,
+    taken: Sequence[Box],
+    crossing: Callable[[Box], list[Segment]],
+    margin: float,
+) -> Placed | None:
+    """Return the label at its first candidate that is free (inside its bounds, meeting no
+    segment and no taken box, all grown by ``margin``), or None when none is."""
+    for candidate in label.candidates:
+        box = _box_of(label, candidate)
+        grown = box.grown(margin)
+        if (
+            (label.bounds is None or grown.inside(label.bounds))
+            and not any(grown.intersects(b) for b in taken)
+            and not crossing(grown)
+        ):
+            return Placed(
+                label.text, label.size, candidate.x, candidate.y, candidate.anchor, box, True, 0.0
             )
-        taken.append(chosen.box.grown(margin))
-        out.append(chosen)
-    return out
+    return None
+
+
+def _least_overlapping(
+    label: Label,
+    taken: Sequence[Box],
+    crossing: Callable[[Box], list[Segment]],
+    margin: float,
+) -> Placed:
+    """Return the label at the candidate with the least ``overlap_cost`` (the first on a tie),
+    marked not free."""
+    boxes = [_box_of(label, c) for c in label.candidates]
+    costs = [
+        overlap_cost(box.grown(margin), crossing(box.grown(margin)), taken, label.bounds)
+        for box in boxes
+    ]
+    best = min(range(len(costs)), key=lambda k: (costs[k], k))
+    candidate = label.candidates[best]
+    return Placed(
+        label.text,
+        label.size,
+        candidate.x,
+        candidate.y,
+        candidate.anchor,
+        boxes[best],
+        False,
+        costs[best],
+    )
 
 
 def svg_text(placed: Placed, **attributes: str) -> str:

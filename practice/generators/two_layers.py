@@ -103,33 +103,11 @@ class TwoLayersGenerator(ProblemGenerator):
 
     def statement(self, spec: dict) -> str:
         tokens, i, window = spec["tokens"], spec["position"], spec["window"]
-        offsets = OFFSETS[window]
         names = {-1: "the position before", 0: "the position itself", 1: "the position after"}
         u = ", ".join(f"{tex_number(w)}" for w in spec["weights_1"])
         w = ", ".join(f"{tex_number(x)}" for x in spec["weights_2"])
-        order = ", ".join(names[o] for o in offsets)
-        if window == "previous":
-            rule = (
-                "Each layer is left to right: it rebuilds position $j$ from position $j$ itself "
-                "and the position just before it, nothing else:"
-            )
-            layer1 = "\\mathbf{h}_j^{(1)} = u_{-1}\\,\\mathbf{x}_{j-1} + u_0\\,\\mathbf{x}_j"
-            layer2 = (
-                "\\mathbf{h}_j^{(2)} = w_{-1}\\,\\mathbf{h}_{j-1}^{(1)} + w_0\\,\\mathbf{h}_j^{(1)}"
-            )
-        else:
-            rule = (
-                "Each layer rebuilds position $j$ from its immediate neighbours and itself, "
-                "nothing else:"
-            )
-            layer1 = (
-                "\\mathbf{h}_j^{(1)} = u_{-1}\\,\\mathbf{x}_{j-1} + u_0\\,\\mathbf{x}_j + "
-                "u_{+1}\\,\\mathbf{x}_{j+1}"
-            )
-            layer2 = (
-                "\\mathbf{h}_j^{(2)} = w_{-1}\\,\\mathbf{h}_{j-1}^{(1)} + w_0\\,"
-                "\\mathbf{h}_j^{(1)} + w_{+1}\\,\\mathbf{h}_{j+1}^{(1)}"
-            )
+        order = ", ".join(names[o] for o in OFFSETS[window])
+        rule, layer1, layer2 = _layer_rule(window)
         lines = [
             f"The sentence is {md_sentence(tokens)} (positions 0 to {len(tokens) - 1}), with "
             "these lookup rows:",
@@ -149,27 +127,8 @@ class TwoLayersGenerator(ProblemGenerator):
             f"{md_word(tokens[i])}, after both layers.",
         ]
         if spec.get("tokens_b"):
-            k = next(
-                j for j, (a, b) in enumerate(zip(tokens, spec["tokens_b"], strict=True)) if a != b
-            )
-            lines += [
-                "",
-                f"Then look at sentence B, {md_sentence(spec['tokens_b'])}: it differs only at "
-                f"position {k} ({md_word(spec['tokens_b'][k])}, with its own row). Its "
-                f"$\\mathbf{{h}}_{{{i}}}^{{(2)}}$ is the same vector as sentence A's, because "
-                f"after two layers position {i} has mixed in only the positions within two "
-                "steps of it"
-                + (", on its left" if window == "previous" else "")
-                + ", and those are identical in both sentences.",
-            ]
-        lines += [
-            "",
-            f"Answer with the vector, for example `{format_example(spec, VECTOR_EXAMPLES)}`, or "
-            "with layer 2's sum written out term by term, each term a weight times a layer-1 "
-            f"output, for example `{format_example(spec, SUM_EXAMPLES[1:] + SUM_EXAMPLES[:1])}`. "
-            "Fractions are exact; a decimal counts when it rounds the "
-            "exact value at the digits typed, with at least three significant figures.",
-        ]
+            lines += ["", _sentence_b_line(spec)]
+        lines += ["", _how_to_answer(spec)]
         return "\n".join(lines)
 
     def picture(
@@ -178,3 +137,55 @@ class TwoLayersGenerator(ProblemGenerator):
         from .layer_figures import layers_picture
 
         return layers_picture(spec, answer, solution=solution)
+
+
+def _layer_rule(window: str) -> tuple[str, str, str]:
+    """Return the words of the window's rule and the TeX of the two layers' sums."""
+    if window == "previous":
+        rule = (
+            "Each layer is left to right: it rebuilds position $j$ from position $j$ itself "
+            "and the position just before it, nothing else:"
+        )
+        layer1 = "\\mathbf{h}_j^{(1)} = u_{-1}\\,\\mathbf{x}_{j-1} + u_0\\,\\mathbf{x}_j"
+        layer2 = (
+            "\\mathbf{h}_j^{(2)} = w_{-1}\\,\\mathbf{h}_{j-1}^{(1)} + w_0\\,\\mathbf{h}_j^{(1)}"
+        )
+        return rule, layer1, layer2
+    rule = (
+        "Each layer rebuilds position $j$ from its immediate neighbours and itself, nothing else:"
+    )
+    layer1 = (
+        "\\mathbf{h}_j^{(1)} = u_{-1}\\,\\mathbf{x}_{j-1} + u_0\\,\\mathbf{x}_j + "
+        "u_{+1}\\,\\mathbf{x}_{j+1}"
+    )
+    layer2 = (
+        "\\mathbf{h}_j^{(2)} = w_{-1}\\,\\mathbf{h}_{j-1}^{(1)} + w_0\\,"
+        "\\mathbf{h}_j^{(1)} + w_{+1}\\,\\mathbf{h}_{j+1}^{(1)}"
+    )
+    return rule, layer1, layer2
+
+
+def _sentence_b_line(spec: dict) -> str:
+    """Return why sentence B, differing at one position out of reach, gives the same vector."""
+    tokens, tokens_b, i = spec["tokens"], spec["tokens_b"], spec["position"]
+    k = next(j for j, (a, b) in enumerate(zip(tokens, tokens_b, strict=True)) if a != b)
+    return (
+        f"Then look at sentence B, {md_sentence(tokens_b)}: it differs only at "
+        f"position {k} ({md_word(tokens_b[k])}, with its own row). Its "
+        f"$\\mathbf{{h}}_{{{i}}}^{{(2)}}$ is the same vector as sentence A's, because "
+        f"after two layers position {i} has mixed in only the positions within two "
+        "steps of it"
+        + (", on its left" if spec["window"] == "previous" else "")
+        + ", and those are identical in both sentences."
+    )
+
+
+def _how_to_answer(spec: dict) -> str:
+    """Return how to type the answer: the vector, or layer 2's sum written out."""
+    return (
+        f"Answer with the vector, for example `{format_example(spec, VECTOR_EXAMPLES)}`, or "
+        "with layer 2's sum written out term by term, each term a weight times a layer-1 "
+        f"output, for example `{format_example(spec, SUM_EXAMPLES[1:] + SUM_EXAMPLES[:1])}`. "
+        "Fractions are exact; a decimal counts when it rounds the "
+        "exact value at the digits typed, with at least three significant figures."
+    )

@@ -22,7 +22,7 @@ from practice.forms import AnswerForm
 from practice.generators import render_statement
 from practice.models import ProblemInstance
 from practice.presenters import problem_picture
-from practice.views import answer_submit
+from practice.web.answering import answer_submit
 
 from . import selectors
 from .forms import ReviewSettingsForm

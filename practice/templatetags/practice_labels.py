@@ -2,7 +2,7 @@
 
 from django import template
 
-from courses.presenters import kind_label as _kind_label
+from courses.labels import kind_label as _kind_label
 from practice import labels
 
 register = template.Library()

@@ -3,12 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from practice.models import GOAL_MAX_MINUTES, GOAL_MAX_PROBLEMS, DailyGoal
-
-GOAL_BOUNDS = {
-    DailyGoal.Unit.PROBLEMS: GOAL_MAX_PROBLEMS,
-    DailyGoal.Unit.MINUTES: GOAL_MAX_MINUTES,
-}
+from practice.models import GOAL_BOUNDS, DailyGoal
 
 
 class DailyGoalForm(forms.Form):

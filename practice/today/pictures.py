@@ -58,51 +58,57 @@ def _bars(
     body = [line(left, base, right, base, stroke=GRID, stroke_width=1)]
     for k, total in enumerate(totals):
         x = left + k * slot
-        bar_width = slot * 0.7
-        bar_x = x + (slot - bar_width) / 2
-        centre = x + slot / 2
-        if total:
-            body.append(
-                rect(
-                    bar_x,
-                    base - total * scale,
-                    bar_width,
-                    total * scale,
-                    fill=ANSWERS if parts is not None else BAR,
-                    data_value=total,
-                )
-            )
-            body.append(
-                text(centre, base - total * scale - 5, str(total), text_anchor="middle", **_TEXT)
-            )
-        if parts is not None and parts[k]:
-            body.append(
-                rect(
-                    bar_x,
-                    base - parts[k] * scale,
-                    bar_width,
-                    parts[k] * scale,
-                    fill=MISTAKES,
-                    data_part=parts[k],
-                )
-            )
+        body += _bar(x, slot, base, scale, total, part=None if parts is None else parts[k])
         if labels[k]:
-            # A label near the right edge ends there instead of running out of the picture.
-            near_edge = centre + 3 * len(labels[k]) + 2 > right
-            body.append(
-                text(
-                    right if near_edge else centre,
-                    base + FONT_SIZE + 4,
-                    labels[k],
-                    text_anchor="end" if near_edge else "middle",
-                    **_SMALL,
-                )
-            )
+            body.append(_bar_label(x + slot / 2, base, right, labels[k]))
     if not any(totals) and empty:
         body.append(text(WIDTH / 2, top + plot_height / 2, empty, text_anchor="middle", **_SMALL))
     if footnote:
         body.append(text(left, base + 2 * FONT_SIZE + 8, footnote, **_SMALL))
     return document(WIDTH, height, title, desc, body, key=key, font_size=FONT_SIZE)
+
+
+def _bar(
+    x: float, slot: float, base: float, scale: float, total: int, *, part: int | None
+) -> list[str]:
+    """Return one slot's bar with its total above it (nothing for a zero total) and, when
+    ``part`` is given (a chart with parts), the part drawn darker inside it."""
+    bar_width = slot * 0.7
+    bar_x = x + (slot - bar_width) / 2
+    centre = x + slot / 2
+    drawn = []
+    if total:
+        drawn.append(
+            rect(
+                bar_x,
+                base - total * scale,
+                bar_width,
+                total * scale,
+                fill=ANSWERS if part is not None else BAR,
+                data_value=total,
+            )
+        )
+        drawn.append(
+            text(centre, base - total * scale - 5, str(total), text_anchor="middle", **_TEXT)
+        )
+    if part:
+        drawn.append(
+            rect(bar_x, base - part * scale, bar_width, part * scale, fill=MISTAKES, data_part=part)
+        )
+    return drawn
+
+
+def _bar_label(centre: float, base: float, right: float, label: str) -> str:
+    """Return the label under a bar; near the right edge it ends there instead of running out
+    of the picture."""
+    near_edge = centre + 3 * len(label) + 2 > right
+    return text(
+        right if near_edge else centre,
+        base + FONT_SIZE + 4,
+        label,
+        text_anchor="end" if near_edge else "middle",
+        **_SMALL,
+    )
 
 
 def forecast_picture(days: Sequence[ForecastDay]) -> str:

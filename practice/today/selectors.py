@@ -15,8 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from courses.labels import kind_label
 from courses.models import MASTERY_CORRECT, CourseCopy, Idea, IdeaProgress
-from courses.presenters import kind_label
 from practice.generators import GENERATORS
 from practice.models import Attempt, ProblemInstance
 from practice.review.models import ReviewItem

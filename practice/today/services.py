@@ -3,9 +3,7 @@
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from practice.models import DailyGoal
-
-from .forms import GOAL_BOUNDS
+from practice.models import GOAL_BOUNDS, DailyGoal
 
 
 def daily_goal_set(*, user: AbstractBaseUser, unit: str, amount: int) -> DailyGoal:

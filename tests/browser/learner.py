@@ -1,5 +1,5 @@
-"""A learner in the browser: sign up, then open a course page's problem of one kind (shared by
-the page, practice, review and CSP tests)."""
+"""A learner in the browser: sign up (or sign in), then open a course page's problem of one kind
+(shared by every browser test that needs a learner: no test fills the sign-up form itself)."""
 
 import re
 import uuid
@@ -13,11 +13,27 @@ def sign_up(page, live_server, username: str | None = None) -> None:
     """Sign a new learner up (a fresh name when none is given) and land on the course."""
     username = username or f"learner{uuid.uuid4().hex[:8]}"
     page.goto(f"{live_server.url}/accounts/signup/")
+    fill_sign_up(page, username)
+    page.wait_for_url(re.compile(r"/course/$"))
+
+
+def fill_sign_up(page, username: str, *, email: str | None = None) -> None:
+    """Fill in the sign-up form the page shows and create the account (with ``PASSWORD``); the
+    caller waits for where it lands (the course, or the page a ``next`` address names)."""
     page.fill("input[name=username]", username)
-    page.fill("input[name=email]", f"{username}@example.org")
+    page.fill("input[name=email]", email or f"{username}@example.org")
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
-    page.click("button[type=submit]")
+    page.get_by_role("button", name="Create account").click()
+
+
+def sign_in(page, live_server, username: str) -> None:
+    """Sign an existing learner (password ``PASSWORD``) in, from signed out, and land on the
+    course."""
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(re.compile(r"/course/$"))
 
 

@@ -4,20 +4,16 @@ import pytest
 
 from courses.models import Note
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+from .learner import fill_sign_up
 
-PASSWORD = "quiet-lantern-orbit-77"
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_sign_up_then_dashboard_then_page_then_note_saved(page, live_server, course):
     page.goto(live_server.url + "/")
     page.get_by_role("link", name="Sign up").first.click()
 
-    page.fill("#id_username", "lovelace")
-    page.fill("#id_email", "ada@example.org")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.get_by_role("button", name="Create account").click()
+    fill_sign_up(page, "lovelace", email="ada@example.org")
 
     page.wait_for_url(live_server.url + "/course/")
     assert page.get_by_role("heading", name="A Mini Course").is_visible()

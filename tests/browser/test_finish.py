@@ -14,9 +14,9 @@ from practice.review.services.review_settings import review_settings_get_or_crea
 from practice.services import attempt_submit, problem_open
 from tests.practice.answers import wrong_answer
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+from .learner import PASSWORD, sign_in
 
-PASSWORD = "copper-meadow-lantern-58"
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _signed_in(browser, live_server, username: str, **context_options):
@@ -25,11 +25,7 @@ def _signed_in(browser, live_server, username: str, **context_options):
     )
     context = browser.new_context(**context_options)
     page = context.new_page()
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(re.compile(r"/course/$"))
+    sign_in(page, live_server, username)
     return context, page
 
 

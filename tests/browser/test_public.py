@@ -6,9 +6,9 @@ import pytest
 
 from courses.models import CourseCopy
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+from .learner import fill_sign_up
 
-PASSWORD = "copper-meadow-signal-58"
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_visitor_goes_from_an_answer_to_the_page_to_their_own_copy(
@@ -33,11 +33,7 @@ def test_a_visitor_goes_from_an_answer_to_the_page_to_their_own_copy(
     assert first_box.locator(".tag").count() >= 1  # the practice under it, by label
     first_box.get_by_role("link", name="Sign up to practise this").click()
 
-    page.fill("#id_username", "babbage")
-    page.fill("#id_email", "charles@example.org")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.get_by_role("button", name="Create account").click()
+    fill_sign_up(page, "babbage", email="charles@example.org")
 
     page.wait_for_url(re.compile(r"/course/\d+/pages/the-same-word-twice/$"))
     copy = CourseCopy.objects.get(owner__username="babbage")

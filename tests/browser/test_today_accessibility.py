@@ -16,7 +16,7 @@ from practice.review.models import ReviewItem, ReviewSettings
 from tests.practice.answers import right_answer
 from tests.practice.test_today_pictures import DAYS, START, _months_of_history
 
-from .learner import PASSWORD, sign_up
+from .learner import sign_in, sign_up
 from .test_csp import LISTEN
 
 pytestmark = pytest.mark.browser
@@ -38,15 +38,6 @@ def violations(page) -> list[tuple[str, list]]:
     """Return axe's WCAG A/AA violations on the page: (rule, the elements it names)."""
     found = AXE.run(page, options=WCAG).response["violations"]
     return [(v["id"], [node["target"] for node in v["nodes"]]) for v in found]
-
-
-def _sign_in(page, live_server, username: str) -> None:
-    page.context.clear_cookies()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(re.compile(r"/course/$"))
 
 
 def test_a_fresh_learners_pages_have_no_wcag_violations(page, live_server, course):
@@ -84,7 +75,8 @@ def test_months_of_history_leave_no_wcag_or_csp_violations(page, live_server, co
     page.add_init_script(LISTEN)  # records every Content-Security-Policy violation
 
     with time_machine.travel(START + timedelta(days=DAYS), tick=True):
-        _sign_in(page, live_server, "hist")
+        page.context.clear_cookies()
+        sign_in(page, live_server, "hist")
         assert page.locator("#forecast svg").count() == 1
         page.locator("#mistakes-by-week summary").click()  # the table, shown
         assert violations(page) == []

@@ -24,7 +24,7 @@ from grading.spec import SpecError
 from practice.generators import generate
 from practice.generators.bpe_train import BpeTrainGenerator, hf_breaks_ties_alphabetically
 
-from .page_pieces import LEVELS, SEEDS, merge_forms, question_test, target_test
+from .page_pieces import LEVELS, SEEDS, merge_forms
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -58,15 +58,6 @@ def test_the_library_and_the_rule_can_disagree_on_a_tie_with_a_merged_symbol():
     assert steps[1].tied == (("ab", "x"), ("b", "y"))
     assert oracle(words, 2) == (("a", "b"), ("b", "y"))
     assert not hf_breaks_ties_alphabetically(steps)
-
-
-@pytest.mark.parametrize("level", LEVELS)
-def test_own_answer_is_correct_and_every_mistake_is_diagnosed_exactly(level):
-    question_test("bpe_train", level, merge_forms)
-
-
-def test_targets_show_their_mistake():
-    target_test("bpe_train", merge_forms)
 
 
 PAGE_SAMPLE = {

@@ -10,7 +10,7 @@ from grading.spec import SpecError
 from practice.generators import generate
 from practice.generators.utf8_bytes import Utf8BytesGenerator
 
-from .page_pieces import LEVELS, SEEDS, integer_forms, question_test, target_test
+from .page_pieces import LEVELS, SEEDS, integer_forms
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -27,15 +27,6 @@ def test_right_bytes_and_legacy_codes_agree_with_python_codecs(level):
         # Latin-1 lacks the character that makes the legacy code differ from the code point.
         with pytest.raises(UnicodeEncodeError):
             word.encode("latin-1")
-
-
-@pytest.mark.parametrize("level", LEVELS)
-def test_own_answer_is_correct_and_every_mistake_is_diagnosed_exactly(level):
-    question_test("utf8_bytes", level, integer_forms)
-
-
-def test_targets_show_their_mistake():
-    target_test("utf8_bytes", integer_forms)
 
 
 def test_code_point_for_i_diaeresis_is_named_with_its_bytes():

@@ -12,8 +12,8 @@ from django import template
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
+from courses.labels import kind_label
 from courses.models import CourseCopy
-from courses.presenters import kind_label
 from practice import labels
 from practice.models import Attempt
 
