@@ -136,6 +136,13 @@ def test_a_history_out_of_order_or_with_an_unknown_rating_is_refused():
         fitting.examples_of([[(NOW, 1), (NOW + timedelta(days=1), 5)]])
 
 
+@pytest.fixture(autouse=True)
+def _fitted_parameters_on(settings):
+    """Schedule with adopted sets, as a site that turns REVIEW_FITTED_PARAMETERS on does (the
+    default is off: docs/review.md)."""
+    settings.REVIEW_FITTED_PARAMETERS = True
+
+
 def _adopted(user=None, parameters=OTHER) -> ParameterSet:
     return ParameterSet.objects.create(
         scope=ParameterSet.Scope.LEARNER if user else ParameterSet.Scope.SITE,
