@@ -186,7 +186,19 @@ def grid_picture(
     left = max(LEFT, 14 + 7 * max(len(label) for label in row_labels))
     width = max(left + CELL * n_cols + 20, 380)  # the legend's lines need 380 px
     height = TOP + CELL * n_rows + 56
-    prefix = svg.picture_id(key)
+    body = _grid_cells(left, columns, row_labels, scores)
+    if outlined is not None:
+        body.append(_row_outline(left, outlined))
+    for role, cells in paths:
+        body += _path_marks(left, role, cells)
+    body += _path_legend(TOP + CELL * n_rows + 24, [role for role, _ in paths])
+    return svg.document(width, height, title, desc, body, prefix=svg.picture_id(key))
+
+
+def _grid_cells(
+    left: float, columns: list[str], row_labels: list[str], scores: list[list[str]]
+) -> list[str]:
+    """Return the grid's headers, row labels and scored cells, ``left`` px from the edge."""
     body = [svg.text(left, 16, "next piece →"), svg.text(6, TOP - 8, "last ↓")]
     for j, piece in enumerate(columns):
         body.append(svg.text(left + CELL * j + CELL / 2, TOP - 8, piece, text_anchor="middle"))
@@ -216,64 +228,75 @@ def grid_picture(
                     text_anchor="middle",
                 )
             )
-    if outlined is not None:
+    return body
+
+
+def _row_outline(left: float, row: int) -> str:
+    """Return the dashed outline around a row's label (the prompt's row)."""
+    return svg.rect(
+        4,
+        TOP + CELL * row + 6,
+        left - 8,
+        CELL - 12,
+        fill="none",
+        stroke=svg.COLOURS["query"],
+        stroke_dasharray="3 2",
+        data_role="prompt-row",
+    )
+
+
+def _path_marks(left: float, role: str, cells: list[tuple[int, int, int]]) -> list[str]:
+    """Return a path's cell outlines and step badges; ``role`` is "path" or "answer"."""
+    body = []
+    inset = 3 if role == "path" else 8
+    steps_at: dict[tuple[int, int], list[int]] = {}
+    for step, r, c in cells:
+        steps_at.setdefault((r, c), []).append(step + 1)
         body.append(
             svg.rect(
-                4,
-                TOP + CELL * outlined + 6,
-                left - 8,
-                CELL - 12,
+                left + CELL * c + inset,
+                TOP + CELL * r + inset,
+                CELL - 2 * inset,
+                CELL - 2 * inset,
                 fill="none",
-                stroke=svg.COLOURS["query"],
-                stroke_dasharray="3 2",
-                data_role="prompt-row",
+                stroke=svg.COLOURS[role],
+                stroke_width=3 if role == "path" else 2,
+                stroke_dasharray="5 3" if role == "answer" else None,
+                data_role=role,
+                data_step=step + 1,
             )
         )
-    for role, cells in paths:
-        inset = 3 if role == "path" else 8
-        steps_at: dict[tuple[int, int], list[int]] = {}
-        for step, r, c in cells:
-            steps_at.setdefault((r, c), []).append(step + 1)
-            body.append(
-                svg.rect(
-                    left + CELL * c + inset,
-                    TOP + CELL * r + inset,
-                    CELL - 2 * inset,
-                    CELL - 2 * inset,
-                    fill="none",
-                    stroke=svg.COLOURS[role],
-                    stroke_width=3 if role == "path" else 2,
-                    stroke_dasharray="5 3" if role == "answer" else None,
-                    data_role=role,
-                    data_step=step + 1,
-                )
+    # A path may pass one cell twice (a loop): its label lists every step there. The numbers
+    # sit in a filled badge in the cell's corner (top left for the path, bottom right for the
+    # answer), clear of the cell's score and of the outlines' borders.
+    for (r, c), steps in steps_at.items():
+        number = ",".join(str(n) for n in steps)
+        badge = 8 + 7.5 * len(number)
+        x = left + CELL * c + 1 if role == "path" else left + CELL * (c + 1) - 1 - badge
+        y = TOP + CELL * r + 1 if role == "path" else TOP + CELL * (r + 1) - 17
+        body.append(svg.rect(x, y, badge, 16, rx=4, fill=svg.COLOURS[role], data_role="step-badge"))
+        body.append(
+            svg.text(
+                x + badge / 2,
+                y + 12.5,
+                number,
+                fill="#ffffff",
+                text_anchor="middle",
+                font_weight="600",
             )
-        # A path may pass one cell twice (a loop): its label lists every step there. The
-        # numbers sit in a filled badge in the cell's corner (top left for the path, bottom
-        # right for the answer), clear of the cell's score and of the outlines' borders.
-        for (r, c), steps in steps_at.items():
-            number = ",".join(str(n) for n in steps)
-            badge = 8 + 7.5 * len(number)
-            x = left + CELL * c + 1 if role == "path" else left + CELL * (c + 1) - 1 - badge
-            y = TOP + CELL * r + 1 if role == "path" else TOP + CELL * (r + 1) - 17
-            body.append(
-                svg.rect(x, y, badge, 16, rx=4, fill=svg.COLOURS[role], data_role="step-badge")
-            )
-            body.append(
-                svg.text(
-                    x + badge / 2,
-                    y + 12.5,
-                    number,
-                    fill="#ffffff",
-                    text_anchor="middle",
-                    font_weight="600",
-                )
-            )
-    legend_y = TOP + CELL * n_rows + 24
-    notes = {
-        "path": ("green: the greedy path (steps at the top left of a cell)", "path"),
-        "answer": ("orange, dashed: your pieces (steps at the bottom right)", "answer"),
-    }
-    for n, (role, _) in enumerate(paths):
-        body.append(svg.text(6, legend_y + 16 * n, notes[role][0], fill=svg.COLOURS[role]))
-    return svg.document(width, height, title, desc, body, prefix=prefix)
+        )
+    return body
+
+
+_PATH_NOTES = {
+    "path": "green: the greedy path (steps at the top left of a cell)",
+    "answer": "orange, dashed: your pieces (steps at the bottom right)",
+}
+
+
+def _path_legend(top: float, roles: list[str]) -> list[str]:
+    """Return one coloured line of legend per path drawn, from ``top`` down."""
+    return [
+        svg.text(6, top + 16 * n, _PATH_NOTES[role], fill=svg.COLOURS[role])
+        for n, role in enumerate(roles)
+    ]
