@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from grading.kinds.greedy_loop import LoopProblem, first_repeated_piece, run
@@ -169,54 +169,66 @@ class GreedyLoopGenerator(ProblemGenerator):
 BOX = 42  # an edge starts and ends this far from a state's centre (past its box)
 
 
-def state_graph(spec: dict, answer: Any) -> str:
-    """Draw the states (pairs of last pieces) decoding passes through: the lead-in on a line,
-    the cycle on a circle, each edge labelled with the piece written; the loop highlighted."""
-    problem = problem_of(spec)
-    r = run(problem)
-    text = (*problem.prompt, *r.written)
-    states = [(text[t], text[t + 1]) for t in range(len(r.written) + 1)]
-    # states[t] is the context after step t; states[m] == states[j].
-    j = r.first_context_step
-    lead, cycle = states[:j], states[j : r.repeat_step]
-    spacing, radius = 160, 40 + 22 * len(cycle)
+@dataclass(frozen=True)
+class _GraphLayout:
+    """Where each state sits (by step), and the picture's size."""
+
+    positions: dict[int, tuple[float, float]]
+    width: float
+    height: float
+
+
+def _layout(lead: int, cycle: int) -> _GraphLayout:
+    """Place ``lead`` lead-in states on a line (or down the left edge when long) and the
+    ``cycle`` states after them on a circle."""
+    spacing, radius = 160, 40 + 22 * cycle
     positions: dict[int, tuple[float, float]] = {}
-    if 70 + spacing * len(lead) + 2 * radius + 90 <= 820:
+    if 70 + spacing * lead + 2 * radius + 90 <= 820:
         # The lead-in on a line left of the cycle.
-        cx, cy = 70 + spacing * len(lead) + radius, 60 + radius
-        for t in range(len(lead)):
+        cx, cy = 70 + spacing * lead + radius, 60 + radius
+        for t in range(lead):
             positions[t] = (70 + t * spacing, cy)
     else:
         # A long lead-in runs down the left edge, so the picture keeps its natural size: its
         # last state sits level with the cycle's leftmost one.
         drop = 110
-        cy = max(60 + radius, 60 + drop * (len(lead) - 1))
+        cy = max(60 + radius, 60 + drop * (lead - 1))
         cx = 70 + spacing + radius
-        for t in range(len(lead)):
-            positions[t] = (70, cy - drop * (len(lead) - 1 - t))
-    width, height = cx + radius + 90, cy + radius + 70
-    for n in range(len(cycle)):
-        angle = math.pi - 2 * math.pi * n / len(cycle)
-        positions[j + n] = (cx + radius * math.cos(angle), cy - radius * math.sin(angle))
-    prefix = svg.picture_id(("loop-graph", spec.get("contexts"), spec.get("scores"), str(answer)))
-    body: list[str] = []
-    roles = ["path", "loop"]
-    bounds = labels.Box(0, 0, width, height)
-    segments: list[labels.Segment] = []
-    edge_labels: list[labels.Label] = []
-    edge_colours: list[str] = []
-    obstacles: list[labels.Box] = []
+        for t in range(lead):
+            positions[t] = (70, cy - drop * (lead - 1 - t))
+    for n in range(cycle):
+        angle = math.pi - 2 * math.pi * n / cycle
+        positions[lead + n] = (cx + radius * math.cos(angle), cy - radius * math.sin(angle))
+    return _GraphLayout(positions, cx + radius + 90, cy + radius + 70)
+
+
+@dataclass
+class _Drawing:
+    """What a picture accumulates: its elements, the label placer's inputs."""
+
+    body: list[str] = field(default_factory=list)
+    segments: list[labels.Segment] = field(default_factory=list)
+    edge_labels: list[labels.Label] = field(default_factory=list)
+    edge_colours: list[str] = field(default_factory=list)
+    obstacles: list[labels.Box] = field(default_factory=list)
+
+
+def _draw_edges(drawing: _Drawing, prefix: str, r: Any, layout: _GraphLayout) -> None:
+    """Add one arrow per step, from its state to the next (the last back into the cycle),
+    each with a label "step: piece" to place beside its shaft."""
+    j = r.first_context_step
+    bounds = labels.Box(0, 0, layout.width, layout.height)
     for t in range(len(r.written)):
-        source = positions[t]
+        source = layout.positions[t]
         target_index = t + 1 if t + 1 < r.repeat_step else j
-        target = positions[target_index]
+        target = layout.positions[target_index]
         in_loop = t >= j
         role = "loop" if in_loop else "path"
         dx, dy = target[0] - source[0], target[1] - source[1]
         length = math.hypot(dx, dy) or 1.0
         start = (source[0] + BOX * dx / length, source[1] + BOX * dy / length)
         end = (target[0] - BOX * dx / length, target[1] - BOX * dy / length)
-        body.append(
+        drawing.body.append(
             svg.arrow(
                 prefix,
                 role,
@@ -226,48 +238,83 @@ def state_graph(spec: dict, answer: Any) -> str:
                 width=3 if in_loop else 2,
             )
         )
-        segments += geometry.arrow_segments(start, end)
+        drawing.segments += geometry.arrow_segments(start, end)
         text = f"{t + 1}: {r.written[t]}"
         # On the shaft's left first (outside the loop, which turns clockwise on screen).
         candidates = labels.along_segment((start, end), text, 12, side=1)
-        edge_labels.append(labels.Label(text, 12, tuple(candidates), bounds=bounds))
-        edge_colours.append(svg.COLOURS[role])
-    for t, state in enumerate(states[: r.repeat_step]):
+        drawing.edge_labels.append(labels.Label(text, 12, tuple(candidates), bounds=bounds))
+        drawing.edge_colours.append(svg.COLOURS[role])
+
+
+def _draw_states(
+    drawing: _Drawing, states: list[tuple[str, str]], positions: dict[int, tuple[float, float]]
+) -> None:
+    """Add a labelled box per state, in step order; boxes and their text are obstacles."""
+    for t, state in enumerate(states):
         x, y = positions[t]
         pair = f"{state[0]} {state[1]}"
-        body.append(f"<g {svg.attrs({'class': 'state', 'data-state': t, 'data-pair': pair})}>")
-        body.append(
+        drawing.body.append(
+            f"<g {svg.attrs({'class': 'state', 'data-state': t, 'data-pair': pair})}>"
+        )
+        drawing.body.append(
             svg.rect(x - 38, y - 14, 76, 28, rx=8, fill="#ffffff", stroke=svg.COLOURS["query"])
         )
-        body.append(svg.text(x, y + 4, pair, text_anchor="middle"))
-        body.append("</g>")
+        drawing.body.append(svg.text(x, y + 4, pair, text_anchor="middle"))
+        drawing.body.append("</g>")
         inside = labels.text_box(x, y + 4, pair, size=12, anchor="middle")
-        obstacles += [labels.Box(x - 38, y - 14, x + 38, y + 14), inside]
+        drawing.obstacles += [labels.Box(x - 38, y - 14, x + 38, y + 14), inside]
+
+
+def _draw_answer(drawing: _Drawing, answer: Any, r: Any, height: float) -> str:
+    """Add the learner's loop and start as a line at the bottom when they differ from the
+    right ones; return the sentence the description gains (empty when none)."""
+    if not (isinstance(answer, tuple) and len(answer) == 2):
+        return ""
+    loop, start = answer
+    if (tuple(loop), start) == (r.loop, r.start):
+        return ""
+    mine = f"your answer: {' '.join(loop)} from step {start}"
+    drawing.body.append(
+        svg.text(10, height - 12, mine, fill=svg.COLOURS["answer"], data_role="answer")
+    )
+    drawing.obstacles.append(labels.text_box(10, height - 12, mine, size=12))
+    return f" Your answer: the loop {' '.join(loop)} from step {start}."
+
+
+def state_graph(spec: dict, answer: Any) -> str:
+    """Draw the states (pairs of last pieces) decoding passes through: the lead-in on a line,
+    the cycle on a circle, each edge labelled with the piece written; the loop highlighted."""
+    problem = problem_of(spec)
+    r = run(problem)
+    text = (*problem.prompt, *r.written)
+    states = [(text[t], text[t + 1]) for t in range(len(r.written) + 1)]
+    # states[t] is the context after step t; states[m] == states[j].
+    j = r.first_context_step
+    layout = _layout(j, r.repeat_step - j)
+    prefix = svg.picture_id(("loop-graph", spec.get("contexts"), spec.get("scores"), str(answer)))
+    drawing = _Drawing()
+    _draw_edges(drawing, prefix, r, layout)
+    _draw_states(drawing, states[: r.repeat_step], layout.positions)
     legend = "states: the last two pieces; edges: the piece written at each step"
-    body.append(svg.text(10, 20, legend))
-    obstacles.append(labels.text_box(10, 20, legend, size=12))
+    drawing.body.append(svg.text(10, 20, legend))
+    drawing.obstacles.append(labels.text_box(10, 20, legend, size=12))
     desc = (
         f"The text enters a loop of {len(r.loop)} pieces, {' '.join(r.loop)}, at step "
         f"{r.start}; the pair ({states[j][0]}, {states[j][1]}) comes back after step "
         f"{r.repeat_step}."
     )
-    if isinstance(answer, tuple) and len(answer) == 2:
-        loop, start = answer
-        if (tuple(loop), start) != (r.loop, r.start):
-            desc += f" Your answer: the loop {' '.join(loop)} from step {start}."
-            mine = f"your answer: {' '.join(loop)} from step {start}"
-            body.append(
-                svg.text(10, height - 12, mine, fill=svg.COLOURS["answer"], data_role="answer")
-            )
-            obstacles.append(labels.text_box(10, height - 12, mine, size=12))
-    spots = labels.place(edge_labels, segments=segments, obstacles=obstacles)
-    body += [labels.svg_text(s, fill=c) for s, c in zip(spots, edge_colours, strict=True)]
+    desc += _draw_answer(drawing, answer, r, layout.height)
+    spots = labels.place(
+        drawing.edge_labels, segments=drawing.segments, obstacles=drawing.obstacles
+    )
+    body = drawing.body
+    body += [labels.svg_text(s, fill=c) for s, c in zip(spots, drawing.edge_colours, strict=True)]
     return svg.document(
-        width,
-        height,
+        layout.width,
+        layout.height,
         "The states greedy decoding passes through, and the cycle",
         desc,
         body,
-        markers=roles,
+        markers=["path", "loop"],
         prefix=prefix,
     )
