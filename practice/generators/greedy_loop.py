@@ -21,7 +21,7 @@ from grading.spec import number
 
 from . import geometry, labels, svg
 from .base import Draw, ProblemGenerator
-from .greedy_steps import draw_pieces, draw_scores, grid_picture, score_table_markdown
+from .greedy_steps import draw_pieces, draw_scores, score_table_markdown
 from .statement import format_example, md_word
 
 
@@ -150,23 +150,74 @@ class GreedyLoopGenerator(ProblemGenerator):
     ) -> str | None:
         show = answer is not None if solution is None else solution
         if not show:
-            contexts = [tuple(pair) for pair in spec["contexts"]]
-            prompt = tuple(spec["prompt"])
-            return grid_picture(
-                key=("loop-table", spec.get("contexts"), spec.get("scores"), spec.get("prompt")),
-                columns=list(spec["pieces"]),
-                row_labels=[f"{a} {b}" for a, b in contexts],
-                scores=spec["scores"],
-                outlined=contexts.index(prompt) if prompt in contexts else None,
-                paths=[],
-                title="The score table over the last two pieces",
-                desc=f"The rows are pairs of last pieces; the prompt's pair, {' '.join(prompt)}, "
-                "is outlined.",
-            )
+            return states_sketch(spec)
         return state_graph(spec, answer)
 
 
 BOX = 42  # an edge starts and ends this far from a state's centre (past its box)
+TOP = 80  # the first state's centre is at least this low: the key's three lines sit above
+SKETCH_ROW = 58  # pixels from one state's box to the next in the fresh sketch
+SKETCH_NOTES = (
+    "a state is the text's last two pieces: the row read",
+    "writing y moves from the state (a, b) to (b, y)",
+    "the text loops from the first state that comes back",
+)
+
+
+def states_sketch(spec: dict) -> str:
+    """Draw, without solving anything, how the state moves: the prompt's pair, then the pairs
+    after steps 1 and 2 with their unknown pieces (y₁, y₂), each arrow a step."""
+    a, b = spec["prompt"]
+    pairs = [f"{a} {b}", f"{b} y₁", "y₁ y₂"]
+    notes = ["the prompt's pair", "after step 1", "after step 2"]
+    box = max(90, *(geometry.text_width(p, 12) + 20 for p in pairs))
+    left, top = 10, 40
+    cx = left + box / 2
+    prefix = svg.picture_id(("loop-sketch", spec.get("prompt")))
+    body = [svg.text(left, 18, "states greedy decoding passes through")]
+    for k, (pair, note) in enumerate(zip(pairs, notes, strict=True)):
+        y = top + SKETCH_ROW * k
+        body.append(
+            svg.rect(
+                left,
+                y,
+                box,
+                28,
+                rx=8,
+                fill="#ffffff",
+                stroke=svg.COLOURS["query"],
+                data_role="state",
+                data_pair=pair,
+            )
+        )
+        body.append(svg.text(cx, y + 18, pair, text_anchor="middle"))
+        body.append(svg.text(left + box + 12, y + 18, note, fill=svg.COLOURS["row"]))
+        tail = top + SKETCH_ROW * (k + 1)
+        body.append(svg.arrow(prefix, "path", (cx, y + 30), (cx, tail - 3), data={"step": k + 1}))
+        words = f"step {k + 1} writes y{'₁₂₃'[k]}"
+        body.append(svg.text(cx + 8, tail - 11, words, fill=svg.COLOURS["path"]))
+    bottom = top + SKETCH_ROW * len(pairs) + 10
+    body.append(svg.text(cx, bottom, "…", text_anchor="middle"))
+    for n, line in enumerate(SKETCH_NOTES):
+        body.append(svg.text(left, bottom + 24 + 16 * n, line))
+    width = (
+        max(
+            left + box + 12 + max(geometry.text_width(n, 12) for n in notes),
+            *(left + geometry.text_width(line, 12) for line in SKETCH_NOTES),
+        )
+        + 10
+    )
+    return svg.document(
+        width,
+        bottom + 24 + 16 * len(SKETCH_NOTES),
+        "How the state moves at each step",
+        f"The prompt's pair, {a} {b}, is the first state; step 1 writes a piece y₁ and the "
+        f"state becomes {b} y₁, step 2 writes y₂ and it becomes y₁ y₂, and so on until a "
+        "state comes back. No piece is worked out here.",
+        body,
+        markers=["path"],
+        prefix=prefix,
+    )
 
 
 @dataclass(frozen=True)
@@ -185,21 +236,25 @@ def _layout(lead: int, cycle: int) -> _GraphLayout:
     positions: dict[int, tuple[float, float]] = {}
     if 70 + spacing * lead + 2 * radius + 90 <= 820:
         # The lead-in on a line left of the cycle.
-        cx, cy = 70 + spacing * lead + radius, 60 + radius
+        cx, cy = 70 + spacing * lead + radius, TOP + radius
         for t in range(lead):
             positions[t] = (70 + t * spacing, cy)
     else:
         # A long lead-in runs down the left edge, so the picture keeps its natural size: its
         # last state sits level with the cycle's leftmost one.
         drop = 110
-        cy = max(60 + radius, 60 + drop * (lead - 1))
+        cy = max(TOP + radius, TOP + drop * (lead - 1))
         cx = 70 + spacing + radius
         for t in range(lead):
             positions[t] = (70, cy - drop * (lead - 1 - t))
     for n in range(cycle):
         angle = math.pi - 2 * math.pi * n / cycle
         positions[lead + n] = (cx + radius * math.cos(angle), cy - radius * math.sin(angle))
-    return _GraphLayout(positions, cx + radius + 90, cy + radius + 70)
+    # As large as what is drawn: a state's box, room for the edges' labels beside the
+    # rightmost ones and for the learner's answer below.
+    right = max(x for x, _ in positions.values())
+    bottom = max(y for _, y in positions.values())
+    return _GraphLayout(positions, right + 38 + 70, bottom + 14 + 60)
 
 
 @dataclass
@@ -226,8 +281,12 @@ def _draw_edges(drawing: _Drawing, prefix: str, r: Any, layout: _GraphLayout) ->
         role = "loop" if in_loop else "path"
         dx, dy = target[0] - source[0], target[1] - source[1]
         length = math.hypot(dx, dy) or 1.0
-        start = (source[0] + BOX * dx / length, source[1] + BOX * dy / length)
-        end = (target[0] - BOX * dx / length, target[1] - BOX * dy / length)
+        # A loop of two pieces goes back and forth between two states: each way keeps to its
+        # own side of the line between them, so the two arrows do not lie on one another.
+        shift = 6 / length if in_loop and r.repeat_step - j == 2 else 0.0
+        sx, sy = dy * shift, -dx * shift
+        start = (source[0] + BOX * dx / length + sx, source[1] + BOX * dy / length + sy)
+        end = (target[0] - BOX * dx / length + sx, target[1] - BOX * dy / length + sy)
         drawing.body.append(
             svg.arrow(
                 prefix,
@@ -298,6 +357,15 @@ def state_graph(spec: dict, answer: Any) -> str:
     legend = "states: the last two pieces; edges: the piece written at each step"
     drawing.body.append(svg.text(10, 20, legend))
     drawing.obstacles.append(labels.text_box(10, 20, legend, size=12))
+    first = f"{states[j][0]} {states[j][1]}"
+    keys = (
+        f"purple: the cycle; its first state, {first}, holds steps {j - 1} and {j},",
+        f"so the text repeats {' '.join(r.loop)} from step {r.start}",
+    )
+    for n, key in enumerate(keys):
+        y = 36 + 16 * n
+        drawing.body.append(svg.text(10, y, key, fill=svg.COLOURS["loop"], data_role="loop-key"))
+        drawing.obstacles.append(labels.text_box(10, y, key, size=12))
     desc = (
         f"The text enters a loop of {len(r.loop)} pieces, {' '.join(r.loop)}, at step "
         f"{r.start}; the pair ({states[j][0]}, {states[j][1]}) comes back after step "

@@ -142,9 +142,10 @@ def test_statement_has_the_pair_table_the_rule_and_the_answer_form():
     assert "a semicolon, and the step" in text
 
 
-def test_fresh_picture_is_the_table_and_the_solution_is_the_state_graph():
+def test_fresh_picture_sketches_the_states_and_the_solution_is_the_state_graph():
     fresh = ET.fromstring(render_svg(spec()))
-    assert [r.get("data-role") for r in fresh.iter(f"{SVG}rect")].count("cell") == 18
+    sketched = [r.get("data-pair") for r in fresh.iter(f"{SVG}rect")]
+    assert sketched == ["home home", "home y₁", "y₁ y₂"]  # no piece worked out
     assert not [g for g in fresh.iter(f"{SVG}g") if g.get("class") == "state"]
 
     solved = ET.fromstring(render_svg(spec(), answer=(("time", "home", "one"), 1)))
@@ -157,6 +158,11 @@ def test_fresh_picture_is_the_table_and_the_solution_is_the_state_graph():
     ]
     assert loop_edges == [("5", "one"), ("6", "time")]
     assert "Your answer: the loop time home one from step 1" in solved.find(f"{SVG}desc").text
+    keys = [t.text for t in solved.iter(f"{SVG}text") if t.get("data-role") == "loop-key"]
+    assert keys == [
+        "purple: the cycle; its first state, one time, holds steps 3 and 4,",
+        "so the text repeats one time from step 3",
+    ]
 
 
 def numpy_repeats_from(problem: dict, loop: tuple[str, ...], start: int, length: int = 80) -> bool:
