@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from grading.kinds.cosine_similarity import cosine
 
 from . import geometry, labels, svg
+from .crop import crop_to
 
 PANEL = 360
 PAD = 56
@@ -78,20 +79,17 @@ class _TipLabels:
         self.labels.append(labels.Label(text, 12, tuple(candidates), bounds=bounds))
         self.colours.append(svg.COLOURS[role])
 
-    def placed(self) -> tuple[list[str], float]:
-        """Return the placed labels and the room added on the left for them (0 or
-        ``LABEL_ROOM``)."""
+    def placed(self) -> tuple[list[str], list[labels.Placed]]:
+        """Return the placed labels' texts and where they went."""
         spots = labels.place(self.labels, segments=self.segments)
-        left = 0.0
         if not all(spot.free for spot in spots):
             # An arrow near the left edge with another close by: give its label room on the
             # left.
-            left = LABEL_ROOM
-            roomier = labels.Box(-left, 0, PANEL + LABEL_ROOM, PANEL)
+            roomier = labels.Box(-LABEL_ROOM, 0, PANEL + LABEL_ROOM, PANEL)
             self.labels = [labels.Label(t.text, t.size, t.candidates, roomier) for t in self.labels]
             spots = labels.place(self.labels, segments=self.segments)
         texts = [labels.svg_text(s, fill=c) for s, c in zip(spots, self.colours, strict=True)]
-        return texts, left
+        return texts, spots
 
 
 def _role(scene: NearestScene, k: int, solved: bool) -> str:
@@ -141,34 +139,32 @@ def _arrows_caption(scene: NearestScene, solved: bool) -> tuple[str, str]:
 
 def arrows_picture(scene: NearestScene, solved: bool) -> str:
     """Draw two-dimensional rows as arrows from the origin, each labelled with its word (and,
-    solved, its cosine), the query's arrow last."""
+    solved, its cosine), the query's arrow last; cropped to what is drawn."""
     frame = _frame([scene.query, *scene.rows])
     ox, oy = frame.ox, frame.oy
-    body = [
-        f'<g class="panel" data-origin="{svg.px(ox)},{svg.px(oy)}" data-scale="{frame.scale:g}">',
-        # Faint axes: guides a label may cross.
-        svg.line(4, oy, PANEL - 4, oy, class_="axis guide", stroke=svg.COLOURS["muted"]),
-        svg.line(ox, 4, ox, PANEL - 4, class_="axis guide", stroke=svg.COLOURS["muted"]),
-    ]
     tips = _TipLabels(frame)
     arrows, roles_used = _candidate_arrows(scene, frame, tips, solved)
-    body += arrows
     query, end = scene.query, frame.tip(scene.query)
     data = {"word": scene.query_word, "x": query[0], "y": query[1]}
-    body.append(svg.arrow(scene.prefix, "query", (ox, oy), end, data=data, width=3))
+    arrows.append(svg.arrow(scene.prefix, "query", (ox, oy), end, data=data, width=3))
     tips.add(f"{scene.query_word} (query)", end, "query")
-    texts, left = tips.placed()
-    body += [*texts, "</g>"]
-    if left:
-        body = [f'<g transform="translate({svg.px(left)},0)">', *body, "</g>"]
+    texts, spots = tips.placed()
+    ends = [frame.tip(p) for p in (*scene.rows, query)]
+    kept = crop_to([(ox, oy), *ends], [spot.box for spot in spots])
+    body = [
+        f'<g class="panel" data-origin="{svg.px(ox)},{svg.px(oy)}" data-scale="{frame.scale:g}">',
+        *kept.axes((ox, oy)),  # faint guides a label may cross
+        *arrows,
+        *texts,
+        "</g>",
+    ]
     title, desc = _arrows_caption(scene, solved)
-    # Labels run to the right of the arrows' tips: room for them beyond the panel.
     return svg.document(
-        left + PANEL + LABEL_ROOM,
-        PANEL,
+        kept.width,
+        kept.height,
         title,
         desc,
-        body,
+        kept.shifted(body),
         markers=["query", "candidate", *roles_used],
         prefix=scene.prefix,
     )
@@ -219,7 +215,12 @@ def ranking_picture(scene: NearestScene) -> str:
     query, rows, words = scene.query, scene.rows, scene.words
     order = sorted(range(len(rows)), key=lambda k: -scene.cosines[k])
     line_height = 30
-    width, height = 520, 50 + line_height * len(rows)
+    key = "green: the nearest by cosine"
+    if scene.chosen is not None and scene.chosen != scene.right:
+        key += "; orange: your pick"
+    bottom = 30 + line_height * len(rows) + 8
+    width = max(420 + geometry.text_width("distance", 12), geometry.text_width(key, 12)) + 16
+    height = bottom + 16
     body = [
         svg.text(10, 18, "cosine", font_weight="bold"),
         svg.text(330, 18, "dot product", font_weight="bold"),
@@ -247,6 +248,7 @@ def ranking_picture(scene: NearestScene) -> str:
         distance = math.sqrt(sum((a - b) ** 2 for a, b in zip(query, rows[k], strict=True)))
         body.append(svg.text(330, y + 13, str(scene.dots[k])))
         body.append(svg.text(420, y + 13, f"{distance:.3f}"))
+    body.append(svg.text(10, bottom, key))
     assert scene.right is not None
     desc = (
         f"Candidates ranked by cosine with {scene.query_word}; the nearest is {words[scene.right]}."
