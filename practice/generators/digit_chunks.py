@@ -110,7 +110,8 @@ class DigitChunksGenerator(ProblemGenerator):
                 f"is the number of digits after it (the $2$ in $1234$ is worth "
                 f"$2 \\times 10^2 = 200$).",
                 "",
-                "Answer with the pieces, a semicolon, then the worth, for example `10 20; 3000`.",
+                "Answer with the pieces separated by `|`, a semicolon, then the worth, for "
+                "example `10 | 20; 3000`.",
             ]
         )
 

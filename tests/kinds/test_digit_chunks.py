@@ -151,3 +151,14 @@ def test_after_a_wrong_answer_the_picture_shows_both_cuts():
 
     assert boxes(root, "right") == ["123", "456", "7"]
     assert boxes(root, "answer") == ["1", "234", "567"]
+
+
+def test_pieces_in_the_statement_and_the_help_are_set_apart_by_bars():
+    # "1 965" or "12 345" reads as one number; "1 | 965" does not.
+    for level in GENERATORS[NAME].levels:
+        problem = generate(NAME, seed=0, level=level)
+        example = render_statement(problem).rsplit("for example `", 1)[1].split("`")[0]
+        pieces, _ = example.split(";")
+        assert " | " in pieces, example
+        help_example = grading.answer_help(problem).rsplit("such as ", 1)[1]
+        assert " | " in help_example.split(";")[0], help_example

@@ -142,3 +142,13 @@ def test_after_a_wrong_answer_the_picture_spells_the_pieces_beside_the_learners(
     assert boxes(root, "right") == ["seven", "teen", "▁lit", "tle", "▁bott", "les"]
     assert boxes(root, "answer") == ["les", "tle", "seven", "teen", "▁yell", "▁bott"]
     assert "2 + 2 + 0 + 1 + 0 + 1 = 6" in root.find("{http://www.w3.org/2000/svg}desc").text
+
+
+def test_the_answer_help_names_one_mark_for_a_space_in_words():
+    # ▁ and _ look alike in the help's font: "▁ or _" read as the same mark twice.
+    help_text = grading.answer_help(spec())
+
+    assert "leading space as an underscore" in help_text
+    assert "▁ or _" not in help_text and "▁" not in help_text
+    pieces = help_text.rsplit("such as ", 1)[1].split(";")[0]
+    assert "_" in pieces  # the example types the space as the help says
