@@ -160,40 +160,44 @@ def _arrow_labels(spec: dict, right: tuple[str, ...] | None) -> list[str]:
         first = f"the top piece of row {_q(last)}"
         return [first, *["the top piece of the row above"] * (spec["steps"] - 1)]
     written = [last, *right]
-    return [f"top of row {_q(written[k])}: {_top(spec, written[k])[1]}" for k in range(len(right))]
+    return [f"row {_q(written[k])}, top {_top(spec, written[k])[1]}" for k in range(len(right))]
 
 
-def _learner_note(spec: dict, last: str, piece: str) -> str:
-    """Return what the learner's piece scores in the row of their own previous piece, and
-    that row's top piece, when it is not the top."""
+def _learner_note(spec: dict, last: str, piece: str) -> tuple[str, ...]:
+    """Return, in one or two short lines, what the learner's piece scores in the row of their
+    own previous piece, and that row's top piece when it is not the top."""
     score = _score(spec, last, piece)
     if piece not in spec["pieces"]:
-        return "not a piece of the table"
+        return ("not in the table",)
     if score is None:
-        return ""
+        return ()
     top, best = _top(spec, last)
     if top == piece:
-        return f"top of row {_q(last)}: {score}"
-    return f"{score} in row {_q(last)}; its top: {_q(top)} {best}"
+        return (f"top of row {_q(last)}",)
+    return (f"{score} in row {_q(last)};", f"its top: {_q(top)} {best}")
 
 
 @dataclass(frozen=True)
 class _Lanes:
-    """Where a chain picture's columns start: the step names, the greedy boxes, the learner's
-    boxes (and the common box width)."""
+    """Where a chain picture's columns start: the greedy boxes, the learner's boxes and their
+    notes (and the common box width)."""
 
     left: float
     box: float
     mine: float
 
+    @property
+    def notes(self) -> float:
+        return self.mine + self.box + 8
 
-def _lanes(spec: dict, steps: int, arrow_labels: list[str], learner: bool) -> _Lanes:
+
+def _lanes(spec: dict, steps: int) -> _Lanes:
+    """Return the columns: step names, then the greedy boxes, then the learner's boxes right
+    beside them (the arrows' words run in the gaps between rows, clear of every box)."""
     names = ["prompt", *(f"step {k}" for k in range(1, steps + 1))]
-    left = 8 + max(geometry.text_width(name, 12) for name in names) + 14
-    box = max(52, max(geometry.text_width(p, 12) for p in spec["pieces"]) + 20)
-    widest = max((geometry.text_width(t, 12) for t in arrow_labels), default=0)
-    mine = left + box / 2 + 8 + widest + 16 if learner else left
-    return _Lanes(left, box, max(mine, left + box + 24) if learner else mine)
+    left = 8 + max(geometry.text_width(name, 12) for name in names) + 10
+    box = max(44, max(geometry.text_width(p, 12) for p in spec["pieces"]) + 16)
+    return _Lanes(left, box, left + box + 14)
 
 
 def _step_box(x: float, k: int, width: float, text: str, role: str, **extra: object) -> list[str]:
@@ -220,15 +224,9 @@ def _greedy_lane(
     cx = lanes.left + lanes.box / 2
     for k in range(1, steps + 1):
         piece = right[k - 1] if right is not None else "?"
+        role = "path" if right else "step"
         body += _step_box(
-            lanes.left,
-            k,
-            lanes.box,
-            piece,
-            "path" if right else "step",
-            stroke=colour,
-            stroke_width=2,
-            data_piece=piece,
+            lanes.left, k, lanes.box, piece, role, stroke=colour, stroke_width=2, data_piece=piece
         )
         start, end = (cx, _box_top(k - 1) + BOX_HEIGHT + 2), (cx, _box_top(k) - 3)
         body.append(svg.arrow(prefix, "path" if right else "row", start, end, data={"step": k}))
@@ -242,13 +240,14 @@ def _learner_lane(
     """Return the learner's pieces beside the greedy ones, orange and dashed where they differ,
     each differing one with what it scores in the row of the learner's own previous piece;
     and the x where the lane's widest text ends."""
-    body = [svg.text(lanes.mine, 18, "your pieces", fill=svg.COLOURS["answer"])]
-    edge = lanes.mine + max(lanes.box, geometry.text_width("your pieces", 12))
+    body = [svg.text(lanes.mine, 18, "yours", fill=svg.COLOURS["answer"])]
+    edge = lanes.notes
     shown = learner[: len(right) + EXTRA]
     written = [spec["prompt"][-1], *learner]
     for k, piece in enumerate(shown, start=1):
         same = k <= len(right) and right[k - 1] == piece
         colour = svg.COLOURS["row"] if same else svg.COLOURS["answer"]
+        dashes = None if same else "5 3"
         body += _step_box(
             lanes.mine,
             k,
@@ -257,22 +256,18 @@ def _learner_lane(
             "answer",
             stroke=colour,
             stroke_width=2,
-            stroke_dasharray=None if same else "5 3",
+            stroke_dasharray=dashes,
             data_piece=piece,
         )
-        note = "" if same else _learner_note(spec, written[k - 1], piece)
-        if note:
-            edge = max(edge, lanes.mine + geometry.text_width(note, 12))
-            body.append(
-                svg.text(lanes.mine, _box_top(k) - 12, note, fill=colour, data_role="answer-note")
-            )
+        lines = () if same else _learner_note(spec, written[k - 1], piece)
+        for n, line in enumerate(lines):
+            y = _box_top(k) + (17 if len(lines) == 1 else 10 + 14 * n)
+            body.append(svg.text(lanes.notes, y, line, fill=colour, data_role="answer-note"))
+            edge = max(edge, lanes.notes + geometry.text_width(line, 12))
     if len(learner) > len(shown):
         more = f"and {len(learner) - len(shown)} more"
-        body.append(
-            svg.text(
-                lanes.mine, _box_top(len(shown)) + BOX_HEIGHT + 18, more, fill=svg.COLOURS["answer"]
-            )
-        )
+        y = _box_top(len(shown)) + BOX_HEIGHT + 18
+        body.append(svg.text(lanes.mine, y, more, fill=svg.COLOURS["answer"]))
     return body, edge
 
 
@@ -285,19 +280,20 @@ def chain_picture(
     steps = spec["steps"]
     notes = _arrow_labels(spec, right)
     mine = learner is not None and right is not None and tuple(learner) != tuple(right)
-    lanes = _lanes(spec, steps, notes, mine)
+    lanes = _lanes(spec, steps)
     prefix = svg.picture_id(
         ("greedy-chain", spec.get("scores"), spec.get("prompt"), right, learner)
     )
-    heading = "greedy decoding" if right is not None else "greedy decoding, step by step"
-    body = [svg.text(lanes.left, 18, heading, fill=svg.COLOURS["path" if right else "text"])]
+    heading = ("greedy", "path") if right is not None else ("greedy decoding, step by step", "text")
+    body = [svg.text(lanes.left, 18, heading[0], fill=svg.COLOURS[heading[1]])]
     body += _greedy_lane(spec, prefix, lanes, right, notes)
     rows = steps
     edge = lanes.left + lanes.box / 2 + 8 + max(geometry.text_width(t, 12) for t in notes)
     if mine:
         assert right is not None and learner is not None
-        lane, edge = _learner_lane(spec, lanes, right, learner)
+        lane, lane_edge = _learner_lane(spec, lanes, right, learner)
         body += lane
+        edge = max(edge, lane_edge)
         rows = max(steps, min(len(learner), steps + EXTRA))
     names = ["prompt", *(f"step {k}" for k in range(1, rows + 1))]
     body += [svg.text(8, _box_top(k) + 17, name) for k, name in enumerate(names)]

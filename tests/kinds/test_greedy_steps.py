@@ -135,12 +135,23 @@ def test_after_an_answer_the_chain_names_each_row_read_and_the_learners_pieces_b
     texts = [t.text for t in root.iter(f"{SVG}text")]
 
     assert path == ["cat", "sat", "on"]
-    assert [t for t in texts if t.startswith("top of row")] == [
-        "top of row ‘the’: 9",
-        "top of row ‘cat’: 8",
-        "top of row ‘sat’: 7",
+    assert [t for t in texts if t.startswith("row ")] == [
+        "row ‘the’, top 9",
+        "row ‘cat’, top 8",
+        "row ‘sat’, top 7",
     ]
     assert mine == [("cat", None), ("cat", "5 3"), ("cat", "5 3")]
     # The learner's step 2 read the row of their own step 1, cat: cat scores 1 there.
-    assert "1 in row ‘cat’; its top: ‘sat’ 8" in texts
+    notes = [t.text for t in root.iter(f"{SVG}text") if t.get("data-role") == "answer-note"]
+    assert notes[:2] == ["1 in row ‘cat’;", "its top: ‘sat’ 8"]
     assert "Your pieces, cat cat cat" in root.find(f"{SVG}desc").text
+
+
+def test_the_chain_fits_a_phones_verdict_column():
+    # The verdict's column on a 390 px phone is 312 px wide (measured in Chromium).
+    for level in (1, 2, 3, 4):
+        for seed in range(10):
+            problem = generate("greedy_steps", seed=seed, level=level)
+            for _, value in grading.mistaken_answers(problem):
+                root = ET.fromstring(render_svg(problem, answer=value))
+                assert float(root.get("width")) <= 312, (level, seed, value)
