@@ -154,13 +154,16 @@ class GreedyLoopGenerator(ProblemGenerator):
         return state_graph(spec, answer)
 
 
-BOX = 42  # an edge starts and ends this far from a state's centre (past its box)
-TOP = 80  # the first state's centre is at least this low: the key's three lines sit above
+HALF_W, HALF_H = 38, 14  # half a state's box
+DROP = 66  # pixels from one lead-in state to the next, down the column
+RADIUS = {2: 50, 3: 72, 4: 66}  # the cycle's circle by its number of states (at most 4)
+LABEL_ROOM = 40  # beside the column and the circle, for the edges' words
+WIDEST = 300  # the key's lines wrap to this, so the picture fits a phone's verdict (312 px)
 SKETCH_ROW = 58  # pixels from one state's box to the next in the fresh sketch
 SKETCH_NOTES = (
-    "a state is the text's last two pieces: the row read",
+    "a state: the last two pieces (the row read)",
     "writing y moves from the state (a, b) to (b, y)",
-    "the text loops from the first state that comes back",
+    "the text loops once a state comes back",
 )
 
 
@@ -198,18 +201,19 @@ def states_sketch(spec: dict) -> str:
         body.append(svg.text(cx + 8, tail - 11, words, fill=svg.COLOURS["path"]))
     bottom = top + SKETCH_ROW * len(pairs) + 10
     body.append(svg.text(cx, bottom, "…", text_anchor="middle"))
-    for n, line in enumerate(SKETCH_NOTES):
+    lines = [line for note in SKETCH_NOTES for line in _wrapped(note)]
+    for n, line in enumerate(lines):
         body.append(svg.text(left, bottom + 24 + 16 * n, line))
     width = (
         max(
             left + box + 12 + max(geometry.text_width(n, 12) for n in notes),
-            *(left + geometry.text_width(line, 12) for line in SKETCH_NOTES),
+            *(left + geometry.text_width(line, 12) for line in lines),
         )
         + 10
     )
     return svg.document(
         width,
-        bottom + 24 + 16 * len(SKETCH_NOTES),
+        bottom + 24 + 16 * len(lines),
         "How the state moves at each step",
         f"The prompt's pair, {a} {b}, is the first state; step 1 writes a piece y₁ and the "
         f"state becomes {b} y₁, step 2 writes y₂ and it becomes y₁ y₂, and so on until a "
@@ -229,32 +233,38 @@ class _GraphLayout:
     height: float
 
 
-def _layout(lead: int, cycle: int) -> _GraphLayout:
-    """Place ``lead`` lead-in states on a line (or down the left edge when long) and the
-    ``cycle`` states after them on a circle."""
-    spacing, radius = 160, 40 + 22 * cycle
-    positions: dict[int, tuple[float, float]] = {}
-    if 70 + spacing * lead + 2 * radius + 90 <= 820:
-        # The lead-in on a line left of the cycle.
-        cx, cy = 70 + spacing * lead + radius, TOP + radius
-        for t in range(lead):
-            positions[t] = (70 + t * spacing, cy)
-    else:
-        # A long lead-in runs down the left edge, so the picture keeps its natural size: its
-        # last state sits level with the cycle's leftmost one.
-        drop = 110
-        cy = max(TOP + radius, TOP + drop * (lead - 1))
-        cx = 70 + spacing + radius
-        for t in range(lead):
-            positions[t] = (70, cy - drop * (lead - 1 - t))
+def _layout(lead: int, cycle: int, top: float) -> _GraphLayout:
+    """Place ``lead`` lead-in states down one column from ``top`` and the ``cycle`` states on a
+    circle below it, the first at its top (right under the lead-in), turning clockwise."""
+    radius = RADIUS.get(cycle, 40 + 8 * cycle)
+    left_box = LABEL_ROOM + HALF_W if cycle == 2 else LABEL_ROOM + HALF_W + radius
+    cx = 10 + left_box
+    positions: dict[int, tuple[float, float]] = {t: (cx, top + DROP * t) for t in range(lead)}
+    cy = top + DROP * lead + radius
     for n in range(cycle):
-        angle = math.pi - 2 * math.pi * n / cycle
+        angle = math.pi / 2 - 2 * math.pi * n / cycle
         positions[lead + n] = (cx + radius * math.cos(angle), cy - radius * math.sin(angle))
-    # As large as what is drawn: a state's box, room for the edges' labels beside the
-    # rightmost ones and for the learner's answer below.
     right = max(x for x, _ in positions.values())
     bottom = max(y for _, y in positions.values())
-    return _GraphLayout(positions, right + 38 + 70, bottom + 14 + 60)
+    return _GraphLayout(positions, right + HALF_W + LABEL_ROOM + 10, bottom + HALF_H + 20)
+
+
+def _leave_box(dx: float, dy: float) -> float:
+    """Return how far from a state's centre, along (dx, dy), an edge starts clear of its box."""
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = abs(dx) / length, abs(dy) / length
+    return min(HALF_W / ux if ux else math.inf, HALF_H / uy if uy else math.inf) + 4
+
+
+def _wrapped(text: str, limit: float = WIDEST) -> list[str]:
+    """Return ``text`` in lines of at most ``limit`` pixels (12 px text), broken at spaces."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and geometry.text_width(f"{lines[-1]} {word}", 12) <= limit:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
 
 
 @dataclass
@@ -285,8 +295,9 @@ def _draw_edges(drawing: _Drawing, prefix: str, r: Any, layout: _GraphLayout) ->
         # own side of the line between them, so the two arrows do not lie on one another.
         shift = 6 / length if in_loop and r.repeat_step - j == 2 else 0.0
         sx, sy = dy * shift, -dx * shift
-        start = (source[0] + BOX * dx / length + sx, source[1] + BOX * dy / length + sy)
-        end = (target[0] - BOX * dx / length + sx, target[1] - BOX * dy / length + sy)
+        clear = _leave_box(dx, dy)
+        start = (source[0] + clear * dx / length + sx, source[1] + clear * dy / length + sy)
+        end = (target[0] - clear * dx / length + sx, target[1] - clear * dy / length + sy)
         drawing.body.append(
             svg.arrow(
                 prefix,
@@ -324,64 +335,77 @@ def _draw_states(
         drawing.obstacles += [labels.Box(x - 38, y - 14, x + 38, y + 14), inside]
 
 
-def _draw_answer(drawing: _Drawing, answer: Any, r: Any, height: float) -> str:
-    """Add the learner's loop and start as a line at the bottom when they differ from the
-    right ones; return the sentence the description gains (empty when none)."""
+def _draw_answer(drawing: _Drawing, answer: Any, r: Any, top: float) -> tuple[str, float]:
+    """Add the learner's loop and start as lines from ``top`` down when they differ from the
+    right ones; return the sentence the description gains (empty when none) and the height
+    the lines take."""
     if not (isinstance(answer, tuple) and len(answer) == 2):
-        return ""
+        return "", 0.0
     loop, start = answer
     if (tuple(loop), start) == (r.loop, r.start):
-        return ""
-    mine = f"your answer: {' '.join(loop)} from step {start}"
-    drawing.body.append(
-        svg.text(10, height - 12, mine, fill=svg.COLOURS["answer"], data_role="answer")
+        return "", 0.0
+    lines = _wrapped(f"your answer: {' '.join(loop)} from step {start}")
+    for n, line in enumerate(lines):
+        y = top + 16 * n
+        drawing.body.append(svg.text(10, y, line, fill=svg.COLOURS["answer"], data_role="answer"))
+        drawing.obstacles.append(labels.text_box(10, y, line, size=12))
+    return f" Your answer: the loop {' '.join(loop)} from step {start}.", 16.0 * len(lines)
+
+
+def _draw_keys(drawing: _Drawing, r: Any, first: str) -> float:
+    """Write what the marks mean at the top, wrapped to fit a phone; return where the lines
+    end (the y below them)."""
+    j = r.first_context_step
+    plain = _wrapped("states: the last two pieces; edges: the piece written at each step")
+    purple = _wrapped(
+        f"purple: the cycle; its first state, {first}, holds steps {j - 1} and {j}, so the "
+        f"text repeats {' '.join(r.loop)} from step {r.start}"
     )
-    drawing.obstacles.append(labels.text_box(10, height - 12, mine, size=12))
-    return f" Your answer: the loop {' '.join(loop)} from step {start}."
+    y = 20.0
+    for lines, extra in (
+        (plain, {}),
+        (purple, {"fill": svg.COLOURS["loop"], "data_role": "loop-key"}),
+    ):
+        for line in lines:
+            drawing.body.append(svg.text(10, y, line, **extra))
+            drawing.obstacles.append(labels.text_box(10, y, line, size=12))
+            y += 16
+    return y
 
 
 def state_graph(spec: dict, answer: Any) -> str:
-    """Draw the states (pairs of last pieces) decoding passes through: the lead-in on a line,
-    the cycle on a circle, each edge labelled with the piece written; the loop highlighted."""
+    """Draw the states (pairs of last pieces) decoding passes through: the lead-in down a
+    column, the cycle on a circle below it, each edge labelled with the piece written; the
+    loop highlighted."""
     problem = problem_of(spec)
     r = run(problem)
     text = (*problem.prompt, *r.written)
     states = [(text[t], text[t + 1]) for t in range(len(r.written) + 1)]
     # states[t] is the context after step t; states[m] == states[j].
     j = r.first_context_step
-    layout = _layout(j, r.repeat_step - j)
-    prefix = svg.picture_id(("loop-graph", spec.get("contexts"), spec.get("scores"), str(answer)))
     drawing = _Drawing()
-    _draw_edges(drawing, prefix, r, layout)
-    _draw_states(drawing, states[: r.repeat_step], layout.positions)
-    legend = "states: the last two pieces; edges: the piece written at each step"
-    drawing.body.append(svg.text(10, 20, legend))
-    drawing.obstacles.append(labels.text_box(10, 20, legend, size=12))
-    first = f"{states[j][0]} {states[j][1]}"
-    keys = (
-        f"purple: the cycle; its first state, {first}, holds steps {j - 1} and {j},",
-        f"so the text repeats {' '.join(r.loop)} from step {r.start}",
-    )
-    for n, key in enumerate(keys):
-        y = 36 + 16 * n
-        drawing.body.append(svg.text(10, y, key, fill=svg.COLOURS["loop"], data_role="loop-key"))
-        drawing.obstacles.append(labels.text_box(10, y, key, size=12))
+    below_keys = _draw_keys(drawing, r, f"{states[j][0]} {states[j][1]}")
+    layout = _layout(j, r.repeat_step - j, below_keys + 24)
+    prefix = svg.picture_id(("loop-graph", spec.get("contexts"), spec.get("scores"), str(answer)))
     desc = (
         f"The text enters a loop of {len(r.loop)} pieces, {' '.join(r.loop)}, at step "
         f"{r.start}; the pair ({states[j][0]}, {states[j][1]}) comes back after step "
         f"{r.repeat_step}."
     )
-    desc += _draw_answer(drawing, answer, r, layout.height)
+    mine, taken = _draw_answer(drawing, answer, r, layout.height + 10)
+    layout = _GraphLayout(layout.positions, layout.width, layout.height + taken)
+    _draw_edges(drawing, prefix, r, layout)
+    _draw_states(drawing, states[: r.repeat_step], layout.positions)
     spots = labels.place(
         drawing.edge_labels, segments=drawing.segments, obstacles=drawing.obstacles
     )
     body = drawing.body
     body += [labels.svg_text(s, fill=c) for s, c in zip(spots, drawing.edge_colours, strict=True)]
     return svg.document(
-        layout.width,
-        layout.height,
+        max(layout.width, WIDEST + 12),
+        layout.height + 6,
         "The states greedy decoding passes through, and the cycle",
-        desc,
+        desc + mine,
         body,
         markers=["path", "loop"],
         prefix=prefix,
