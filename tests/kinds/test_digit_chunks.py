@@ -162,3 +162,14 @@ def test_pieces_in_the_statement_and_the_help_are_set_apart_by_bars():
         assert " | " in pieces, example
         help_example = grading.answer_help(problem).rsplit("such as ", 1)[1]
         assert " | " in help_example.split(";")[0], help_example
+
+
+def test_pictures_are_as_wide_as_their_digits_within_a_phones_verdict_column():
+    for level in GENERATORS[NAME].levels:
+        for seed in range(SEEDS):
+            problem = generate(NAME, seed=seed, level=level)
+            wrong = grading.mistaken_answers(problem)[0][1]
+            for markup in (render_svg(problem), render_svg(problem, answer=wrong)):
+                width = float(parse_svg(markup).get("width"))
+                assert width <= 312, (level, seed)
+                assert width <= max(180, 32 + 28 * len(problem["number"])), (level, seed)
