@@ -13,10 +13,10 @@ from grading.kinds.greedy_loop import Run
 
 from . import geometry, labels, svg
 
-HALF_W, HALF_H = 38, 14  # half a state's box
+HALF_W, HALF_H = 46, 14  # half a state's box: two five-letter pieces fit in it
 DROP = 66  # pixels from one lead-in state to the next, down the column
-RADIUS = {2: 50, 3: 72, 4: 66}  # the cycle's circle by its number of states (at most 4)
-LABEL_ROOM = 40  # beside the column and the circle, for the edges' words
+RADIUS = {2: 50, 3: 66, 4: 62}  # the cycle's circle by its number of states (at most 4)
+LABEL_ROOM = 36  # beside the column and the circle, for the edges' words
 WIDEST = 300  # the key's lines wrap to this, so the picture fits a phone's verdict (312 px)
 SKETCH_ROW = 58  # pixels from one state's box to the next in the fresh sketch
 SKETCH_NOTES = (
@@ -186,12 +186,20 @@ def _draw_states(
             f"<g {svg.attrs({'class': 'state', 'data-state': t, 'data-pair': pair})}>"
         )
         drawing.body.append(
-            svg.rect(x - 38, y - 14, 76, 28, rx=8, fill="#ffffff", stroke=svg.COLOURS["query"])
+            svg.rect(
+                x - HALF_W,
+                y - HALF_H,
+                2 * HALF_W,
+                2 * HALF_H,
+                rx=8,
+                fill="#ffffff",
+                stroke=svg.COLOURS["query"],
+            )
         )
         drawing.body.append(svg.text(x, y + 4, pair, text_anchor="middle"))
         drawing.body.append("</g>")
         inside = labels.text_box(x, y + 4, pair, size=12, anchor="middle")
-        drawing.obstacles += [labels.Box(x - 38, y - 14, x + 38, y + 14), inside]
+        drawing.obstacles += [labels.Box(x - HALF_W, y - HALF_H, x + HALF_W, y + HALF_H), inside]
 
 
 def _draw_answer(drawing: _Drawing, answer: Any, r: Any, top: float) -> tuple[str, float]:
