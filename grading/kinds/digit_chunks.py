@@ -269,9 +269,11 @@ class DigitChunks(Kind):
     def answer_formats(self, problem: DigitChunksProblem) -> tuple[Format, ...]:
         return (
             Format(
-                "Two parts separated by ';': the pieces (groups of digits separated by spaces), "
-                "then the digit's worth (a whole number)",
-                ("12 345; 300", "1 234 5; 40", "98 76; 6000"),
+                # Bars, not spaces, between the pieces in the examples: "12 345" reads as the
+                # number twelve thousand, three hundred and forty-five.
+                "Two parts separated by ';': the pieces (groups of digits separated by | or by "
+                "spaces), then the digit's worth (a whole number)",
+                ("12 | 345; 300", "123 | 4; 40", "98 | 76; 6000"),
             ),
         )
 

@@ -265,8 +265,9 @@ class LettersInPieces(Kind):
         return (
             Format(
                 "Two parts separated by ';': the pieces separated by spaces (type a piece's "
-                f"leading space as ▁ or _), then the count of {problem.letter} (a whole number)",
-                ("ab ▁cd; 2", "ro ▁se; 3", "x ▁yz; 1"),
+                f"leading space as an underscore), then the count of {problem.letter} (a whole "
+                "number)",
+                ("ab _cd; 2", "ro _se; 3", "x _yz; 1"),
             ),
         )
 

@@ -67,8 +67,16 @@ class WhitespaceProblem:
         return self.cut(self.line)
 
 
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
 def _md(pieces: Iterable[str]) -> str:
-    return " ".join(md_code(p) for p in pieces)
+    """Return pieces as code spans, a piece of two or more spaces followed by its count as a
+    subscript, as the statement writes them (four ``▁`` in a row must not pass for eight)."""
+    return " ".join(
+        md_code(p) + (str(p.count(" ")).translate(_SUBSCRIPT) if p.count(" ") > 1 else "")
+        for p in pieces
+    )
 
 
 def _spaces(n: int) -> str:

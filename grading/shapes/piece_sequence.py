@@ -53,8 +53,8 @@ class PieceSequence(Shape):
             phrase += "; type a space inside a piece as ▁ (_ is an underscore)"
             return (Format(phrase, ("▁▁ if ▁x", "▁ return ▁y", "▁▁▁ for")),)
         if "▁" in self.space_marks:
-            phrase += "; type a piece's leading space as ▁ or _"
-            return (Format(phrase, ("low est", "ab ▁cd", "x yz")),)
+            phrase += "; type a piece's leading space as an underscore"
+            return (Format(phrase, ("low est", "ab _cd", "x yz")),)
         return (Format(phrase, ("low est", "ab cd ef", "x yz")),)
 
     def read(self, text: str) -> Reading:

@@ -17,6 +17,8 @@ from grading.kinds.cosine_similarity import cosine
 
 from . import geometry, labels, svg
 from .base import Draw, ProblemGenerator
+from .crop import Crop, crop_to
+from .geometry import Point
 from .statement import format_example, md_word, tex_vector
 from .words_embedding import WORD_PAIRS
 
@@ -135,14 +137,6 @@ def _scale_for(points: list[tuple[float, float]]) -> tuple[float, float, float]:
     return scale, ox, oy
 
 
-def _axes(ox: float, oy: float) -> list[str]:
-    """Return the two faint axes: guides a label may cross (class ``guide``)."""
-    return [
-        svg.line(4, oy, PANEL - 4, oy, class_="axis guide", stroke=svg.COLOURS["muted"]),
-        svg.line(ox, 4, ox, PANEL - 4, class_="axis guide", stroke=svg.COLOURS["muted"]),
-    ]
-
-
 class _Drawing:
     """Collect a panel's lines, what a label must keep off, and the labels to place."""
 
@@ -151,6 +145,7 @@ class _Drawing:
         self.segments: list[labels.Segment] = []
         self.labels: list[labels.Label] = []
         self.attributes: list[dict[str, str]] = []
+        self.spots: list[labels.Placed] = []
 
     def label(self, text: str, candidates: list[labels.Candidate], **attributes: str) -> None:
         self.labels.append(labels.Label(text, 12, tuple(candidates), bounds=_BOUNDS))
@@ -158,9 +153,14 @@ class _Drawing:
 
     def placed(self) -> list[str]:
         """Return the body with every label placed off every line and earlier label."""
-        spots = labels.place(self.labels, segments=self.segments)
-        texts = [labels.svg_text(s, **a) for s, a in zip(spots, self.attributes, strict=True)]
-        return [*self.body, *texts]
+        self.spots = labels.place(self.labels, segments=self.segments)
+        pairs = zip(self.spots, self.attributes, strict=True)
+        return [*self.body, *(labels.svg_text(s, **a) for s, a in pairs)]
+
+    def crop(self, origin: tuple[float, float], tips: list[tuple[float, float]]) -> Crop:
+        """Return the part of the panel holding the origin, the arrows' ``tips`` (pixels) and
+        the placed labels (call after ``placed``)."""
+        return crop_to([origin, *tips], [spot.box for spot in self.spots])
 
 
 _BOUNDS = labels.Box(0, 0, PANEL, PANEL)
@@ -227,21 +227,22 @@ def _fmt(value: float) -> str:
 
 def _fresh_arrows(prefix: str, words: list[str], u: tuple, v: tuple) -> str:
     scale, ox, oy = _scale_for([(float(u[0]), float(u[1])), (float(v[0]), float(v[1]))])
-    body = [f'<g class="panel" data-origin="{svg.px(ox)},{svg.px(oy)}" data-scale="{scale:g}">']
-    body += _axes(ox, oy)
     drawing = _Drawing()
     _row_arrow(drawing, prefix, 0, words[0], (u[0], u[1]), scale, ox, oy)
     _row_arrow(drawing, prefix, 1, words[1], (v[0], v[1]), scale, ox, oy)
     _angle_arc(drawing, ox, oy, math.atan2(u[1], u[0]), math.atan2(v[1], v[0]), "θ")
-    body += drawing.placed()
-    body.append("</g>")
+    drawn = drawing.placed()
+    tips = [(ox + x * scale, oy - y * scale) for x, y in ((u[0], u[1]), (v[0], v[1]))]
+    kept = drawing.crop((ox, oy), tips)
+    body = [f'<g class="panel" data-origin="{svg.px(ox)},{svg.px(oy)}" data-scale="{scale:g}">']
+    body += [*kept.axes((ox, oy)), *drawn, "</g>"]
     return svg.document(
-        PANEL,
-        PANEL,
+        kept.width,
+        kept.height,
         "The two rows as arrows and the angle between them",
         f"The rows of {words[0]} (u) and {words[1]} (v) drawn from the origin; θ is the "
         "angle between them. Its cosine is not written.",
-        body,
+        kept.shifted(body),
         markers=["row"],
         prefix=prefix,
     )
@@ -294,33 +295,60 @@ def _fresh_bars(prefix: str, words: list[str], u: tuple, v: tuple) -> str:
     )
 
 
+def _plane_tips(u: tuple, v: tuple, cos_right: float) -> tuple[Point, Point]:
+    """Return the rows' tips in the plane they span: the real axes when two-dimensional, else
+    u along the x axis and v at the angle between them."""
+    if len(u) == 2:
+        return (float(u[0]), float(u[1])), (float(v[0]), float(v[1]))
+    nu, nv = math.sqrt(sum(a * a for a in u)), math.sqrt(sum(b * b for b in v))
+    angle = math.acos(max(-1.0, min(1.0, cos_right)))
+    return (nu, 0.0), (nv * math.cos(angle), nv * math.sin(angle))
+
+
+def _learner_tip(
+    tip_u: Point, tip_v: Point, learner: float | None, cos_right: float
+) -> Point | None:
+    """Return the tip of an arrow as long as v at the angle from u whose cosine is the
+    learner's value (on v's side of u), or None when it is right or no cosine."""
+    if learner is None or not -1 <= learner <= 1 or abs(learner - cos_right) <= 1e-9:
+        return None
+    base = math.atan2(tip_u[1], tip_u[0])
+    side = 1 if (tip_u[0] * tip_v[1] - tip_u[1] * tip_v[0]) >= 0 else -1
+    theta = base + side * math.acos(learner)
+    length = math.hypot(*tip_v)
+    return length * math.cos(theta), length * math.sin(theta)
+
+
+def _angle_words(learner: float | None, drawn: bool, cos_right: float) -> tuple[str, str | None]:
+    """Return the description and, for a value no cosine has, the line the picture writes."""
+    desc = f"The right cosine is about {cos_right:.4f}."
+    if learner is None:
+        return desc + " Your answer could not be drawn as an angle.", None
+    if not -1 <= learner <= 1:
+        desc += (
+            f" Your answer, about {learner:.4g}, is not the cosine of any angle: a cosine lies "
+            "between -1 and 1."
+        )
+        return desc, f"your {learner:.4g} is not a cosine (they lie in [−1, 1])".replace("-", "−")
+    if drawn:
+        desc += f" The dashed arrow makes the angle whose cosine is your {learner:.4g}."
+    return desc, None
+
+
 def _angle_picture(prefix: str, words: list[str], u: tuple, v: tuple, answer: Any) -> str:
     """Draw both rows in the plane they span (the real axes when they are two-dimensional),
     the angle with its exact cosine, and the angle the learner's value stands for."""
     right = cosine(u, v)
     cos_right = float(right)
-    nu, nv = math.sqrt(sum(a * a for a in u)), math.sqrt(sum(b * b for b in v))
-    if len(u) == 2:
-        tip_u = (float(u[0]), float(u[1]))
-        tip_v = (float(v[0]), float(v[1]))
-    else:
-        angle = math.acos(max(-1.0, min(1.0, cos_right)))
-        tip_u = (nu, 0.0)
-        tip_v = (nv * math.cos(angle), nv * math.sin(angle))
+    tip_u, tip_v = _plane_tips(u, v, cos_right)
     learner = _as_float(answer)
-    learner_tip = None
-    base = math.atan2(tip_u[1], tip_u[0])
-    side = 1 if (tip_u[0] * tip_v[1] - tip_u[1] * tip_v[0]) >= 0 else -1
-    if learner is not None and -1 <= learner <= 1 and abs(learner - cos_right) > 1e-9:
-        theta = base + side * math.acos(learner)
-        learner_tip = (nv * math.cos(theta), nv * math.sin(theta))
+    learner_tip = _learner_tip(tip_u, tip_v, learner, cos_right)
     points = [tip_u, tip_v] + ([learner_tip] if learner_tip else [])
     scale, ox, oy = _scale_for(points)
-    body = [f'<g class="panel" data-origin="{svg.px(ox)},{svg.px(oy)}" data-scale="{scale:g}">']
-    body += _axes(ox, oy)
     drawing = _Drawing()
     _row_arrow(drawing, prefix, 0, words[0], tip_u, scale, ox, oy)
     _row_arrow(drawing, prefix, 1, words[1], tip_v, scale, ox, oy)
+    base = math.atan2(tip_u[1], tip_u[0])
     _angle_arc(drawing, ox, oy, base, math.atan2(tip_v[1], tip_v[0]), f"cos θ ≈ {cos_right:.3f}")
     roles = ["row"]
     if learner_tip is not None:
@@ -330,25 +358,24 @@ def _angle_picture(prefix: str, words: list[str], u: tuple, v: tuple, answer: An
             drawing, prefix, "answer", "your answer's angle", (x, y), (ox, oy), data, dashed=True
         )
         roles.append("answer")
-    body += drawing.placed()
-    body.append("</g>")
-    desc = f"The right cosine is about {cos_right:.4f}."
-    if learner is None:
-        desc += " Your answer could not be drawn as an angle."
-    elif not -1 <= learner <= 1:
-        desc += (
-            f" Your answer, about {learner:.4g}, is not the cosine of any angle: a cosine lies "
-            "between -1 and 1."
-        )
-    elif learner_tip is not None:
-        desc += f" The dashed arrow makes the angle whose cosine is your {learner:.4g}."
+    drawn = drawing.placed()
+    kept = drawing.crop((ox, oy), [(ox + x * scale, oy - y * scale) for x, y in points])
+    body = [f'<g class="panel" data-origin="{svg.px(ox)},{svg.px(oy)}" data-scale="{scale:g}">']
+    body = kept.shifted([*body, *kept.axes((ox, oy)), *drawn, "</g>"])
+    desc, no_cosine = _angle_words(learner, learner_tip is not None, cos_right)
+    lines = [(f"cos θ = {svg.math_text(right)}", {})]
+    if no_cosine:
+        lines.append((no_cosine, {"fill": svg.COLOURS["answer"], "data_role": "answer"}))
+    for n, (line, extra) in enumerate(lines):
+        body.append(svg.text(8, kept.height + 12 + 18 * n, line, **extra))
+    width = max(kept.width, *(geometry.text_width(line, 12) + 16 for line, _ in lines))
     plane = "" if len(u) == 2 else " (drawn in the plane the two rows span)"
     return svg.document(
-        PANEL,
-        PANEL + 20,
+        width,
+        kept.height + 20 + 18 * (len(lines) - 1),
         f"The angle between the rows{plane}",
         desc,
-        [*body, svg.text(8, PANEL + 12, f"cos θ = {svg.math_text(right)}")],
+        body,
         markers=roles,
         prefix=prefix,
     )

@@ -110,7 +110,8 @@ class DigitChunksGenerator(ProblemGenerator):
                 f"is the number of digits after it (the $2$ in $1234$ is worth "
                 f"$2 \\times 10^2 = 200$).",
                 "",
-                "Answer with the pieces, a semicolon, then the worth, for example `10 20; 3000`.",
+                "Answer with the pieces separated by `|`, a semicolon, then the worth, for "
+                "example `10 | 20; 3000`.",
             ]
         )
 
@@ -130,7 +131,7 @@ class DigitChunksGenerator(ProblemGenerator):
             )
             body.append(label(x + cell / 2, y0 + 18, digit, anchor="middle"))
             body.append(label(x + cell / 2, y0 - 8, str(k + 1), anchor="middle", colour="#9ca3af"))
-        width = max(2 * x0 + len(number) * (cell + 2), 360)
+        width = max(2 * x0 + len(number) * (cell + 2), 180)  # the legend needs 180 px
         height = y0 + BOX_HEIGHT + 16
         title = f"The digits of {number}, the {ORDINALS[marked]} marked"
         desc = "Each digit in a box, numbered from the left; the marked digit is shaded."

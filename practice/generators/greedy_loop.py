@@ -11,7 +11,6 @@ state does (so "stopped at the first repeated piece" gives another answer).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -19,9 +18,9 @@ from typing import Any, ClassVar
 from grading.kinds.greedy_loop import LoopProblem, first_repeated_piece, run
 from grading.spec import number
 
-from . import geometry, labels, svg
 from .base import Draw, ProblemGenerator
-from .greedy_steps import draw_pieces, draw_scores, grid_picture, score_table_markdown
+from .greedy_steps import draw_pieces, draw_scores, score_table_markdown
+from .loop_figures import state_graph, states_sketch
 from .statement import format_example, md_word
 
 
@@ -150,124 +149,5 @@ class GreedyLoopGenerator(ProblemGenerator):
     ) -> str | None:
         show = answer is not None if solution is None else solution
         if not show:
-            contexts = [tuple(pair) for pair in spec["contexts"]]
-            prompt = tuple(spec["prompt"])
-            return grid_picture(
-                key=("loop-table", spec.get("contexts"), spec.get("scores"), spec.get("prompt")),
-                columns=list(spec["pieces"]),
-                row_labels=[f"{a} {b}" for a, b in contexts],
-                scores=spec["scores"],
-                outlined=contexts.index(prompt) if prompt in contexts else None,
-                paths=[],
-                title="The score table over the last two pieces",
-                desc=f"The rows are pairs of last pieces; the prompt's pair, {' '.join(prompt)}, "
-                "is outlined.",
-            )
-        return state_graph(spec, answer)
-
-
-BOX = 42  # an edge starts and ends this far from a state's centre (past its box)
-
-
-def state_graph(spec: dict, answer: Any) -> str:
-    """Draw the states (pairs of last pieces) decoding passes through: the lead-in on a line,
-    the cycle on a circle, each edge labelled with the piece written; the loop highlighted."""
-    problem = problem_of(spec)
-    r = run(problem)
-    text = (*problem.prompt, *r.written)
-    states = [(text[t], text[t + 1]) for t in range(len(r.written) + 1)]
-    # states[t] is the context after step t; states[m] == states[j].
-    j = r.first_context_step
-    lead, cycle = states[:j], states[j : r.repeat_step]
-    spacing, radius = 160, 40 + 22 * len(cycle)
-    positions: dict[int, tuple[float, float]] = {}
-    if 70 + spacing * len(lead) + 2 * radius + 90 <= 820:
-        # The lead-in on a line left of the cycle.
-        cx, cy = 70 + spacing * len(lead) + radius, 60 + radius
-        for t in range(len(lead)):
-            positions[t] = (70 + t * spacing, cy)
-    else:
-        # A long lead-in runs down the left edge, so the picture keeps its natural size: its
-        # last state sits level with the cycle's leftmost one.
-        drop = 110
-        cy = max(60 + radius, 60 + drop * (len(lead) - 1))
-        cx = 70 + spacing + radius
-        for t in range(len(lead)):
-            positions[t] = (70, cy - drop * (len(lead) - 1 - t))
-    width, height = cx + radius + 90, cy + radius + 70
-    for n in range(len(cycle)):
-        angle = math.pi - 2 * math.pi * n / len(cycle)
-        positions[j + n] = (cx + radius * math.cos(angle), cy - radius * math.sin(angle))
-    prefix = svg.picture_id(("loop-graph", spec.get("contexts"), spec.get("scores"), str(answer)))
-    body: list[str] = []
-    roles = ["path", "loop"]
-    bounds = labels.Box(0, 0, width, height)
-    segments: list[labels.Segment] = []
-    edge_labels: list[labels.Label] = []
-    edge_colours: list[str] = []
-    obstacles: list[labels.Box] = []
-    for t in range(len(r.written)):
-        source = positions[t]
-        target_index = t + 1 if t + 1 < r.repeat_step else j
-        target = positions[target_index]
-        in_loop = t >= j
-        role = "loop" if in_loop else "path"
-        dx, dy = target[0] - source[0], target[1] - source[1]
-        length = math.hypot(dx, dy) or 1.0
-        start = (source[0] + BOX * dx / length, source[1] + BOX * dy / length)
-        end = (target[0] - BOX * dx / length, target[1] - BOX * dy / length)
-        body.append(
-            svg.arrow(
-                prefix,
-                role,
-                start,
-                end,
-                data={"step": t + 1, "piece": r.written[t], "from": t, "to": target_index},
-                width=3 if in_loop else 2,
-            )
-        )
-        segments += geometry.arrow_segments(start, end)
-        text = f"{t + 1}: {r.written[t]}"
-        # On the shaft's left first (outside the loop, which turns clockwise on screen).
-        candidates = labels.along_segment((start, end), text, 12, side=1)
-        edge_labels.append(labels.Label(text, 12, tuple(candidates), bounds=bounds))
-        edge_colours.append(svg.COLOURS[role])
-    for t, state in enumerate(states[: r.repeat_step]):
-        x, y = positions[t]
-        pair = f"{state[0]} {state[1]}"
-        body.append(f"<g {svg.attrs({'class': 'state', 'data-state': t, 'data-pair': pair})}>")
-        body.append(
-            svg.rect(x - 38, y - 14, 76, 28, rx=8, fill="#ffffff", stroke=svg.COLOURS["query"])
-        )
-        body.append(svg.text(x, y + 4, pair, text_anchor="middle"))
-        body.append("</g>")
-        inside = labels.text_box(x, y + 4, pair, size=12, anchor="middle")
-        obstacles += [labels.Box(x - 38, y - 14, x + 38, y + 14), inside]
-    legend = "states: the last two pieces; edges: the piece written at each step"
-    body.append(svg.text(10, 20, legend))
-    obstacles.append(labels.text_box(10, 20, legend, size=12))
-    desc = (
-        f"The text enters a loop of {len(r.loop)} pieces, {' '.join(r.loop)}, at step "
-        f"{r.start}; the pair ({states[j][0]}, {states[j][1]}) comes back after step "
-        f"{r.repeat_step}."
-    )
-    if isinstance(answer, tuple) and len(answer) == 2:
-        loop, start = answer
-        if (tuple(loop), start) != (r.loop, r.start):
-            desc += f" Your answer: the loop {' '.join(loop)} from step {start}."
-            mine = f"your answer: {' '.join(loop)} from step {start}"
-            body.append(
-                svg.text(10, height - 12, mine, fill=svg.COLOURS["answer"], data_role="answer")
-            )
-            obstacles.append(labels.text_box(10, height - 12, mine, size=12))
-    spots = labels.place(edge_labels, segments=segments, obstacles=obstacles)
-    body += [labels.svg_text(s, fill=c) for s, c in zip(spots, edge_colours, strict=True)]
-    return svg.document(
-        width,
-        height,
-        "The states greedy decoding passes through, and the cycle",
-        desc,
-        body,
-        markers=roles,
-        prefix=prefix,
-    )
+            return states_sketch(spec)
+        return state_graph(spec, run(problem_of(spec)), answer)

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from grading.kinds.greedy_steps import GreedyProblem, ScoreTable, decode
 from grading.spec import number
 
-from . import svg
+from . import geometry, svg
 from .base import Draw, ProblemGenerator
 from .statement import md_word
 from .words_decoding import PIECE_SETS
@@ -116,164 +116,215 @@ class GreedyStepsGenerator(ProblemGenerator):
         self, spec: dict, answer: Any = None, *, solution: bool | None = None
     ) -> str | None:
         show = answer is not None if solution is None else solution
-        problem = problem_of(spec)
-        right = decode(problem) if show else None
+        right = decode(problem_of(spec)) if show else None
         learner = tuple(answer) if isinstance(answer, tuple | list) else None
-        return table_picture(spec, right, learner)
+        return chain_picture(spec, right, learner if show else None)
 
 
-CELL = 46
-LEFT = 80
-TOP = 40
+ROW = 58  # pixels from one step's box to the next: a box, then a gap for the arrow
+BOX_HEIGHT = 26
+TOP = 40  # the prompt's box; the lanes' headings sit above it
+EXTRA = 2  # a learner's pieces drawn past the steps asked for, at most
+LEGEND = ("each step reads the row of the piece above it", "and writes that row's top piece")
 
 
-def path_cells(prompt_last: str, pieces: list[str], written: tuple[str, ...]) -> list[tuple]:
-    """Return (step, row, column) for every step of a written path that stays in the table."""
-    cells = []
-    last = prompt_last
-    for step, piece in enumerate(written):
-        if piece not in pieces or last not in pieces:
-            break
-        cells.append((step, pieces.index(last), pieces.index(piece)))
-        last = piece
-    return cells
+def _score(spec: dict, last: str, piece: str) -> int | None:
+    """Return the score of ``piece`` in the row of ``last`` (None when either is no piece)."""
+    pieces = spec["pieces"]
+    if last not in pieces or piece not in pieces:
+        return None
+    return int(spec["scores"][pieces.index(last)][pieces.index(piece)])
 
 
-def table_picture(
+def _top(spec: dict, last: str) -> tuple[str, int]:
+    """Return the top-scoring piece of the row of ``last`` and its score."""
+    row = [int(x) for x in spec["scores"][spec["pieces"].index(last)]]
+    best = max(range(len(row)), key=row.__getitem__)
+    return spec["pieces"][best], row[best]
+
+
+def _q(piece: str) -> str:
+    """Return a piece quoted, so a piece such as *the* or *a* does not read as a word."""
+    return f"‘{piece}’"
+
+
+def _box_top(k: int) -> float:
+    return TOP + ROW * k
+
+
+def _arrow_labels(spec: dict, right: tuple[str, ...] | None) -> list[str]:
+    """Return the words beside each arrow of the greedy chain: the row it reads and the top
+    score there (solved), or the rule (fresh)."""
+    last = spec["prompt"][-1]
+    if right is None:
+        first = f"the top piece of row {_q(last)}"
+        return [first, *["the top piece of the row above"] * (spec["steps"] - 1)]
+    written = [last, *right]
+    return [f"row {_q(written[k])}, top {_top(spec, written[k])[1]}" for k in range(len(right))]
+
+
+def _learner_note(spec: dict, last: str, piece: str) -> tuple[str, ...]:
+    """Return, in one or two short lines, what the learner's piece scores in the row of their
+    own previous piece, and that row's top piece when it is not the top."""
+    score = _score(spec, last, piece)
+    if piece not in spec["pieces"]:
+        return ("not in the table",)
+    if score is None:
+        return ()
+    top, best = _top(spec, last)
+    if top == piece:
+        return (f"top of row {_q(last)}",)
+    return (f"{score} in row {_q(last)};", f"its top: {_q(top)} {best}")
+
+
+@dataclass(frozen=True)
+class _Lanes:
+    """Where a chain picture's columns start: the greedy boxes, the learner's boxes and their
+    notes (and the common box width)."""
+
+    left: float
+    box: float
+    mine: float
+
+    @property
+    def notes(self) -> float:
+        return self.mine + self.box + 8
+
+
+def _lanes(spec: dict, steps: int) -> _Lanes:
+    """Return the columns: step names, then the greedy boxes, then the learner's boxes right
+    beside them (the arrows' words run in the gaps between rows, clear of every box)."""
+    names = ["prompt", *(f"step {k}" for k in range(1, steps + 1))]
+    left = 8 + max(geometry.text_width(name, 12) for name in names) + 10
+    box = max(44, max(geometry.text_width(p, 12) for p in spec["pieces"]) + 16)
+    return _Lanes(left, box, left + box + 14)
+
+
+def _step_box(x: float, k: int, width: float, text: str, role: str, **extra: object) -> list[str]:
+    """Return a step's box (``data-role`` ``role``) with its piece written in the middle."""
+    y = _box_top(k)
+    return [
+        svg.rect(
+            x, y, width, BOX_HEIGHT, rx=6, fill="#ffffff", data_role=role, data_step=k, **extra
+        ),
+        svg.text(x + width / 2, y + 17, text, text_anchor="middle"),
+    ]
+
+
+def _greedy_lane(
+    spec: dict, prefix: str, lanes: _Lanes, right: tuple[str, ...] | None, notes: list[str]
+) -> list[str]:
+    """Return the greedy chain: the prompt's last piece, then one box per step (a ``?`` when
+    fresh), an arrow into each with the row it reads written beside it."""
+    steps = spec["steps"]
+    colour = svg.COLOURS["path"] if right is not None else svg.COLOURS["row"]
+    body = _step_box(
+        lanes.left, 0, lanes.box, spec["prompt"][-1], "prompt", stroke=svg.COLOURS["query"]
+    )
+    cx = lanes.left + lanes.box / 2
+    for k in range(1, steps + 1):
+        piece = right[k - 1] if right is not None else "?"
+        role = "path" if right else "step"
+        body += _step_box(
+            lanes.left, k, lanes.box, piece, role, stroke=colour, stroke_width=2, data_piece=piece
+        )
+        start, end = (cx, _box_top(k - 1) + BOX_HEIGHT + 2), (cx, _box_top(k) - 3)
+        body.append(svg.arrow(prefix, "path" if right else "row", start, end, data={"step": k}))
+        body.append(svg.text(cx + 8, _box_top(k) - 12, notes[k - 1], fill=colour))
+    return body
+
+
+def _learner_lane(
+    spec: dict, lanes: _Lanes, right: tuple[str, ...], learner: tuple[str, ...]
+) -> tuple[list[str], float]:
+    """Return the learner's pieces beside the greedy ones, orange and dashed where they differ,
+    each differing one with what it scores in the row of the learner's own previous piece;
+    and the x where the lane's widest text ends."""
+    body = [svg.text(lanes.mine, 18, "yours", fill=svg.COLOURS["answer"])]
+    edge = lanes.notes
+    shown = learner[: len(right) + EXTRA]
+    written = [spec["prompt"][-1], *learner]
+    for k, piece in enumerate(shown, start=1):
+        same = k <= len(right) and right[k - 1] == piece
+        colour = svg.COLOURS["row"] if same else svg.COLOURS["answer"]
+        dashes = None if same else "5 3"
+        body += _step_box(
+            lanes.mine,
+            k,
+            lanes.box,
+            piece,
+            "answer",
+            stroke=colour,
+            stroke_width=2,
+            stroke_dasharray=dashes,
+            data_piece=piece,
+        )
+        lines = () if same else _learner_note(spec, written[k - 1], piece)
+        for n, line in enumerate(lines):
+            y = _box_top(k) + (17 if len(lines) == 1 else 10 + 14 * n)
+            body.append(svg.text(lanes.notes, y, line, fill=colour, data_role="answer-note"))
+            edge = max(edge, lanes.notes + geometry.text_width(line, 12))
+    if len(learner) > len(shown):
+        more = f"and {len(learner) - len(shown)} more"
+        y = _box_top(len(shown)) + BOX_HEIGHT + 18
+        body.append(svg.text(lanes.mine, y, more, fill=svg.COLOURS["answer"]))
+    return body, edge
+
+
+def chain_picture(
     spec: dict, right: tuple[str, ...] | None, learner: tuple[str, ...] | None
 ) -> str:
-    """Draw the score table; with the solution, the greedy path's cells numbered by step and
-    the learner's path outlined beside it."""
-    pieces = list(spec["pieces"])
-    prompt_last = spec["prompt"][-1]
-    paths = []
-    desc = f"The score table; the prompt ends with {prompt_last}, whose row is outlined."
-    title = "The next-piece score table"
-    if right is not None:
-        paths.append(("path", path_cells(prompt_last, pieces, right)))
-        title = "The score table with the greedy path, step by step"
-        desc += f" Greedy decoding writes {' '.join(right)}; each step's cell is numbered."
-        if learner is not None:
-            paths.append(("answer", path_cells(prompt_last, pieces, learner)))
-            if tuple(learner) != tuple(right):
-                desc += f" Your pieces, {' '.join(learner)}, are outlined dashed."
-    return grid_picture(
-        key=("greedy", spec.get("scores"), spec.get("prompt"), right, learner),
-        columns=pieces,
-        row_labels=pieces,
-        scores=spec["scores"],
-        outlined=pieces.index(prompt_last),
-        paths=paths,
-        title=title,
-        desc=desc,
+    """Draw greedy decoding as a chain: each piece written is the row the next step reads. With
+    the solution, each arrow names that row and its top score, and the learner's pieces stand
+    beside the chain."""
+    steps = spec["steps"]
+    notes = _arrow_labels(spec, right)
+    mine = learner is not None and right is not None and tuple(learner) != tuple(right)
+    lanes = _lanes(spec, steps)
+    prefix = svg.picture_id(
+        ("greedy-chain", spec.get("scores"), spec.get("prompt"), right, learner)
+    )
+    heading = ("greedy", "path") if right is not None else ("greedy decoding, step by step", "text")
+    body = [svg.text(lanes.left, 18, heading[0], fill=svg.COLOURS[heading[1]])]
+    body += _greedy_lane(spec, prefix, lanes, right, notes)
+    rows = steps
+    edge = lanes.left + lanes.box / 2 + 8 + max(geometry.text_width(t, 12) for t in notes)
+    if mine:
+        assert right is not None and learner is not None
+        lane, lane_edge = _learner_lane(spec, lanes, right, learner)
+        body += lane
+        edge = max(edge, lane_edge)
+        rows = max(steps, min(len(learner), steps + EXTRA))
+    names = ["prompt", *(f"step {k}" for k in range(1, rows + 1))]
+    body += [svg.text(8, _box_top(k) + 17, name) for k, name in enumerate(names)]
+    if mine and len(learner) > steps + EXTRA:
+        rows += 1  # the line that says how many more pieces the learner wrote
+    bottom = _box_top(rows) + BOX_HEIGHT + 6
+    for n, line in enumerate(LEGEND):
+        body.append(svg.text(8, bottom + 16 * (n + 1), line))
+    width = max(*(geometry.text_width(line, 12) + 16 for line in LEGEND), edge + 8)
+    height = bottom + 16 * len(LEGEND) + 10
+    title, desc = _chain_words(spec, right, learner)
+    return svg.document(
+        width, height, title, desc, body, markers=["path" if right else "row"], prefix=prefix
     )
 
 
-def grid_picture(
-    *,
-    key: object,
-    columns: list[str],
-    row_labels: list[str],
-    scores: list[list[str]],
-    outlined: int | None,
-    paths: list[tuple[str, list[tuple[int, int, int]]]],
-    title: str,
-    desc: str,
-) -> str:
-    """Draw a score grid (rows: contexts, columns: next pieces); ``paths`` are (role, cells)
-    with cells (step, row, column), numbered at the left (path) or right (answer)."""
-    n_rows, n_cols = len(row_labels), len(columns)
-    left = max(LEFT, 14 + 7 * max(len(label) for label in row_labels))
-    width = max(left + CELL * n_cols + 20, 380)  # the legend's lines need 380 px
-    height = TOP + CELL * n_rows + 56
-    prefix = svg.picture_id(key)
-    body = [svg.text(left, 16, "next piece →"), svg.text(6, TOP - 8, "last ↓")]
-    for j, piece in enumerate(columns):
-        body.append(svg.text(left + CELL * j + CELL / 2, TOP - 8, piece, text_anchor="middle"))
-    for r, label in enumerate(row_labels):
-        body.append(svg.text(left - 8, TOP + CELL * r + CELL / 2 + 4, label, text_anchor="end"))
-    for r, row in enumerate(scores):
-        for c, value in enumerate(row):
-            body.append(
-                svg.rect(
-                    left + CELL * c,
-                    TOP + CELL * r,
-                    CELL,
-                    CELL,
-                    fill="#ffffff",
-                    stroke=svg.COLOURS["muted"],
-                    data_role="cell",
-                    data_row=r,
-                    data_column=c,
-                    data_score=value,
-                )
-            )
-            body.append(
-                svg.text(
-                    left + CELL * c + CELL / 2,
-                    TOP + CELL * r + CELL / 2 + 4,
-                    str(value),
-                    text_anchor="middle",
-                )
-            )
-    if outlined is not None:
-        body.append(
-            svg.rect(
-                4,
-                TOP + CELL * outlined + 6,
-                left - 8,
-                CELL - 12,
-                fill="none",
-                stroke=svg.COLOURS["query"],
-                stroke_dasharray="3 2",
-                data_role="prompt-row",
-            )
+def _chain_words(
+    spec: dict, right: tuple[str, ...] | None, learner: tuple[str, ...] | None
+) -> tuple[str, str]:
+    """Return the chain picture's title and description."""
+    last = spec["prompt"][-1]
+    if right is None:
+        return (
+            "How greedy decoding chains its steps",
+            f"The prompt ends with {last}; step 1 writes the top piece of row {last}, and each "
+            "later step the top piece of the row of the piece written just before.",
         )
-    for role, cells in paths:
-        inset = 3 if role == "path" else 8
-        steps_at: dict[tuple[int, int], list[int]] = {}
-        for step, r, c in cells:
-            steps_at.setdefault((r, c), []).append(step + 1)
-            body.append(
-                svg.rect(
-                    left + CELL * c + inset,
-                    TOP + CELL * r + inset,
-                    CELL - 2 * inset,
-                    CELL - 2 * inset,
-                    fill="none",
-                    stroke=svg.COLOURS[role],
-                    stroke_width=3 if role == "path" else 2,
-                    stroke_dasharray="5 3" if role == "answer" else None,
-                    data_role=role,
-                    data_step=step + 1,
-                )
-            )
-        # A path may pass one cell twice (a loop): its label lists every step there. The
-        # numbers sit in a filled badge in the cell's corner (top left for the path, bottom
-        # right for the answer), clear of the cell's score and of the outlines' borders.
-        for (r, c), steps in steps_at.items():
-            number = ",".join(str(n) for n in steps)
-            badge = 8 + 7.5 * len(number)
-            x = left + CELL * c + 1 if role == "path" else left + CELL * (c + 1) - 1 - badge
-            y = TOP + CELL * r + 1 if role == "path" else TOP + CELL * (r + 1) - 17
-            body.append(
-                svg.rect(x, y, badge, 16, rx=4, fill=svg.COLOURS[role], data_role="step-badge")
-            )
-            body.append(
-                svg.text(
-                    x + badge / 2,
-                    y + 12.5,
-                    number,
-                    fill="#ffffff",
-                    text_anchor="middle",
-                    font_weight="600",
-                )
-            )
-    legend_y = TOP + CELL * n_rows + 24
-    notes = {
-        "path": ("green: the greedy path (steps at the top left of a cell)", "path"),
-        "answer": ("orange, dashed: your pieces (steps at the bottom right)", "answer"),
-    }
-    for n, (role, _) in enumerate(paths):
-        body.append(svg.text(6, legend_y + 16 * n, notes[role][0], fill=svg.COLOURS[role]))
-    return svg.document(width, height, title, desc, body, prefix=prefix)
+    desc = (
+        f"Greedy decoding writes {' '.join(right)}: from {last}, each arrow reads the row of "
+        "the piece above it and writes that row's top piece."
+    )
+    if learner is not None and tuple(learner) != tuple(right):
+        desc += f" Your pieces, {' '.join(learner)}, stand beside it, dashed where they differ."
+    return "The greedy chain: each piece written picks the row the next step reads", desc

@@ -11,12 +11,14 @@ from grading.kinds._markdown import md_code
 from .base import Draw, ProblemGenerator
 from .text_figures import (
     BOX_HEIGHT,
-    answer_and_legend,
+    COLOURS,
+    box,
     box_row,
     first_part_pieces,
     label,
     shown,
     svg_root,
+    text_width,
 )
 from .words_letters import ADJECTIVES, NOUNS, NUMBERS, VERBS, all_pieces, phrase_pieces
 
@@ -118,53 +120,96 @@ class LettersInPiecesGenerator(ProblemGenerator):
         reveal = answer is not None if solution is None else solution
         vocab, ids, letter = spec["vocab"], spec["ids"], spec["letter"]
         pieces = [vocab[i] for i in ids]
-        x0 = 16
-        body: list[str] = [label(x0, 18, "ids the model receives")]
-        row, end = box_row(x0, 26, [str(i) for i in ids], role="id")
+        body: list[str] = [label(MARGIN, 18, "ids the model receives")]
+        row, height = _wrapped_boxes([str(i) for i in ids], 26, role="id")
         body.extend(row)
-        height = 26 + BOX_HEIGHT + 20
-        width = end + x0
+        height += 20
         title = "The ids the model receives"
         desc = "One box per id; the pieces and their letters are what the problem asks for."
         if not reveal:
-            body.append(
-                label(x0, height, "each id is only a row number: its spelling is in the table")
-            )
-            height += 16
-        else:
-            counts = [p.count(letter) for p in pieces]
-            title = "ids, their pieces, and the letters inside"
-            desc = (
-                f"The ids spell {' '.join(shown(p) for p in pieces)}; the letter {letter} "
-                f"occurs {' + '.join(map(str, counts))} = {sum(counts)} times."
-            )
-            body.append(label(x0, height, "pieces, spelled from the table"))
-            row, end = box_row(x0, height + 8, pieces, role="right")
+            for line in ("each id is only a row number:", "its spelling is in the table"):
+                body.append(label(MARGIN, height, line))
+                height += 16
+            return svg_root(WIDTH, height, title, desc, body)
+        counts = [p.count(letter) for p in pieces]
+        title = "ids, their pieces, and the letters inside"
+        desc = (
+            f"The ids spell {' '.join(shown(p) for p in pieces)}; the letter {letter} "
+            f"occurs {' + '.join(map(str, counts))} = {sum(counts)} times."
+        )
+        body.append(label(MARGIN, height, "pieces, spelled from the table"))
+        row, height = _wrapped_boxes(pieces, height + 8, role="right")
+        body.extend(row)
+        body.append(label(MARGIN, height + 20, f"letters, each {letter} shaded"))
+        row, height = _letter_groups(pieces, letter, height + 28)
+        body.extend(row)
+        right_count = f"{letter}: {' + '.join(map(str, counts))} = {sum(counts)}"
+        body.append(label(MARGIN, height + 20, right_count, colour=COLOURS["right"]))
+        height += 28
+        learner, lines = _learner_parts(answer, pieces, sum(counts))
+        if learner is not None:
+            body.append(label(MARGIN, height + 16, "your pieces", colour=COLOURS["answer"]))
+            row, height = _wrapped_boxes(learner, height + 24, role="answer", dashed=True)
             body.extend(row)
-            width = max(width, end + x0)
-            height += BOX_HEIGHT + 30
-            body.append(label(x0, height, f"letters, each {letter} shaded"))
-            x = x0
-            for k, piece in enumerate(pieces):
-                fills = ["#fde68a" if ch == letter else "none" for ch in piece]
-                row, x_end = box_row(x, height + 8, list(piece), role="char", gap=1, fills=fills)
-                body.extend(row)
-                body.append(
-                    label(
-                        (x + x_end) / 2, height + BOX_HEIGHT + 24, str(counts[k]), anchor="middle"
-                    )
-                )
-                x = x_end + 10
-            width = max(width, x + x0)
-            height += BOX_HEIGHT + 40
-            learner = first_part_pieces(answer)
-            width, height, desc = answer_and_legend(
-                body,
-                [("right", "the right pieces")],
-                x=x0,
-                width=width,
-                height=height,
-                desc=desc,
-                learner=None if learner == tuple(pieces) else learner,
-            )
-        return svg_root(max(width, 480), height, title, desc, body)
+            desc += f" Your pieces: {' '.join(shown(p) for p in learner)}."
+        for line in lines:
+            body.append(label(MARGIN, height + 20, line, colour=COLOURS["answer"], role="answer"))
+            height += 18
+            desc += f" {line[0].upper()}{line[1:]}."
+        return svg_root(WIDTH, height + 14, title, desc, body)
+
+
+MARGIN = 8
+WIDTH = 312  # a phone's verdict column (390 px screen): rows wrap rather than scroll
+
+
+def _wrapped_boxes(
+    texts: list[str], top: float, *, role: str, dashed: bool = False
+) -> tuple[list[str], float]:
+    """Return boxes of ``texts`` left to right, wrapping to a new row before one would pass
+    ``WIDTH``; and the y below the last row."""
+    out: list[str] = []
+    x, y = float(MARGIN), top
+    for index, text in enumerate(texts):
+        if x > MARGIN and x + text_width(text) > WIDTH - MARGIN:
+            x, y = float(MARGIN), y + BOX_HEIGHT + 6
+        markup, width = box(x, y, text, role=role, index=index, dashed=dashed)
+        out.append(markup)
+        x += width + 4
+    return out, y + BOX_HEIGHT
+
+
+def _letter_groups(pieces: list[str], letter: str, top: float) -> tuple[list[str], float]:
+    """Return each piece's letters as boxes (``letter`` shaded) with its count of the letter
+    under the group, a group wrapping to a new row before it would pass ``WIDTH``; and the y
+    below the last row."""
+    out: list[str] = []
+    x, y = float(MARGIN), top
+    for piece in pieces:
+        span = sum(text_width(ch) + 1 for ch in piece) - 1
+        if x > MARGIN and x + span > WIDTH - MARGIN:
+            x, y = float(MARGIN), y + BOX_HEIGHT + 26
+        fills = ["#fde68a" if ch == letter else "none" for ch in piece]
+        row, end = box_row(x, y, list(piece), role="char", gap=1, fills=fills)
+        out.extend(row)
+        out.append(
+            label((x + end - 1) / 2, y + BOX_HEIGHT + 16, str(piece.count(letter)), anchor="middle")
+        )
+        x = end + 10
+    return out, y + BOX_HEIGHT + 16
+
+
+def _learner_parts(
+    answer: Any, pieces: list[str], count: int
+) -> tuple[tuple[str, ...] | None, list[str]]:
+    """Return the learner's pieces when they differ from the right ones, and a line for their
+    count when it differs."""
+    mine = first_part_pieces(answer)
+    lines = []
+    try:
+        theirs = int(answer[1])
+    except (TypeError, ValueError, IndexError, KeyError):
+        theirs = None
+    if theirs is not None and theirs != count:
+        lines.append(f"your count: {theirs}")
+    return (None if mine == tuple(pieces) else mine), lines

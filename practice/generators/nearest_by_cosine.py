@@ -16,10 +16,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from grading.kinds.cosine_similarity import cosine
-
-from . import geometry, labels, svg
+from . import svg
 from .base import Draw, ProblemGenerator
+from .nearest_figures import NearestScene, arrows_picture, bars_picture, ranking_picture
 from .statement import format_example, md_word, tex_vector
 from .words_embedding import NEIGHBOUR_SETS
 
@@ -47,9 +46,6 @@ LEVELS: dict[int, NearestLevel] = {
 MARGIN = 0.02
 # Rows drawn per attempt; the candidates are chosen among them.
 POOL = 20
-PANEL = 360
-PAD = 56
-LABEL_ROOM = 130
 
 
 def _dot(a: tuple[int, ...], b: tuple[int, ...]) -> int:
@@ -207,214 +203,21 @@ class NearestByCosineGenerator(ProblemGenerator):
         query = tuple(int(x) for x in spec["query_row"])
         rows = [tuple(int(x) for x in r) for r in spec["rows"]]
         words = list(spec["candidates"])
-        prefix = svg.picture_id(("nearest", spec.get("query_row"), spec.get("rows"), answer, show))
-        right = roles(query, rows)["cosine"]
-        chosen = words.index(answer) if isinstance(answer, str) and answer in words else None
+        scene = NearestScene(
+            prefix=svg.picture_id(
+                ("nearest", spec.get("query_row"), spec.get("rows"), answer, show)
+            ),
+            query_word=spec["query"],
+            query=query,
+            rows=rows,
+            words=words,
+            cosines=[_cos(query, r) for r in rows],
+            dots=[_dot(query, r) for r in rows],
+            right=roles(query, rows)["cosine"],
+            chosen=words.index(answer) if isinstance(answer, str) and answer in words else None,
+        )
         if len(query) == 2:
-            return _arrows(prefix, spec, query, rows, words, right, chosen, show)
+            return arrows_picture(scene, show)
         if not show:
-            return _rows_as_bars(prefix, spec, query, rows, words)
-        return _ranking(prefix, spec, query, rows, words, right, chosen)
-
-
-def _arrows(
-    prefix: str,
-    spec: dict,
-    query: tuple[int, ...],
-    rows: list[tuple[int, ...]],
-    words: list[str],
-    right: int | None,
-    chosen: int | None,
-    solved: bool,
-) -> str:
-    points = [query, *rows]
-    xs = [0, *(p[0] for p in points)]
-    ys = [0, *(p[1] for p in points)]
-    span = max(max(xs) - min(xs), max(ys) - min(ys), 1)
-    scale = (PANEL - 2 * PAD) / span
-    ox = PAD + (PANEL - 2 * PAD - (max(xs) - min(xs)) * scale) / 2 - min(xs) * scale
-    oy = PAD + (PANEL - 2 * PAD - (max(ys) - min(ys)) * scale) / 2 + max(ys) * scale
-    body = [
-        f'<g class="panel" data-origin="{svg.px(ox)},{svg.px(oy)}" data-scale="{scale:g}">',
-        # Faint axes: guides a label may cross.
-        svg.line(4, oy, PANEL - 4, oy, class_="axis guide", stroke=svg.COLOURS["muted"]),
-        svg.line(ox, 4, ox, PANEL - 4, class_="axis guide", stroke=svg.COLOURS["muted"]),
-    ]
-    roles_used = ["query", "candidate"]
-    bounds = labels.Box(0, 0, PANEL + LABEL_ROOM, PANEL)
-    segments: list[labels.Segment] = []
-    tip_labels: list[labels.Label] = []
-    colours: list[str] = []
-
-    def label_tip(text: str, end: tuple[float, float], role: str) -> None:
-        """Add a label to place near an arrow's tip, else beside its shaft."""
-        outward = (end[0] - ox, end[1] - oy)
-        candidates = [
-            *labels.around_point(end, text, 12, toward=outward),
-            *labels.along_segment(((ox, oy), end), text, 12),
-        ]
-        tip_labels.append(labels.Label(text, 12, tuple(candidates), bounds=bounds))
-        colours.append(svg.COLOURS[role])
-
-    def tip(p: tuple[int, ...]) -> tuple[float, float]:
-        return ox + p[0] * scale, oy - p[1] * scale
-
-    for k, (word, row) in enumerate(zip(words, rows, strict=True)):
-        role = "candidate"
-        if solved and k == right:
-            role = "right"
-        elif solved and k == chosen:
-            role = "answer"
-        roles_used.append(role)
-        x, y = tip(row)
-        body.append(
-            svg.arrow(
-                prefix,
-                role,
-                (ox, oy),
-                (x, y),
-                data={"index": k, "word": word, "x": row[0], "y": row[1]},
-                width=3 if role != "candidate" else 1.5,
-                dashed=role == "answer",
-            )
-        )
-        label = word
-        if solved:
-            label += f" (cos {_cos(query, row):.2f})"
-        segments.extend(geometry.arrow_segments((ox, oy), (x, y)))
-        label_tip(label, (x, y), role)
-    x, y = tip(query)
-    body.append(
-        svg.arrow(
-            prefix,
-            "query",
-            (ox, oy),
-            (x, y),
-            data={"word": spec["query"], "x": query[0], "y": query[1]},
-            width=3,
-        )
-    )
-    segments.extend(geometry.arrow_segments((ox, oy), (x, y)))
-    label_tip(f"{spec['query']} (query)", (x, y), "query")
-    spots = labels.place(tip_labels, segments=segments)
-    left = 0.0
-    if not all(spot.free for spot in spots):
-        # An arrow near the left edge with another close by: give its label room on the left.
-        left = LABEL_ROOM
-        roomier = labels.Box(-left, 0, PANEL + LABEL_ROOM, PANEL)
-        tip_labels = [labels.Label(t.text, t.size, t.candidates, roomier) for t in tip_labels]
-        spots = labels.place(tip_labels, segments=segments)
-    body += [labels.svg_text(s, fill=c) for s, c in zip(spots, colours, strict=True)]
-    body.append("</g>")
-    if left:
-        body = [f'<g transform="translate({svg.px(left)},0)">', *body, "</g>"]
-    if solved:
-        assert right is not None
-        title = "The query and the candidates; the nearest by cosine highlighted"
-        desc = f"The nearest by cosine is {words[right]}."
-        if chosen is not None and chosen != right:
-            desc += f" Your pick, {words[chosen]}, is drawn dashed."
-    else:
-        title = "The query and the candidates as arrows"
-        desc = "Each row is an arrow from the origin, labelled with its word; no winner is marked."
-    # Labels run to the right of the arrows' tips: room for them beyond the panel.
-    return svg.document(
-        left + PANEL + LABEL_ROOM, PANEL, title, desc, body, markers=roles_used, prefix=prefix
-    )
-
-
-def _rows_as_bars(
-    prefix: str, spec: dict, query: tuple[int, ...], rows: list[tuple[int, ...]], words: list[str]
-) -> str:
-    labelled = [(spec["query"], query), *zip(words, rows, strict=True)]
-    dim = len(query)
-    top = max(1, *(abs(x) for _, r in labelled for x in r))
-    bar = 12
-    group = bar * dim + 16
-    width = 110 + group * len(labelled)
-    height = 200
-    middle = height / 2
-    unit = (middle - 36) / top
-    body = [svg.line(100, middle, width - 8, middle, stroke=svg.COLOURS["muted"], class_="axis")]
-    for n, (word, row) in enumerate(labelled):
-        left = 108 + group * n
-        for d, value in enumerate(row):
-            body.append(
-                svg.rect(
-                    left + d * bar,
-                    middle - max(value, 0) * unit,
-                    bar - 2,
-                    abs(value) * unit,
-                    fill=svg.COLOURS["query" if n == 0 else "candidate"],
-                    data_role="coordinate",
-                    data_word=word,
-                    data_index=d,
-                    data_value=value,
-                )
-            )
-        body.append(svg.text(left + group / 2 - 8, height - 10, word, text_anchor="middle"))
-    body.append(svg.text(8, middle + 4, f"{dim} coordinates"))
-    return svg.document(
-        width,
-        height,
-        "The query's and the candidates' rows, coordinate by coordinate",
-        f"Each word's {dim} coordinates as bars, the query first; no winner is marked.",
-        body,
-        prefix=prefix,
-    )
-
-
-def _ranking(
-    prefix: str,
-    spec: dict,
-    query: tuple[int, ...],
-    rows: list[tuple[int, ...]],
-    words: list[str],
-    right: int | None,
-    chosen: int | None,
-) -> str:
-    """Draw the candidates ranked by cosine as bars, with dot product and distance beside."""
-    order = sorted(range(len(rows)), key=lambda k: -_cos(query, rows[k]))
-    line_height = 30
-    width, height = 520, 50 + line_height * len(rows)
-    body = [
-        svg.text(10, 18, "cosine", font_weight="bold"),
-        svg.text(330, 18, "dot product", font_weight="bold"),
-        svg.text(420, 18, "distance", font_weight="bold"),
-    ]
-    roles_used: list[str] = []
-    for n, k in enumerate(order):
-        y = 30 + n * line_height
-        value = float(cosine(query, rows[k]))
-        role = "right" if k == right else ("answer" if k == chosen else "candidate")
-        roles_used.append(role)
-        length = max(value, 0) * 180
-        body.append(
-            svg.rect(
-                100,
-                y,
-                length,
-                18,
-                fill=svg.COLOURS[role],
-                data_role=role,
-                data_word=words[k],
-                data_cosine=f"{value:.6f}",
-            )
-        )
-        body.append(svg.text(10, y + 13, words[k], fill=svg.COLOURS[role]))
-        body.append(svg.text(106 + length, y + 13, f"{value:.3f}"))
-        distance = math.sqrt(sum((a - b) ** 2 for a, b in zip(query, rows[k], strict=True)))
-        body.append(svg.text(330, y + 13, str(_dot(query, rows[k]))))
-        body.append(svg.text(420, y + 13, f"{distance:.3f}"))
-    assert right is not None
-    desc = f"Candidates ranked by cosine with {spec['query']}; the nearest is {words[right]}."
-    if chosen is not None and chosen != right:
-        desc += f" Your pick, {words[chosen]}, is marked in orange."
-    return svg.document(
-        width,
-        height,
-        "The candidates ranked by cosine, with their dot products and distances",
-        desc,
-        body,
-        prefix=prefix,
-    )
+            return bars_picture(scene)
+        return ranking_picture(scene)

@@ -28,7 +28,10 @@ LENGTH_LEVELS: dict[int, LengthLevel] = {
 }
 
 CELL = 12  # pixels per character cell
-LINE_CHARS = 44  # characters per line of the picture
+# Characters per line of the picture: 24 cells and the margins make 304 px, which fits the
+# verdict's column on a 390 px phone (312 px), so the passage wraps rather than scrolls.
+LINE_CHARS = 24
+MARGIN = 8
 
 
 def draw_passage(draw: Draw, level: int) -> list[str]:
@@ -78,31 +81,7 @@ class SequenceLengthsGenerator(ProblemGenerator):
         reveal = answer is not None if solution is None else solution
         pieces = spec["pieces"]
         body: list[str] = []
-        x0, y = 16, 16
-        x = x0
-        column = 0
-        rows = 1
-        for index, piece in enumerate(pieces):
-            if column and column + len(piece) > LINE_CHARS:
-                x, column, rows = x0, 0, rows + 1
-                y += 2 * CELL + 30
-            for offset, ch in enumerate(piece):
-                cx = x + offset * CELL
-                body.append(
-                    f'<rect x="{cx}" y="{y}" width="{CELL - 1}" height="{CELL + 8}" '
-                    f'fill="none" stroke="{COLOURS["char"]}" stroke-width="1" data-role="char" '
-                    f'data-text="{_attr(shown(ch))}"/>'
-                )
-                body.append(label(cx + CELL / 2, y + CELL + 2, shown(ch), anchor="middle"))
-            width = len(piece) * CELL - 1
-            body.append(
-                f'<rect x="{x}" y="{y + CELL + 12}" width="{width}" height="{CELL + 6}" rx="4" '
-                f'fill="#dbeafe" stroke="{COLOURS["piece"]}" stroke-width="1.5" '
-                f'data-role="piece" data-index="{index}" data-text="{_attr(shown(piece))}"/>'
-            )
-            x += len(piece) * CELL
-            column += len(piece)
-        height = y + 2 * CELL + 30
+        body, height = _passage_rows(pieces)
         title = "The passage as characters and as pieces"
         desc = (
             "Top of each line: one box per character (spaces shown as ▁). Below: one box per "
@@ -114,33 +93,71 @@ class SequenceLengthsGenerator(ProblemGenerator):
             desc += f" {right[0]} characters, {right[1]} pieces, ratio {right[2]}." + _answer_words(
                 answer
             )
-            body.append(
-                label(
-                    x0,
-                    height + 4,
-                    f"{right[0]} characters, {right[1]} pieces, ratio {right[2]}",
-                    colour=COLOURS["right"],
+            lines = [
+                (f"right: {right[0]} characters, {right[1]} pieces", "right", None),
+                (f"ratio {right[0]} / {right[1]} = {right[2]}", "right", None),
+            ]
+            mine = _answer_parts(answer)
+            if mine:
+                lines += [
+                    (f"yours: {mine[0]} characters, {mine[1]} pieces", "answer", "answer"),
+                    (f"ratio {mine[2]}", "answer", "answer"),
+                ]
+            for n, (words, colour, role) in enumerate(lines):
+                body.append(
+                    label(MARGIN, height + 4 + 18 * n, words, colour=COLOURS[colour], role=role)
                 )
-            )
-            height += 22
-            learner = _answer_words(answer)
-            if learner:
-                body.append(label(x0, height + 4, learner.strip(), colour=COLOURS["answer"]))
-                height += 22
+            height += 18 * len(lines) + 4
         else:
-            body.extend(legend(x0, height, [("char", "characters"), ("piece", "pieces")]))
+            body.extend(legend(MARGIN, height, [("char", "characters"), ("piece", "pieces")]))
             height += 40
-        return svg_root(x0 * 2 + LINE_CHARS * CELL, height, title, desc, body)
+        return svg_root(MARGIN * 2 + LINE_CHARS * CELL, height, title, desc, body)
+
+
+def _passage_rows(pieces: list[str]) -> tuple[list[str], float]:
+    """Return the passage drawn as lines of character cells over piece boxes, a line breaking
+    before a piece that would pass ``LINE_CHARS``; and the height drawn."""
+    body: list[str] = []
+    x, y, column = MARGIN, 16, 0
+    for index, piece in enumerate(pieces):
+        if column and column + len(piece) > LINE_CHARS:
+            x, column = MARGIN, 0
+            y += 2 * CELL + 30
+        for offset, ch in enumerate(piece):
+            cx = x + offset * CELL
+            body.append(
+                f'<rect x="{cx}" y="{y}" width="{CELL - 1}" height="{CELL + 8}" '
+                f'fill="none" stroke="{COLOURS["char"]}" stroke-width="1" data-role="char" '
+                f'data-text="{_attr(shown(ch))}"/>'
+            )
+            body.append(label(cx + CELL / 2, y + CELL + 2, shown(ch), anchor="middle"))
+        width = len(piece) * CELL - 1
+        body.append(
+            f'<rect x="{x}" y="{y + CELL + 12}" width="{width}" height="{CELL + 6}" rx="4" '
+            f'fill="#dbeafe" stroke="{COLOURS["piece"]}" stroke-width="1.5" '
+            f'data-role="piece" data-index="{index}" data-text="{_attr(shown(piece))}"/>'
+        )
+        x += len(piece) * CELL
+        column += len(piece)
+    return body, y + 2 * CELL + 30
 
 
 def _attr(text: str) -> str:
     return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
-def _answer_words(answer: Any) -> str:
-    """Return ' Your answer: a characters, b pieces, ratio r.' for a readable answer, else ''."""
+def _answer_parts(answer: Any) -> tuple[int, int, Any] | None:
+    """Return a readable answer's characters, pieces and ratio, else None."""
     try:
         characters, count, ratio = answer
-        return f" Your answer: {int(characters)} characters, {int(count)} pieces, ratio {ratio}."
+        return int(characters), int(count), ratio
     except (TypeError, ValueError):
+        return None
+
+
+def _answer_words(answer: Any) -> str:
+    """Return ' Your answer: a characters, b pieces, ratio r.' for a readable answer, else ''."""
+    parts = _answer_parts(answer)
+    if parts is None:
         return ""
+    return f" Your answer: {parts[0]} characters, {parts[1]} pieces, ratio {parts[2]}."

@@ -82,3 +82,43 @@ def test_preview_shows_how_the_pieces_were_read(page, live_server, real_course, 
         for piece in shown:
             assert piece in text
     assert page.locator(".problem-attempts .attempt").count() == 0
+
+
+# For each position: the centre x of the token's, the id's and the learner's id's text as the
+# browser lays them out, and whether each text stays inside its box.
+COLUMNS = """
+() => {
+  const svg = document.querySelector("#verdict .verdict__picture svg");
+  const out = {};
+  for (const rect of svg.querySelectorAll("rect[data-position]")) {
+    const text = rect.nextElementSibling;
+    const r = rect.getBBox(), t = text.getBBox();
+    const key = rect.dataset.position;
+    out[key] = out[key] || {};
+    out[key][rect.dataset.role] = {
+      centre: t.x + t.width / 2,
+      inside: t.x >= r.x - 0.5 && t.x + t.width <= r.x + r.width + 0.5,
+    };
+  }
+  return out;
+}
+"""
+
+
+def test_word_ids_ids_line_up_under_their_tokens(page, live_server, real_course):
+    sign_up(page, live_server, "learner-columns")
+    problem = _open(page, "word_ids")
+    right = grading.expected_answer(problem.spec)
+    wrong = next(
+        (v for _, v in grading.mistaken_answers(problem.spec) if len(v) == len(right)),
+        (right[0] + 1, *right[1:]),
+    )
+    _submit(page, integer_forms(wrong)[0])
+
+    columns = page.evaluate(COLUMNS)
+    assert len(columns) == len(right)
+    for position, boxes in columns.items():
+        assert set(boxes) == {"token", "id", "answer"}, position
+        centres = [box["centre"] for box in boxes.values()]
+        assert max(centres) - min(centres) < 1, (position, boxes)
+        assert all(box["inside"] for box in boxes.values()), (position, boxes)

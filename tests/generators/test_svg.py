@@ -65,4 +65,6 @@ def test_kinds_that_do_not_draw_the_answer_are_told_apart_from_those_that_do():
         return svg.draws_answer(render_svg(spec, answer=value))
 
     assert drawn("weighted_sum") and drawn("whitespace_pieces") and drawn("noise_step")
-    assert not drawn("char_vs_word_unknowns") and not drawn("letters_in_pieces")
+    # letters_in_pieces writes the learner's count when it is wrong ("your count: 6").
+    assert drawn("letters_in_pieces") and drawn("cosine_similarity")
+    assert not drawn("char_vs_word_unknowns")

@@ -155,3 +155,21 @@ def check_pictures(name: str, seeds: int = 3) -> None:
             wrong = grading.mistaken_answers(spec)[0][1]
             parse_svg(render_svg(spec, answer=wrong))
             parse_svg(render_svg(spec, solution=True))
+
+
+def arrow_ends(markup: str) -> tuple[float, float, list[tuple[float, float]]]:
+    """Return a picture's width, height and the ends of its arrows (both ends of every line of
+    class ``arrow``) in the picture's pixels, the outer ``translate`` of a cropped panel
+    applied."""
+    root = parse_svg(markup)
+    dx = dy = 0.0
+    outer = root.find(f"{SVG}g")
+    if outer is not None and outer.get("transform", "").startswith("translate("):
+        dx, dy = (float(v) for v in outer.get("transform")[10:-1].split(","))
+    ends = [
+        (float(line.get(f"x{n}")) + dx, float(line.get(f"y{n}")) + dy)
+        for line in root.iter(f"{SVG}line")
+        if "arrow" in line.get("class", "").split()
+        for n in (1, 2)
+    ]
+    return float(root.get("width")), float(root.get("height")), ends

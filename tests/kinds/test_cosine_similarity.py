@@ -10,6 +10,7 @@ import grading
 from grading.kinds import Status
 from grading.spec import SpecError
 from practice.generators import generate, render_statement, render_svg
+from tests.kinds.checks import arrow_ends
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -121,3 +122,23 @@ def test_higher_dimensions_are_drawn_as_bars_then_in_their_plane(level):
     assert len(bars) == 2 * level
     solved = ET.fromstring(render_svg(problem, solution=True))
     assert "plane the two rows span" in solved.find(f"{SVG}title").text
+
+
+def test_arrows_of_flat_rows_are_cropped_to_what_is_drawn():
+    # Both rows point nearly along the x axis: the square panel they are fitted into was
+    # mostly empty above and below them.
+    flat = spec(rows=[["4", "1"], ["5", "1"]])
+    for markup in (render_svg(flat), render_svg(flat, solution=True)):
+        width, height, ends = arrow_ends(markup)
+        assert height < 0.6 * width
+        assert all(0 <= x <= width and 0 <= y <= height for x, y in ends)
+        tops = min(y for _, y in ends)
+        assert tops < 40  # the highest arrow end is near the top edge, not below empty space
+
+
+def test_a_value_no_cosine_has_is_written_in_the_picture_as_the_learners():
+    markup = render_svg(spec(), answer=6)
+    root = ET.fromstring(markup)
+    mine = [t.text for t in root.iter(f"{SVG}text") if t.get("data-role") == "answer"]
+
+    assert mine == ["your 6 is not a cosine (they lie in [−1, 1])"]

@@ -127,3 +127,25 @@ def test_after_a_wrong_answer_the_picture_shows_both_cuts():
 
     assert boxes(root, "right") == ["123", "456", "7"]
     assert boxes(root, "answer") == ["1", "234", "567"]
+
+
+def test_pieces_in_the_statement_and_the_help_are_set_apart_by_bars():
+    # "1 965" or "12 345" reads as one number; "1 | 965" does not.
+    for level in GENERATORS[NAME].levels:
+        problem = generate(NAME, seed=0, level=level)
+        example = render_statement(problem).rsplit("for example `", 1)[1].split("`")[0]
+        pieces, _ = example.split(";")
+        assert " | " in pieces, example
+        help_example = grading.answer_help(problem).rsplit("such as ", 1)[1]
+        assert " | " in help_example.split(";")[0], help_example
+
+
+def test_pictures_are_as_wide_as_their_digits_within_a_phones_verdict_column():
+    for level in GENERATORS[NAME].levels:
+        for seed in range(SEEDS):
+            problem = generate(NAME, seed=seed, level=level)
+            wrong = grading.mistaken_answers(problem)[0][1]
+            for markup in (render_svg(problem), render_svg(problem, answer=wrong)):
+                width = float(parse_svg(markup).get("width"))
+                assert width <= 312, (level, seed)
+                assert width <= max(180, 32 + 28 * len(problem["number"])), (level, seed)

@@ -142,9 +142,10 @@ def test_statement_has_the_pair_table_the_rule_and_the_answer_form():
     assert "a semicolon, and the step" in text
 
 
-def test_fresh_picture_is_the_table_and_the_solution_is_the_state_graph():
+def test_fresh_picture_sketches_the_states_and_the_solution_is_the_state_graph():
     fresh = ET.fromstring(render_svg(spec()))
-    assert [r.get("data-role") for r in fresh.iter(f"{SVG}rect")].count("cell") == 18
+    sketched = [r.get("data-pair") for r in fresh.iter(f"{SVG}rect")]
+    assert sketched == ["home home", "home y₁", "y₁ y₂"]  # no piece worked out
     assert not [g for g in fresh.iter(f"{SVG}g") if g.get("class") == "state"]
 
     solved = ET.fromstring(render_svg(spec(), answer=(("time", "home", "one"), 1)))
@@ -157,6 +158,23 @@ def test_fresh_picture_is_the_table_and_the_solution_is_the_state_graph():
     ]
     assert loop_edges == [("5", "one"), ("6", "time")]
     assert "Your answer: the loop time home one from step 1" in solved.find(f"{SVG}desc").text
+    keys = [t.text for t in solved.iter(f"{SVG}text") if t.get("data-role") == "loop-key"]
+    assert " ".join(keys) == (
+        "purple: the cycle; its first state, one time, holds steps 3 and 4, so the text "
+        "repeats one time from step 3"
+    )
+
+
+def test_the_state_graph_fits_a_phones_verdict_column():
+    # The verdict's column on a 390 px phone is 312 px wide (measured in Chromium): the
+    # lead-in runs down a column and the cycle sits under it, the key wrapped.
+    for level in (1, 2, 3, 4):
+        for seed in range(10):
+            problem = generate("greedy_loop", seed=seed, level=level)
+            for markup in [render_svg(problem), render_svg(problem, solution=True)] + [
+                render_svg(problem, answer=value) for _, value in grading.mistaken_answers(problem)
+            ]:
+                assert float(ET.fromstring(markup).get("width")) <= 312, (level, seed)
 
 
 def numpy_repeats_from(problem: dict, loop: tuple[str, ...], start: int, length: int = 80) -> bool:

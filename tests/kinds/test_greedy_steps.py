@@ -115,23 +115,43 @@ def test_statement_has_the_table_the_rule_and_the_task():
     assert "**Write the 3 pieces**" in text
 
 
-def test_fresh_picture_is_the_table_without_the_path():
+def test_fresh_picture_is_the_chain_of_steps_without_their_pieces():
     root = ET.fromstring(render_svg(spec()))
-    roles = [r.get("data-role") for r in root.iter(f"{SVG}rect")]
+    boxes = [(r.get("data-role"), r.get("data-piece")) for r in root.iter(f"{SVG}rect")]
 
-    assert roles.count("cell") == 16
-    assert "path" not in roles and "answer" not in roles
+    assert boxes == [("prompt", None), ("step", "?"), ("step", "?"), ("step", "?")]
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "the top piece of row ‘the’" in texts  # the prompt's last piece is the row read
 
 
-def test_after_an_answer_the_path_and_the_learners_cells_are_numbered():
+def test_after_an_answer_the_chain_names_each_row_read_and_the_learners_pieces_beside_it():
     root = ET.fromstring(render_svg(spec(), answer=("cat", "cat", "cat")))
-    path = [
-        (r.get("data-step"), r.get("x"), r.get("y"))
+    path = [r.get("data-piece") for r in root.iter(f"{SVG}rect") if r.get("data-role") == "path"]
+    mine = [
+        (r.get("data-piece"), r.get("stroke-dasharray"))
         for r in root.iter(f"{SVG}rect")
-        if r.get("data-role") == "path"
+        if r.get("data-role") == "answer"
     ]
-    mine = [r.get("data-step") for r in root.iter(f"{SVG}rect") if r.get("data-role") == "answer"]
+    texts = [t.text for t in root.iter(f"{SVG}text")]
 
-    assert [step for step, *_ in path] == ["1", "2", "3"]
-    assert mine == ["1", "2", "3"]
+    assert path == ["cat", "sat", "on"]
+    assert [t for t in texts if t.startswith("row ")] == [
+        "row ‘the’, top 9",
+        "row ‘cat’, top 8",
+        "row ‘sat’, top 7",
+    ]
+    assert mine == [("cat", None), ("cat", "5 3"), ("cat", "5 3")]
+    # The learner's step 2 read the row of their own step 1, cat: cat scores 1 there.
+    notes = [t.text for t in root.iter(f"{SVG}text") if t.get("data-role") == "answer-note"]
+    assert notes[:2] == ["1 in row ‘cat’;", "its top: ‘sat’ 8"]
     assert "Your pieces, cat cat cat" in root.find(f"{SVG}desc").text
+
+
+def test_the_chain_fits_a_phones_verdict_column():
+    # The verdict's column on a 390 px phone is 312 px wide (measured in Chromium).
+    for level in (1, 2, 3, 4):
+        for seed in range(10):
+            problem = generate("greedy_steps", seed=seed, level=level)
+            for _, value in grading.mistaken_answers(problem):
+                root = ET.fromstring(render_svg(problem, answer=value))
+                assert float(root.get("width")) <= 312, (level, seed, value)

@@ -118,3 +118,26 @@ def test_after_a_wrong_answer_the_picture_spells_the_pieces_beside_the_learners(
     assert boxes(root, "right") == ["seven", "teen", "▁lit", "tle", "▁bott", "les"]
     assert boxes(root, "answer") == ["les", "tle", "seven", "teen", "▁yell", "▁bott"]
     assert "2 + 2 + 0 + 1 + 0 + 1 = 6" in root.find("{http://www.w3.org/2000/svg}desc").text
+
+
+def test_the_answer_help_names_one_mark_for_a_space_in_words():
+    # ▁ and _ look alike in the help's font: "▁ or _" read as the same mark twice.
+    help_text = grading.answer_help(spec())
+
+    assert "leading space as an underscore" in help_text
+    assert "▁ or _" not in help_text and "▁" not in help_text
+    pieces = help_text.rsplit("such as ", 1)[1].split(";")[0]
+    assert "_" in pieces  # the example types the space as the help says
+
+
+def test_pictures_fit_a_phones_verdict_column_and_draw_a_wrong_count():
+    # The verdict's column on a 390 px phone is 312 px wide: rows of boxes wrap.
+    for level in GENERATORS[NAME].levels:
+        for seed in range(SEEDS):
+            problem = generate(NAME, seed=seed, level=level)
+            for _, value in grading.mistaken_answers(problem):
+                root = parse_svg(render_svg(problem, answer=value))
+                assert float(root.get("width")) <= 312, (level, seed)
+    root = parse_svg(render_svg(spec(), answer=(grading.expected_answer(spec())[0], 7)))
+    mine = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("data-role")]
+    assert "your count: 7" in mine

@@ -10,6 +10,7 @@ import grading
 from grading.kinds import Status
 from grading.spec import SpecError
 from practice.generators import generate, render_statement, render_svg
+from tests.kinds.checks import arrow_ends
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -141,3 +142,22 @@ def test_higher_dimensions_rank_the_candidates_after_answering(level):
     solved = ET.fromstring(render_svg(problem, solution=True))
     (right,) = [r for r in solved.iter(f"{SVG}rect") if r.get("data-role") == "right"]
     assert right.get("data-word") == grading.expected_answer(problem)
+
+
+def test_arrows_picture_is_cropped_to_what_is_drawn():
+    # Every row points right and a little up: a square panel would be half empty.
+    flat = spec(query_row=["4", "1"], rows=[["6", "1"], ["5", "2"], ["2", "1"], ["3", "0"]])
+    for markup in (render_svg(flat), render_svg(flat, answer="water")):
+        width, height, ends = arrow_ends(markup)
+        assert height < 0.6 * width
+        assert all(0 <= x <= width and 0 <= y <= height for x, y in ends)
+
+
+def test_ranking_has_a_key_for_its_colours():
+    problem = generate("nearest_by_cosine", seed=5, level=3)
+    right = grading.expected_answer(problem)
+    other = next(w for w in problem["candidates"] if w != right)
+    root = ET.fromstring(render_svg(problem, answer=other))
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+
+    assert "green: the nearest by cosine; orange: your pick" in texts

@@ -119,3 +119,32 @@ def test_a_ratio_typed_as_a_decimal_is_marked_by_the_decimal_policy():
     odd = spec(["He", " crossed", " the", " old", " bridge", "."])  # 26 / 6 = 13/3
     assert grading.grade(odd, "26; 6; 4.333").status == Status.CORRECT
     assert grading.grade(odd, "26; 6; 4.3").status == Status.INCORRECT
+
+
+# The verdict's column on a 390 px phone is 312 px wide (measured in Chromium).
+PHONE_VERDICT_COLUMN = 312
+
+
+def test_every_picture_fits_a_phones_verdict_column_and_shows_spaces_as_the_mark():
+    for level in GENERATORS[NAME].levels:
+        for seed in range(SEEDS):
+            problem = generate(NAME, seed=seed, level=level)
+            wrong = grading.mistaken_answers(problem)[0][1]
+            for markup in (render_svg(problem), render_svg(problem, answer=wrong)):
+                root = parse_svg(markup)
+                assert float(root.get("width")) <= PHONE_VERDICT_COLUMN, (level, seed)
+                chars = "".join(boxes(root, "char"))
+                assert chars == "".join(problem["pieces"]).replace(" ", "▁")
+                assert "_" not in chars
+
+
+def test_the_learners_counts_are_drawn_as_the_learners():
+    root = parse_svg(render_svg(spec(), answer=(23, 6, Fraction(23, 6))))
+    mine = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    drawn = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("data-role")]
+
+    assert "yours: 23 characters, 6 pieces" in mine
+    assert [t.text for t in drawn if t.get("data-role") == "answer"] == [
+        "yours: 23 characters, 6 pieces",
+        "ratio 23/6",
+    ]

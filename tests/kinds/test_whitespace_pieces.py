@@ -91,7 +91,7 @@ def test_each_mistake_names_what_went_wrong(text, mistake, named):
     assert verdict.status == Status.INCORRECT
     assert verdict.diagnosis.mistake == mistake
     assert named in verdict.explanation
-    assert "`▁▁▁▁` `▁return` `▁user` `_` `id`" in verdict.explanation
+    assert "`▁▁▁▁`₄ `▁return` `▁user` `_` `id`" in verdict.explanation  # the run counted
 
 
 @pytest.mark.parametrize(
