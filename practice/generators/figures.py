@@ -62,8 +62,13 @@ class Arrow:
 
 @dataclass
 class Panel:
+    """One drawing of arrows with its caption. A panel ``own_scale`` is drawn at the scale that
+    fits its own arrows (a small difference stays visible), its caption saying how much larger
+    or smaller than the others it is drawn."""
+
     caption: str
     arrows: list[Arrow] = field(default_factory=list)
+    own_scale: bool = False
 
 
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -227,8 +232,7 @@ class _Drawing:
     axis could not sit above or below it. Then the labels, placed together (rows first: they
     are tied to a tip, results can slide along their shaft)."""
 
-    scale: float
-    origin: tuple[float, float]
+    frames: list[tuple[float, float, float]]  # per panel: pixels per unit, the origin (x, y)
     prefix: str
     columns: int
     segments: list[Segment] = field(default_factory=list)
@@ -237,13 +241,13 @@ class _Drawing:
     bodies: list[list[str]] = field(default_factory=list)
     clipped: bool = False
 
-    def panel(self, n: int, panel: Panel) -> None:
+    def panel(self, n: int, panel: Panel, caption: str) -> None:
         """Draw one panel's axes, arrows and caption; queue its arrows' labels."""
         left, top = (n % self.columns) * PANEL_WIDTH, (n // self.columns) * PANEL_HEIGHT
-        px_ox, px_oy = left + self.origin[0], top + self.origin[1]
+        scale, ox, oy = self.frames[n]
+        px_ox, px_oy = left + ox, top + oy
         body = [
-            f'<g class="panel" data-origin="{svg.px(px_ox)},{svg.px(px_oy)}" '
-            f'data-scale="{self.scale}">',
+            f'<g class="panel" data-origin="{svg.px(px_ox)},{svg.px(px_oy)}" data-scale="{scale}">',
             svg.line(
                 left + 4,
                 px_oy,
@@ -258,24 +262,24 @@ class _Drawing:
         ]
         bounds = Box(left + 2, top + 2, left + PANEL_WIDTH - 2, top + PANEL - 2)
         for arrow in panel.arrows:
-            markup, ends = self.arrow(arrow, left, top)
+            markup, ends = self.arrow(arrow, left, top, self.frames[n])
             body.append(markup)
             if arrow.label:
                 self.pending.append((n, arrow, _label(arrow, ends, (px_ox, px_oy), bounds)))
         caption_x, caption_y = left + PANEL_WIDTH / 2, top + PANEL + 14
         self.obstacles.append(
-            labels.text_box(caption_x, caption_y, panel.caption, size=FONT_SIZE, anchor="middle")
+            labels.text_box(caption_x, caption_y, caption, size=FONT_SIZE, anchor="middle")
         )
-        body.append(
-            svg.text(caption_x, caption_y, panel.caption, class_="caption", text_anchor="middle")
-        )
+        body.append(svg.text(caption_x, caption_y, caption, class_="caption", text_anchor="middle"))
         self.bodies.append(body)
 
-    def arrow(self, arrow: Arrow, left: float, top: float) -> tuple[str, Segment]:
+    def arrow(
+        self, arrow: Arrow, left: float, top: float, frame: tuple[float, float, float]
+    ) -> tuple[str, Segment]:
         """Return one arrow's markup and its ends in pixels; a learner's answer past the panel
         is cut short."""
-        px_ox, px_oy = left + self.origin[0], top + self.origin[1]
-        ends = plane.pixels(arrow.tail, arrow.tip, self.scale, px_ox, px_oy)
+        scale, ox, oy = frame
+        ends = plane.pixels(arrow.tail, arrow.tip, scale, left + ox, top + oy)
         if arrow.role == "answer":
             inner = Box(left + CLIP, top + CLIP, left + PANEL_WIDTH - CLIP, top + PANEL - CLIP)
             ends, cut = plane.clip(ends, inner)
@@ -324,6 +328,28 @@ def _legend(roles: list[str], top: float) -> list[str]:
     return out
 
 
+def _own_frame(panel: Panel) -> tuple[float, float, float]:
+    """Return the scale and origin fitting a panel's own arrows; a learner's answer in it
+    counts when it lies within six times their extent (further out it is cut short)."""
+    points = [p for a in panel.arrows if a.role != "answer" for p in (a.tail, a.tip)]
+    extent = plane.bounds(points)
+    reach = max(abs(b) for b in extent)
+    for arrow in panel.arrows:
+        if arrow.role == "answer" and max(abs(float(v)) for v in arrow.tip) <= 6 * reach:
+            points.append(arrow.tip)
+    # However small the arrows, they fill the panel (a zero drawing keeps the unit span).
+    return plane.scale(plane.bounds(points), least=1e-6 if reach > 0 else 1.0)
+
+
+def _scale_note(factor: float) -> str:
+    """Return a caption's note on a panel drawn at its own scale, ``factor`` times the others'."""
+    if factor > 1.05:
+        return f", drawn {factor:.2g}× larger"
+    if factor < 0.95:
+        return f", drawn {1 / factor:.2g}× smaller"
+    return ", at the same scale"
+
+
 def draw(
     spec: dict,
     figure: Figure,
@@ -341,22 +367,26 @@ def draw(
     """
     show_solution = answer is not None if solution is None else solution
     panels = figure.panels if show_solution else figure.fresh
-    extent = plane.bounds(_panel_points(panels))
-    learner = plane.drawable_answer(answer, extent)
+    learner = plane.drawable_answer(answer, plane.bounds(_panel_points(panels)))
     # The scale is the right answer's: a learner's answer far out must not shrink the rows and
     # terms to a smudge at the origin. Past the panel's edge it is cut short (see plane.clip).
-    scale, ox, oy = plane.scale(extent)
+    shared = [panel for panel in panels if not panel.own_scale] or panels
+    frame = plane.scale(plane.bounds(_panel_points(shared)))
     if learner is not None:
         panels[-1].arrows.append(Arrow("answer", (0, 0), (learner[0], learner[1]), "your answer"))
+    frames = [_own_frame(panel) if panel.own_scale else frame for panel in panels]
     prefix = svg.picture_id([spec, [plane.fmt(v) for v in learner or ()], show_solution])
     title, desc = _describe(figure, learner, solution=show_solution)
     roles = list(dict.fromkeys(a.role for panel in panels for a in panel.arrows))
     columns = min(COLUMNS, len(panels))
     rows = -(-len(panels) // columns)
-    drawing = _Drawing(scale, (ox, oy), prefix, columns)
+    drawing = _Drawing(frames, prefix, columns)
     for n, panel in enumerate(panels):
-        drawing.panel(n, panel)
+        own = _scale_note(frames[n][0] / frame[0]) if panel.own_scale else ""
+        drawing.panel(n, panel, panel.caption + own)
     out = drawing.place_labels() + _legend(roles, PANEL_HEIGHT * rows)
+    if any(panel.own_scale for panel in panels):
+        desc += " A panel drawn at its own scale says so in its caption."
     if drawing.clipped:
         desc += " Your answer runs off the picture: its arrow is cut short at the edge."
     width, height = PANEL_WIDTH * columns, PANEL_HEIGHT * rows + LEGEND_LINE * len(roles)

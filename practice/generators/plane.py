@@ -57,10 +57,11 @@ def bounds(points: Iterable[tuple[Number, Number]]) -> Bounds:
     return min(xs), max(xs), min(ys), max(ys)
 
 
-def scale(extent: Bounds) -> tuple[float, float, float]:
-    """Return pixels per unit and the origin's pixel position inside a panel (equal axes)."""
+def scale(extent: Bounds, *, least: float = 1.0) -> tuple[float, float, float]:
+    """Return pixels per unit and the origin's pixel position inside a panel (equal axes); a
+    drawing spanning less than ``least`` units is drawn as if it spanned ``least``."""
     x0, x1, y0, y1 = extent
-    span = max(x1 - x0, y1 - y0, 1.0)
+    span = max(x1 - x0, y1 - y0, least)
     per_unit = (PANEL - 2 * PAD) / span
     # Centre the drawing in the panel.
     origin_x = SIDE + PAD + (PANEL - 2 * PAD - (x1 - x0) * per_unit) / 2 - x0 * per_unit
