@@ -132,7 +132,14 @@ def _floats(value: Any) -> list[float] | None:
 
 # A band's row: its role, caption, variance, the values drawn as dots, and its colour.
 _Row = tuple[str, str, float, list[float], str]
-_LEFT, _RIGHT, _WIDTH = 190, 540, 560
+# Narrow enough for a phone's column: each row is its caption above its band.
+_LEFT, _RIGHT, _WIDTH, _ROW = 20, 320, 340, 64
+_TICK_STEPS = (0.5, 1, 2, 5, 10, 20)
+
+
+def _written(value: Any) -> str:
+    """Write a value for a caption: exact when rational, minus signs as −."""
+    return svg.fmt(value).replace("-", "−")
 
 
 def _step_rows(problem: Any, spec: dict, solved: bool) -> list[_Row]:
@@ -140,19 +147,19 @@ def _step_rows(problem: Any, spec: dict, solved: bool) -> list[_Row]:
     rows: list[_Row] = [
         (
             "before",
-            f"step t−1: variance {svg.fmt(problem.variance)}",
+            f"step t−1: variance {_written(problem.variance)}, xₜ₋₁ as dots",
             float(problem.variance),
             _floats(spec["x_prev"]) or [],
             "given",
         ),
-        ("noise", "the noise ε: variance 1", 1.0, _floats(spec["eps"]) or [], "noise"),
+        ("noise", "the noise ε: variance 1, ε as dots", 1.0, _floats(spec["eps"]) or [], "noise"),
     ]
     if solved:
         right_x = value_float(right_value(problem))
         rows.append(
             (
                 "after",
-                f"step t: variance {svg.fmt(right_variance(problem))}",
+                f"step t: variance {_written(right_variance(problem))}, xₜ as dots",
                 float(right_variance(problem)),
                 list(right_x) if isinstance(right_x, tuple) else [right_x],
                 "right",
@@ -169,8 +176,8 @@ def _learner_step(answer: Any) -> tuple[list[float] | None, float | None]:
 
 
 def _band(axis: svg.Axis, y: float, sd: float, **extra: Any) -> str:
-    """Return a band 28 px high spanning 0 ± ``sd`` on the axis."""
-    return svg.rect(axis(-sd), y, axis(sd) - axis(-sd), 28, **extra)
+    """Return a band 24 px high spanning 0 ± ``sd`` on the axis."""
+    return svg.rect(axis(-sd), y, axis(sd) - axis(-sd), 24, **extra)
 
 
 def _dots(axis: svg.Axis, y: float, values: list[float], extent: float, **extra: Any) -> list[str]:
@@ -178,7 +185,7 @@ def _dots(axis: svg.Axis, y: float, values: list[float], extent: float, **extra:
     return [
         svg.circle(
             axis(max(min(value, extent), -extent)),
-            y + 14,
+            y + 12,
             4,
             **extra,
             data_index=k,
@@ -188,13 +195,18 @@ def _dots(axis: svg.Axis, y: float, values: list[float], extent: float, **extra:
     ]
 
 
+def _top(n: int) -> float:
+    """Return the height of row ``n``'s caption; its band lies just below."""
+    return 24 + _ROW * n
+
+
 def _given_rows(axis: svg.Axis, rows: list[_Row], extent: float) -> list[str]:
     """Return each row's caption, band and dots."""
     body: list[str] = []
     for n, (role, caption, var, dots, colour) in enumerate(rows):
-        y = 30 + 60 * n
+        y = _top(n) + 8
         sd = var**0.5
-        body.append(svg.text(10, y + 18, caption))
+        body.append(svg.text(4, _top(n), caption))
         body.append(
             _band(
                 axis,
@@ -211,15 +223,15 @@ def _given_rows(axis: svg.Axis, rows: list[_Row], extent: float) -> list[str]:
     return body
 
 
-def _unknown_row(y: float) -> list[str]:
+def _unknown_row(n: int) -> list[str]:
     """Return the row left to work out: a dashed empty band across the axis."""
     return [
-        svg.text(10, y + 18, "step t: ?"),
+        svg.text(4, _top(n), "step t: ?"),
         svg.rect(
             _LEFT,
-            y,
+            _top(n) + 8,
             _RIGHT - _LEFT,
-            28,
+            24,
             fill="none",
             stroke=svg.COLOURS["unknown"],
             stroke_dasharray="4 4",
@@ -229,14 +241,14 @@ def _unknown_row(y: float) -> list[str]:
 
 
 def _answer_row(
-    axis: svg.Axis, y: float, learner: tuple[list[float] | None, float | None], extent: float
+    axis: svg.Axis, n: int, learner: tuple[list[float] | None, float | None], extent: float
 ) -> list[str]:
     """Return the learner's band and values, dashed, in the row below the right ones."""
     values, variance = learner
+    y = _top(n) + 8
     body: list[str] = []
-    if variance is not None or values:
-        body.append(svg.text(10, y + 18, "your answer"))
     if variance is not None:
+        body.append(svg.text(4, _top(n), f"your answer: variance {_written(variance)}"))
         body.append(
             _band(
                 axis,
@@ -249,6 +261,8 @@ def _answer_row(
                 data_sd=f"{variance**0.5:.6g}",
             )
         )
+    elif values:
+        body.append(svg.text(4, _top(n), "your answer"))
     body += _dots(
         axis,
         y,
@@ -258,6 +272,22 @@ def _answer_row(
         stroke=svg.COLOURS["answer"],
         data_role="value-answer",
     )
+    return body
+
+
+def _scale(axis: svg.Axis, extent: float, y: float) -> list[str]:
+    """Return the bands' shared scale: a line with round values marked (minus signs as −)."""
+    step = next((s for s in _TICK_STEPS if 2 * extent / s <= 8), _TICK_STEPS[-1])
+    body = [svg.line(_LEFT, y, _RIGHT, y, stroke="#9ca3af")]
+    for k in range(-int(extent // step), int(extent // step) + 1):
+        value = k * step
+        body.append(svg.line(axis(value), y - 4, axis(value), y, stroke="#9ca3af"))
+        written = f"{value:g}".replace("-", "−")
+        body.append(
+            svg.text(
+                axis(value), y + 15, written, text_anchor="middle", fill="#4b5563", data_role="tick"
+            )
+        )
     return body
 
 
@@ -296,15 +326,18 @@ def step_picture(spec: dict, answer: Any = None, *, solution: bool | None = None
     )
     extent = min(max(extent, 1.0), 40.0)
     axis = svg.Axis(-extent * 1.1, extent * 1.1, _LEFT, _RIGHT)
-    body = [svg.line(axis(0), 10, axis(0), 40 + 60 * (len(rows) + 1), stroke="#d1d5db")]
+    bottom = _top(len(rows) + 1) - 8
+    # The faint line at 0 is a guide the captions may cross.
+    body = [svg.line(axis(0), _top(0) + 4, axis(0), bottom, stroke="#d1d5db", class_="guide")]
     body += _given_rows(axis, rows, extent)
-    y = 30 + 60 * len(rows)
-    body += _answer_row(axis, y, learner, extent) if solved else _unknown_row(y)
-    height = 30 + 60 * (len(rows) + 1) + 10
+    n = len(rows)
+    body += _answer_row(axis, n, learner, extent) if solved else _unknown_row(n)
+    body += _scale(axis, extent, bottom)
+    height = bottom + 40
     # What a band's width means, said on the picture: its half-width is √variance.
-    key = "each band spans 0 ± one standard deviation (√variance); dots: the values"
-    body.append(svg.text(10, height + 16, key, fill="#374151", data_role="key"))
-    height += 24
+    for words in ("each band spans one standard deviation, √variance,", "on each side of 0"):
+        body.append(svg.text(4, height, words, fill="#374151", data_role="key"))
+        height += 18
     title = "The spread before and after one noising step"
     desc = _step_desc(problem, solved, learner[1])
     return svg.document(_WIDTH, height, title, desc, body, key=[spec, str(answer)])
