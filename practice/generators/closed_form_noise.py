@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from grading.kinds.closed_form_noise import ClosedFormNoiseKind, alpha_bar
 
-from . import geometry, labels, svg
+from . import labels, svg
 from .base import Draw, ProblemGenerator, frac_str
 from .noise_step import _entry, _tex_value, stands_out
 from .sketch import Sketch
@@ -180,6 +180,7 @@ class _Shrinking:
         self.y = svg.Axis(0, 1, _TOP + _HEIGHT, _TOP)
         # Value labels placed with the others: (text, the bar's top, the column it stays in).
         self.values: list[tuple[str, tuple[float, float], labels.Box]] = []
+        self.below = 0.0  # the lines written under the bars' names so far, in pixels
 
     def frame(self) -> None:
         """Draw the axis at 0, the faint guide at 1 and their numbers."""
@@ -215,12 +216,11 @@ class _Shrinking:
         ]
         self.sketch.label(content, candidates, bounds, data_role="value")
 
-    def steps(self, betas: list[Fraction], solved: bool) -> tuple[Fraction, list]:
-        """Draw each step's factor bar and, solved, the running product's bar beside it;
-        return the product and the points of its path."""
+    def steps(self, betas: list[Fraction], solved: bool) -> Fraction:
+        """Draw each step's factor bar and, solved, the running product's bar beside it, each
+        named under the axis; return the product."""
         y = self.y
         running = Fraction(1)
-        points = [(_LEFT + _STEP * 0.5, y(1))]
         for s, beta in enumerate(betas):
             x = _LEFT + _STEP * (s + 1)
             keep = 1 - beta
@@ -248,26 +248,18 @@ class _Shrinking:
                     data_step=s + 1,
                     data_value=str(running),
                 )
-                points.append((x + 13, y(float(running))))
-        return running, points
+                self.sketch.fixed(x + 13, y(0) + 16, f"ᾱ{str(s + 1).translate(_SUB)}", "middle")
+        return running
 
-    def product(self, running: Fraction, points: list, given: float | None) -> None:
-        """Draw the running product's path, its value, and the learner's ᾱ dashed beside it."""
-        self.sketch.body.append(
-            "<polyline "
-            + svg.attrs(
-                points=" ".join(f"{svg.px(a)},{svg.px(b)}" for a, b in points),
-                fill="none",
-                stroke=svg.COLOURS["right"],
-                data_role="alpha-bar-path",
-            )
-            + "/>"
-        )
-        self.sketch.segments.extend(geometry.polyline_segments(points))
-        whole = labels.Box(0, 0, self.width, self.y(0))
-        self.mark_value(f"ᾱ = {svg.fmt(running)}", points[-1], whole)
+    def product(self, running: Fraction, given: float | None) -> None:
+        """Write the product after the last step under the bars, and draw the learner's ᾱ
+        dashed beside its bar (its value written under the product's)."""
+        t = str(self.t).translate(_SUB)
+        self.total(f"ᾱ{t} = {svg.fmt(running)} after all {self.t} steps", svg.COLOURS["right"])
+        if given is not None:
+            self.total(f"your ᾱ{t}: {_written(given)}", svg.COLOURS["answer"])
         if given is not None and 0 <= given <= 1.5:
-            x = _LEFT + _STEP * self.t + 30
+            x = _LEFT + _STEP * self.t + 34
             self.bar(
                 x,
                 min(given, 1),
@@ -278,6 +270,11 @@ class _Shrinking:
                 data_value=f"{given:.6g}",
             )
             self.sketch.fixed(x + 11, self.y(0) + 16, "yours", "middle")
+
+    def total(self, words: str, colour: str) -> None:
+        """Write one line under the bars' names (the product, the learner's)."""
+        self.below += 18
+        self.sketch.fixed(_LEFT, self.y(0) + 16 + self.below, words, fill=colour, data_role="total")
 
     def unknown(self) -> None:
         """Draw the product left to find: a dashed empty bar with ``ᾱₜ = ?``."""
@@ -290,13 +287,14 @@ class _Shrinking:
             stroke_dasharray="4 4",
             data_role="alpha-bar-unknown",
         )
-        whole = labels.Box(0, 0, self.width, self.y(0))
-        self.mark_value(f"ᾱ{str(self.t).translate(_SUB)} = ?", (x + 13, self.y(1)), whole)
+        t = str(self.t).translate(_SUB)
+        self.sketch.fixed(x + 13, self.y(0) + 16, f"ᾱ{t}", "middle")
+        self.total(f"ᾱ{t} = ? (the dashed bar): the product of the factors", "#374151")
 
     def legend(self, solved: bool, answered: bool) -> float:
         """Draw the legend below the steps' names; return the picture's height."""
-        # Clear of the steps' names under the axis.
-        height = _TOP + _HEIGHT + 30 + 8
+        # Clear of the steps' names and the totals under the axis.
+        height = _TOP + _HEIGHT + 30 + 8 + self.below
         # (fill, its opacity as the bars have it, dashed outline, words)
         entries = [(svg.COLOURS["given"], "0.5", None, "1 − β: what each step keeps")]
         if solved:
@@ -345,9 +343,9 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
     given = svg.finite(answer[0] if isinstance(answer, tuple) and answer else None)
     chart = _Shrinking(problem.t)
     chart.frame()
-    running, points = chart.steps(list(problem.betas), solved)
+    running = chart.steps(list(problem.betas), solved)
     if solved:
-        chart.product(running, points, given)
+        chart.product(running, given)
     else:
         chart.unknown()
     for content, at, column in chart.values:
@@ -362,5 +360,11 @@ def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None =
 
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def _written(value: float) -> str:
+    """Write the learner's value for a label: three decimals at most, minus signs as −."""
+    return svg.fmt(value).replace("-", "−")
+
 
 __all__ = ["ClosedFormNoiseGenerator", "alpha_bar", "shrinking_picture"]
