@@ -47,6 +47,7 @@ LEGEND_TEXT = {
     "answer": "your answer",
 }
 
+CUT_SHORT = ", cut short: it runs off the picture"
 CLIP = 14  # pixels: a learner's arrow running past the panel stops this far inside its edge
 __all__ = ["Number", "number", "vec"]
 
@@ -307,8 +308,9 @@ class _Drawing:
         return out
 
 
-def _legend(roles: list[str], top: float) -> list[str]:
-    """Return the legend: one line per role drawn, below the panels."""
+def _legend(roles: list[str], top: float, *, clipped: bool = False) -> list[str]:
+    """Return the legend: one line per role drawn, below the panels (a learner's arrow cut
+    short at the edge says so)."""
     out = ['<g class="legend">']
     for k, role in enumerate(roles):
         y = top + LEGEND_LINE * k + 10
@@ -322,7 +324,9 @@ def _legend(roles: list[str], top: float) -> list[str]:
                 stroke_width=WIDTH[role],
                 stroke_dasharray=DASH.get(role),
             )
-            + svg.text(48, y + 4, LEGEND_TEXT[role])
+            + svg.text(
+                48, y + 4, LEGEND_TEXT[role] + (CUT_SHORT if role == "answer" and clipped else "")
+            )
         )
     out.append("</g>")
     return out
@@ -384,7 +388,7 @@ def draw(
     for n, panel in enumerate(panels):
         own = _scale_note(frames[n][0] / frame[0]) if panel.own_scale else ""
         drawing.panel(n, panel, panel.caption + own)
-    out = drawing.place_labels() + _legend(roles, PANEL_HEIGHT * rows)
+    out = drawing.place_labels() + _legend(roles, PANEL_HEIGHT * rows, clipped=drawing.clipped)
     if any(panel.own_scale for panel in panels):
         desc += " A panel drawn at its own scale says so in its caption."
     if drawing.clipped:

@@ -296,3 +296,16 @@ def test_a_far_wrong_answer_keeps_the_right_answers_scale_and_is_cut_at_the_edge
     width, height = float(wrong.get("width")), float(wrong.get("height"))
     assert 0 < float(line.get("x2")) < width and 0 < float(line.get("y2")) < height
     assert "runs off the picture" in wrong.find(f"{SVG}desc").text
+
+
+def test_a_cut_short_answer_says_so_in_the_legend():
+    spec = generate("content_weights", seed=3, level=1)
+    wrong = parse(render_svg(spec, answer=(sympy.Integer(9), sympy.Integer(-8))))
+    near = parse(render_svg(spec, answer=(sympy.Integer(0), sympy.Integer(0))))
+
+    def legend(root):
+        (group,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "legend"]
+        return [t.text for t in group.iter(f"{SVG}text")]
+
+    assert "your answer, cut short: it runs off the picture" in legend(wrong)
+    assert "your answer" in legend(near)
