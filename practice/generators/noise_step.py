@@ -133,7 +133,7 @@ def _floats(value: Any) -> list[float] | None:
 # A band's row: its role, caption, variance, the values drawn as dots, and its colour.
 _Row = tuple[str, str, float, list[float], str]
 # Narrow enough for a phone's column: each row is its caption above its band.
-_LEFT, _RIGHT, _WIDTH, _ROW = 20, 320, 340, 64
+_LEFT, _RIGHT, _WIDTH, _ROW = 20, 296, 316, 64
 _TICK_STEPS = (0.5, 1, 2, 5, 10, 20)
 
 
@@ -335,7 +335,7 @@ def step_picture(spec: dict, answer: Any = None, *, solution: bool | None = None
     body += _scale(axis, extent, bottom)
     height = bottom + 40
     # What a band's width means, said on the picture: its half-width is √variance.
-    for words in ("each band spans one standard deviation, √variance,", "on each side of 0"):
+    for words in ("a band spans one standard deviation,", "√variance, on each side of 0"):
         body.append(svg.text(4, height, words, fill="#374151", data_role="key"))
         height += 18
     title = "The spread before and after one noising step"

@@ -97,7 +97,7 @@ def _listed(value: Any) -> list[Any]:
 
 # The number lines, narrow enough for a phone's column: their ends, the picture's width, and
 # each coordinate's height (its caption, the line, its tick labels and the labels of its marks).
-_LEFT, _RIGHT, _WIDTH, _ROW = 20, 320, 340, 120
+_LEFT, _RIGHT, _WIDTH, _ROW = 20, 296, 316, 120
 _TICK_STEPS = (0.25, 0.5, 1, 2, 5, 10, 20)
 
 
