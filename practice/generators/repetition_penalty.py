@@ -215,12 +215,18 @@ def _learner_probabilities(answer: Any, count: int) -> list[float] | None:
 _GROUP, _BASE = 96, 200  # pixels: one piece's column, the baseline of the bars
 
 
-def _score_bars(p: PenaltyProblem, width: float) -> list[str]:
-    """Return the scores as bars about a middle line, the pieces already in the text outlined."""
+def _score_bars(p: PenaltyProblem, width: float) -> tuple[list[str], float]:
+    """Return the scores as bars about a middle line, the pieces already in the text outlined,
+    and the height they take."""
     top_score = max(1.0, *(abs(float(z)) for z in p.scores))
     unit = 70 / top_score
     middle = 120
-    body = [svg.line(30, middle, width - 10, middle, stroke=svg.COLOURS["muted"])]
+    # The pieces' names just below the deepest bar (and clear of the scores under the line).
+    names = middle + max(34, -min(0.0, *(float(z) for z in p.scores)) * unit + 18)
+    body = [
+        svg.text(10, 16, "each bar: a piece's score z; outlined dashed: already in the text"),
+        svg.line(30, middle, width - 10, middle, stroke=svg.COLOURS["muted"]),
+    ]
     for k, (piece, z) in enumerate(zip(p.pieces, p.scores, strict=True)):
         x = 50 + _GROUP * k
         value = float(z)
@@ -239,13 +245,14 @@ def _score_bars(p: PenaltyProblem, width: float) -> list[str]:
                 data_seen="yes" if p.seen(k) else "no",
             )
         )
+        written = str(z).replace("-", "−")
         body.append(
-            svg.text(x + 20, middle + (16 if value >= 0 else -8), str(z), text_anchor="middle")
+            svg.text(x + 20, middle + (16 if value >= 0 else -8), written, text_anchor="middle")
         )
-        body.append(svg.text(x + 20, _BASE + 24, piece, text_anchor="middle"))
+        body.append(svg.text(x + 20, names, piece, text_anchor="middle"))
         if p.seen(k):
-            body.append(svg.text(x + 20, _BASE + 40, "in the text", text_anchor="middle"))
-    return body
+            body.append(svg.text(x + 20, names + 16, "in the text", text_anchor="middle"))
+    return body, names + 28
 
 
 def _probability_bars(
@@ -306,7 +313,8 @@ def bars_picture(spec: dict, answer: Any = None, *, solution: bool = False) -> s
             "Each piece's score as a bar; the pieces already in the text are outlined. The "
             "probabilities are not drawn."
         )
-        return svg.document(width, height, title, desc, _score_bars(p, width), prefix=prefix)
+        body, height = _score_bars(p, width)
+        return svg.document(width, height, title, desc, body, prefix=prefix)
     before = _softmax([float(z / p.temperature) for z in p.scores])
     after = _softmax([float(z / p.temperature) for z in penalised(p)])
     learner = _learner_probabilities(answer, n)
