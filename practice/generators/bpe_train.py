@@ -131,12 +131,13 @@ def _sample_picture(sample: list[tuple[str, int]]) -> str:
         f"{len(sample)} words; no pair count or merge is shown.",
     )
     y = 8.0
+    counts_x = 8.0 + 31 * max(len(word) for word, _ in sample) + 8  # the counts in one column
     for n, (word, count) in enumerate(sample):
         x = 8.0
         for ch in word:
             fig.box(x, y, 28, 28, ch, role="symbol", data={"word": n}, mono=True)
             x += 31
-        fig.label(x + 8, y + 19, f"× {count}", role="count")
+        fig.label(counts_x, y + 19, f"× {count}", role="count")
         y += 34
     return fig.render()
 
