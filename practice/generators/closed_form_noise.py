@@ -165,7 +165,7 @@ class ClosedFormNoiseGenerator(ProblemGenerator):
 
 
 # The bars' layout: the axis's left end, the line at 1's height, the bars' height, one step's width.
-_LEFT, _TOP, _HEIGHT, _STEP = 60, 36, 200, 90
+_LEFT, _TOP, _HEIGHT, _STEP = 40, 36, 200, 78
 
 
 @dataclass
@@ -176,7 +176,7 @@ class _Shrinking:
     sketch: Sketch = field(default_factory=Sketch)
 
     def __post_init__(self) -> None:
-        self.width = _LEFT + _STEP * (self.t + 1) + 20
+        self.width = _LEFT + _STEP * self.t + 70  # the last step, then the learner's bar
         self.y = svg.Axis(0, 1, _TOP + _HEIGHT, _TOP)
         # Value labels placed with the others: (text, the bar's top, the column it stays in).
         self.values: list[tuple[str, tuple[float, float], labels.Box]] = []
@@ -289,7 +289,7 @@ class _Shrinking:
         )
         t = str(self.t).translate(_SUB)
         self.sketch.fixed(x + 13, self.y(0) + 16, f"ᾱ{t}", "middle")
-        self.total(f"ᾱ{t} = ? (the dashed bar): the product of the factors", "#374151")
+        self.total(f"ᾱ{t} = ?, the product of the factors", "#374151")
 
     def legend(self, solved: bool, answered: bool) -> float:
         """Draw the legend below the steps' names; return the picture's height."""
