@@ -32,6 +32,8 @@ from grading.shapes import ScalarShape, TupleShape, Vector
 from grading.spec import SpecError
 from grading.tex import scalar_tex
 
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
 MAX_STEPS = 8
 MAX_DIM = 4
 
@@ -235,7 +237,9 @@ class ClosedFormNoiseKind(Kind):
 
     def shape(self, problem: ClosedFormNoise) -> TupleShape:
         value = Vector(len(problem.x0)) if isinstance(problem.x0, tuple) else ScalarShape()
-        return TupleShape((ScalarShape(), value), ("abar_t", "x_t"))
+        # The parts' names show in the answer box's help and in messages: as a reader writes them.
+        t = str(problem.t).translate(_SUBSCRIPT)
+        return TupleShape((ScalarShape(), value), (f"ᾱ{t}", f"x{t}"))
 
     def right(self, problem: ClosedFormNoise) -> tuple:
         return right_answer(problem)

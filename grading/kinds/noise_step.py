@@ -261,7 +261,8 @@ class NoiseStepKind(Kind):
 
     def shape(self, problem: NoiseStep) -> TupleShape:
         value = Vector(len(problem.x_prev)) if isinstance(problem.x_prev, tuple) else ScalarShape()
-        return TupleShape((value, ScalarShape()), ("x_t", "variance"))
+        # The parts' names show in the answer box's help and in messages: as a reader writes them.
+        return TupleShape((value, ScalarShape()), ("xₜ", "the variance"))
 
     def right(self, problem: NoiseStep) -> tuple:
         return (right_value(problem), right_variance(problem))

@@ -119,71 +119,71 @@ class BpeTrainGenerator(ProblemGenerator):
         self, spec: dict, answer: tuple | None = None, *, solution: bool | None = None
     ) -> str | None:
         sample = [(w, c) for w, c in spec["words"]]
-        k = spec["merges"]
         if answer is None and not solution:
-            fig = Figure(
-                "The sample's words as single letters, with their counts",
-                f"{len(sample)} words; no pair count or merge is shown.",
-            )
-            y = 8.0
-            for n, (word, count) in enumerate(sample):
-                x = 8.0
-                for ch in word:
-                    fig.box(x, y, 28, 28, ch, role="symbol", data={"word": n}, mono=True)
-                    x += 31
-                fig.label(x + 8, y + 19, f"× {count}", role="count")
-                y += 34
-            return fig.render()
-        steps = bpe.train(sample, k)
-        learner = tuple(tuple(m) for m in answer) if answer is not None else ()
-        fig = Figure(
-            "The pair counts at each step, the merged pair highlighted",
-            f"The merges are {merges_typed(tuple(s.merge for s in steps))}"
-            + (
-                f"; your answer, {merges_typed(learner)}, is shown beside each step."
-                if answer
-                else "."
-            ),
-        )
-        y = 8.0
-        for n, step in enumerate(steps):
-            fig.label(8, y + 18, f"merge {n + 1}", weight="bold")
-            x = 90.0
-            shown = list(step.counts[:5])
-            theirs = learner[n] if n < len(learner) else None
-            if theirs is not None and theirs not in dict(shown) and len(theirs) == 2:
-                count = dict(step.counts).get(theirs, 0)  # type: ignore[call-overload]
-                shown.append((theirs, count))
-            for pair, count in shown:
-                text = f"{pair[0]} {pair[1]}: {count}"
-                w = text_width(text, per_char=7.5)
-                style = "merged" if pair == step.merge else "plain"
-                if pair == theirs and pair != step.merge:
-                    style = "wrong"
-                fig.box(
-                    x,
-                    y,
-                    w,
-                    28,
-                    text,
-                    role="pair",
-                    style=style,
-                    data={"step": n, "count": count, "pair": f"{pair[0]} {pair[1]}"},
-                    mono=True,
-                )
-                x += w + 4
-            if theirs is not None:
-                ok = theirs == step.merge
-                fig.label(
-                    x + 10,
-                    y + 19,
-                    f"yours: {' '.join(theirs)}" + (" ✓" if ok else " ✗"),
-                    role="answer",
-                    colour="#047857" if ok else "#b91c1c",
-                )
-            y += 36
+            return _sample_picture(sample)
+        return _steps_picture(bpe.train(sample, spec["merges"]), answer)
+
+
+def _sample_picture(sample: list[tuple[str, int]]) -> str:
+    """Return the sample's words as rows of single letters with their counts (a fresh problem)."""
+    fig = Figure(
+        "The sample's words as single letters, with their counts",
+        f"{len(sample)} words; no pair count or merge is shown.",
+    )
+    y = 8.0
+    counts_x = 8.0 + 31 * max(len(word) for word, _ in sample) + 8  # the counts in one column
+    for n, (word, count) in enumerate(sample):
+        x = 8.0
+        for ch in word:
+            fig.box(x, y, 28, 28, ch, role="symbol", data={"word": n}, mono=True)
+            x += 31
+        fig.label(counts_x, y + 19, f"× {count}", role="count")
+        y += 34
+    return fig.render()
+
+
+def _step_row(fig: Figure, n: int, step: bpe.Step, theirs: tuple | None, y: float) -> None:
+    """Draw merge ``n``'s row: the top pair counts, the merged pair and the learner's marked."""
+    fig.label(8, y + 18, f"merge {n + 1}", weight="bold")
+    x = 90.0
+    shown = list(step.counts[:5])
+    if theirs is not None and theirs not in dict(shown) and len(theirs) == 2:
+        count = dict(step.counts).get(theirs, 0)  # type: ignore[call-overload]
+        shown.append((theirs, count))
+    for pair, count in shown:
+        text = f"{pair[0]} {pair[1]}: {count}"
+        w = text_width(text, per_char=7.5)
+        style = "merged" if pair == step.merge else "plain"
+        if pair == theirs and pair != step.merge:
+            style = "wrong"
+        data = {"step": n, "count": count, "pair": f"{pair[0]} {pair[1]}"}
+        fig.box(x, y, w, 28, text, role="pair", style=style, data=data, mono=True)
+        x += w + 4
+    if theirs is not None:
+        ok = theirs == step.merge
         fig.label(
-            8, y + 14, "blue: the pair merged at that step (most frequent, ties alphabetical)"
+            x + 10,
+            y + 19,
+            f"yours: {' '.join(theirs)}" + (" ✓" if ok else " ✗"),
+            role="answer",
+            colour="#047857" if ok else "#b91c1c",
         )
-        fig.label(8, y + 32, "red: yours where it differs", colour="#b91c1c")
-        return fig.render()
+
+
+def _steps_picture(steps: tuple[bpe.Step, ...], answer: tuple | None) -> str:
+    """Return the pair counts at each merge, the merged pair highlighted, the learner's beside."""
+    learner = tuple(tuple(m) for m in answer) if answer is not None else ()
+    fig = Figure(
+        "The pair counts at each step, the merged pair highlighted",
+        f"The merges are {merges_typed(tuple(s.merge for s in steps))}"
+        + (
+            f"; your answer, {merges_typed(learner)}, is shown beside each step." if answer else "."
+        ),
+    )
+    y = 8.0
+    for n, step in enumerate(steps):
+        _step_row(fig, n, step, learner[n] if n < len(learner) else None, y)
+        y += 36
+    fig.label(8, y + 14, "blue: the pair merged at that step (most frequent, ties alphabetical)")
+    fig.label(8, y + 32, "red: yours where it differs", colour="#b91c1c")
+    return fig.render()

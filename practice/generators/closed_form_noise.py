@@ -12,14 +12,16 @@ least three steps, so that leaving one step out is never the same as using the l
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
 from grading.kinds.closed_form_noise import ClosedFormNoiseKind, alpha_bar
 
-from . import geometry, labels, svg
+from . import labels, svg
 from .base import Draw, ProblemGenerator, frac_str
 from .noise_step import _entry, _tex_value, stands_out
+from .sketch import Sketch
 from .statement import tex_number
 
 # Paper-friendly schedules (levels 1 and 3): every 1 - beta = (k / (k + 1))^2, so
@@ -162,187 +164,207 @@ class ClosedFormNoiseGenerator(ProblemGenerator):
         return shrinking_picture(spec, answer, solution=solution)
 
 
-def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
-    """Return bars of each step's factor ``1 - beta_s`` and, once answered, the running product
-    ``abar_s`` shrinking over the steps (the learner's ``abar_t`` dashed beside the last)."""
-    problem = ClosedFormNoiseKind().load(spec)
-    t = problem.t
-    solved = answer is not None if solution is None else solution
-    # Above the line at 1, a lane where a value label goes when there is no room by its bar.
-    left, top, height, step_width = 60, 36, 200, 90
-    width = left + step_width * (t + 1) + 20
-    y = svg.Axis(0, 1, top + height, top)
-    body = [
-        svg.line(left, y(0), width - 10, y(0), stroke="#9ca3af"),
-        # The faint dashed line at 1 is a guide a label may cross.
-        svg.line(
-            left,
-            y(1),
-            width - 10,
-            y(1),
-            stroke="#e5e7eb",
-            stroke_dasharray="3 3",
-            **{"class": "guide"},
-        ),
-    ]
-    segments: list[labels.Segment] = [((left, y(0)), (width - 10, y(0)))]
-    obstacles: list[labels.Box] = []
-    marks: list[labels.Label] = []
+# The bars' layout: the axis's left end, the line at 1's height, the bars' height, one step's width.
+_LEFT, _TOP, _HEIGHT, _STEP = 40, 36, 200, 78
 
-    def fixed(x: float, y_: float, content: str, anchor: str = "middle") -> None:
-        """Write a text whose place is fixed, and keep the placed labels off it."""
-        body.append(svg.text(x, y_, content, text_anchor=anchor))
-        obstacles.append(labels.text_box(x, y_, content, size=12, anchor=anchor))
 
-    def bar(x: float, top_: float) -> None:
-        obstacles.append(labels.Box(x, top_, x + 22, y(0)))
+@dataclass
+class _Shrinking:
+    """The bars of one schedule being drawn: each step's factor, the running product."""
 
-    def mark_value(content: str, at: tuple[float, float], bounds: labels.Box) -> None:
-        """Add a value label to place above ``at`` (a bar's top), within ``bounds``."""
+    t: int
+    sketch: Sketch = field(default_factory=Sketch)
+
+    def __post_init__(self) -> None:
+        self.width = _LEFT + _STEP * self.t + 70  # the last step, then the learner's bar
+        self.y = svg.Axis(0, 1, _TOP + _HEIGHT, _TOP)
+        # Value labels placed with the others: (text, the bar's top, the column it stays in).
+        self.values: list[tuple[str, tuple[float, float], labels.Box]] = []
+        self.below = 0.0  # the lines written under the bars' names so far, in pixels
+
+    def frame(self) -> None:
+        """Draw the axis at 0, the faint guide at 1 and their numbers."""
+        y, width = self.y, self.width
+        self.sketch.body += [
+            svg.line(_LEFT, y(0), width - 10, y(0), stroke="#9ca3af"),
+            # The faint dashed line at 1 is a guide a label may cross.
+            svg.line(
+                _LEFT,
+                y(1),
+                width - 10,
+                y(1),
+                stroke="#e5e7eb",
+                stroke_dasharray="3 3",
+                **{"class": "guide"},
+            ),
+        ]
+        self.sketch.segments.append(((_LEFT, y(0)), (width - 10, y(0))))
+        self.sketch.fixed(_LEFT - 8, y(1) + 4, "1", "end")
+        self.sketch.fixed(_LEFT - 8, y(0) + 4, "0", "end")
+
+    def bar(self, x: float, value: float, **extra: Any) -> None:
+        """Draw a bar 22 px wide from 0 up to ``value``, an obstacle for the labels."""
+        y = self.y
+        self.sketch.body.append(svg.rect(x, y(value), 22, y(0) - y(value), **extra))
+        self.sketch.keep_off(x, y(value), x + 22, y(0))
+
+    def mark_value(self, content: str, at: tuple[float, float], bounds: labels.Box) -> None:
+        """Queue a value label to place above ``at`` (a bar's top), within ``bounds``."""
         candidates = [
             *labels.around_point(at, content, 12, toward=(0, -1)),
-            *(labels.Candidate(at[0], top - 10, a) for a in ("middle", "end", "start")),
+            *(labels.Candidate(at[0], _TOP - 10, a) for a in ("middle", "end", "start")),
         ]
-        marks.append(labels.Label(content, 12, tuple(candidates), bounds=bounds))
+        self.sketch.label(content, candidates, bounds, data_role="value")
 
-    fixed(left - 8, y(1) + 4, "1", "end")
-    fixed(left - 8, y(0) + 4, "0", "end")
-    running = Fraction(1)
-    factors: list[tuple[str, tuple[float, float], labels.Box]] = []
-    points = [(left + step_width * 0.5, y(1))]
-    for s, beta in enumerate(problem.betas):
-        x = left + step_width * (s + 1)
-        keep = 1 - beta
-        running *= keep
-        body.append(
-            svg.rect(
+    def steps(self, betas: list[Fraction], solved: bool) -> Fraction:
+        """Draw each step's factor bar and, solved, the running product's bar beside it, each
+        named under the axis; return the product."""
+        y = self.y
+        running = Fraction(1)
+        for s, beta in enumerate(betas):
+            x = _LEFT + _STEP * (s + 1)
+            keep = 1 - beta
+            running *= keep
+            self.bar(
                 x - 28,
-                y(float(keep)),
-                22,
-                y(0) - y(float(keep)),
+                float(keep),
                 fill=svg.COLOURS["given"],
                 fill_opacity="0.5",
                 data_role="factor",
                 data_step=s + 1,
                 data_value=str(keep),
             )
-        )
-        bar(x - 28, y(float(keep)))
-        fixed(x - 17, y(0) + 16, f"1−β{str(s + 1).translate(_SUB)}")
-        # Its column, reaching a little into the previous one when its own bar crowds it.
-        column = labels.Box(x - step_width * 0.8, 0, x + step_width / 2, y(0))
-        factors.append((svg.fmt(keep), (x - 17, y(float(keep))), column))
-        if solved:
-            body.append(
-                svg.rect(
+            self.sketch.fixed(x - 17, y(0) + 16, f"1−β{str(s + 1).translate(_SUB)}", "middle")
+            # Its column, reaching a little into the previous one when its own bar crowds it.
+            column = labels.Box(x - _STEP * 0.8, 0, x + _STEP / 2, y(0))
+            self.values.append((svg.fmt(keep), (x - 17, y(float(keep))), column))
+            if solved:
+                self.bar(
                     x + 2,
-                    y(float(running)),
-                    22,
-                    y(0) - y(float(running)),
+                    float(running),
                     fill=svg.COLOURS["right"],
                     fill_opacity="0.6",
                     data_role="alpha-bar",
                     data_step=s + 1,
                     data_value=str(running),
                 )
-            )
-            bar(x + 2, y(float(running)))
-            points.append((x + 13, y(float(running))))
-    if solved:
-        body.append(
-            "<polyline "
-            + svg.attrs(
-                points=" ".join(f"{svg.px(a)},{svg.px(b)}" for a, b in points),
+                self.sketch.fixed(x + 13, y(0) + 16, f"ᾱ{str(s + 1).translate(_SUB)}", "middle")
+        return running
+
+    def product(self, running: Fraction, given: float | None) -> None:
+        """Write the product after the last step under the bars, and draw the learner's ᾱ
+        dashed beside its bar (its value written under the product's)."""
+        t = str(self.t).translate(_SUB)
+        self.total(f"ᾱ{t} = {svg.fmt(running)} after all {self.t} steps", svg.COLOURS["right"])
+        if given is not None:
+            self.total(f"your ᾱ{t}: {_written(given)}", svg.COLOURS["answer"])
+        if given is not None and 0 <= given <= 1.5:
+            x = _LEFT + _STEP * self.t + 34
+            self.bar(
+                x,
+                min(given, 1),
                 fill="none",
-                stroke=svg.COLOURS["right"],
-                data_role="alpha-bar-path",
+                stroke=svg.COLOURS["answer"],
+                stroke_dasharray="6 4",
+                data_role="answer-alpha-bar",
+                data_value=f"{given:.6g}",
             )
-            + "/>"
+            self.sketch.fixed(x + 11, self.y(0) + 16, "yours", "middle")
+
+    def total(self, words: str, colour: str) -> None:
+        """Write one line under the bars' names (the product, the learner's)."""
+        self.below += 18
+        self.sketch.fixed(_LEFT, self.y(0) + 16 + self.below, words, fill=colour, data_role="total")
+
+    def unknown(self) -> None:
+        """Draw the product left to find: a dashed empty bar with ``ᾱₜ = ?``."""
+        x = _LEFT + _STEP * self.t
+        self.bar(
+            x + 2,
+            1,
+            fill="none",
+            stroke=svg.COLOURS["unknown"],
+            stroke_dasharray="4 4",
+            data_role="alpha-bar-unknown",
         )
-        segments.extend(geometry.polyline_segments(points))
-        mark_value(f"ᾱ = {svg.fmt(running)}", points[-1], labels.Box(0, 0, width, y(0)))
-        given = answer[0] if isinstance(answer, tuple) and answer else None
-        value = svg.finite(given)
-        if value is not None and 0 <= value <= 1.5:
-            x = left + step_width * t + 30
-            body.append(
+        t = str(self.t).translate(_SUB)
+        self.sketch.fixed(x + 13, self.y(0) + 16, f"ᾱ{t}", "middle")
+        self.total(f"ᾱ{t} = ?, the product of the factors", "#374151")
+
+    def legend(self, solved: bool, answered: bool) -> float:
+        """Draw the legend below the steps' names; return the picture's height."""
+        # Clear of the steps' names and the totals under the axis.
+        height = _TOP + _HEIGHT + 30 + 8 + self.below
+        # (fill, its opacity as the bars have it, dashed outline, words)
+        entries = [(svg.COLOURS["given"], "0.5", None, "1 − β: what each step keeps")]
+        if solved:
+            entries.append(
+                (svg.COLOURS["right"], "0.6", None, "ᾱ: the running product after each step")
+            )
+            if answered:
+                entries.append(("none", None, svg.COLOURS["answer"], "your ᾱ"))
+        for fill, opacity, stroke, words in entries:
+            self.sketch.body.append(
                 svg.rect(
-                    x,
-                    y(min(value, 1)),
-                    22,
-                    y(0) - y(min(value, 1)),
-                    fill="none",
-                    stroke=svg.COLOURS["answer"],
-                    stroke_dasharray="6 4",
-                    data_role="answer-alpha-bar",
-                    data_value=f"{value:.6g}",
+                    _LEFT,
+                    height - 10,
+                    14,
+                    12,
+                    fill=fill,
+                    fill_opacity=opacity,
+                    stroke=stroke,
+                    stroke_dasharray="3 2" if stroke else None,
+                    data_role="legend-swatch",
                 )
             )
-            bar(x, y(min(value, 1)))
-            fixed(x + 11, y(0) + 16, "yours")
-    else:
-        x = left + step_width * t
-        body.append(
-            svg.rect(
-                x + 2,
-                y(1),
-                22,
-                y(0) - y(1),
-                fill="none",
-                stroke=svg.COLOURS["unknown"],
-                stroke_dasharray="4 4",
-                data_role="alpha-bar-unknown",
-            )
-        )
-        bar(x + 2, y(1))
-        mark_value(f"ᾱ{str(t).translate(_SUB)} = ?", (x + 13, y(1)), labels.Box(0, 0, width, y(0)))
-    for content, at, column in factors:
-        mark_value(content, at, column)
-    spots = labels.place(marks, segments=segments, obstacles=obstacles)
-    body += [labels.svg_text(spot, data_role="value") for spot in spots]
-    total_height = top + height + 30
-    # A legend: which bars are which (the value labels above them say only numbers).
-    total_height += 8  # clear of the steps' names under the axis
-    # (fill, its opacity as the bars have it, dashed outline, words)
-    entries = [(svg.COLOURS["given"], "0.5", None, "1 − β: what each step keeps")]
-    if solved:
-        entries.append(
-            (svg.COLOURS["right"], "0.6", None, "ᾱ: the running product after each step")
-        )
-        if svg.finite(answer[0] if isinstance(answer, tuple) and answer else None) is not None:
-            entries.append(("none", None, svg.COLOURS["answer"], "your ᾱ"))
-    for fill, opacity, stroke, words in entries:
-        body.append(
-            svg.rect(
-                left,
-                total_height - 10,
-                14,
-                12,
-                fill=fill,
-                fill_opacity=opacity,
-                stroke=stroke,
-                stroke_dasharray="3 2" if stroke else None,
-                data_role="legend-swatch",
-            )
-        )
-        body.append(svg.text(left + 22, total_height, words, data_role="legend"))
-        total_height += 20
-    title = "What each noising step keeps, and what is left after all of them"
-    if solved:
-        desc = (
-            "Grey bars: the factor 1 − β of each step. Green bars: the running product ᾱ after "
-            f"each step, shrinking to ᾱ = {svg.fmt(running)} after step {t}."
-        )
-        if svg.finite(answer[0] if isinstance(answer, tuple) and answer else None) is not None:
-            desc += " Your ᾱ is the dashed bar."
-    else:
-        desc = (
+            self.sketch.body.append(svg.text(_LEFT + 22, height, words, data_role="legend"))
+            height += 20
+        return height
+
+
+def _shrinking_desc(solved: bool, running: Fraction, t: int, answered: bool) -> str:
+    if not solved:
+        return (
             "Grey bars: the factor 1 − β each step keeps; the product after the last step is "
             "left for you to work out."
         )
-    return svg.document(width, total_height, title, desc, body, key=[spec, str(answer)])
+    desc = (
+        "Grey bars: the factor 1 − β of each step. Green bars: the running product ᾱ after "
+        f"each step, shrinking to ᾱ = {svg.fmt(running)} after step {t}."
+    )
+    return desc + (" Your ᾱ is the dashed bar." if answered else "")
+
+
+def shrinking_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+    """Return bars of each step's factor ``1 - beta_s`` and, once answered, the running product
+    ``abar_s`` shrinking over the steps (the learner's ``abar_t`` dashed beside the last)."""
+    problem = ClosedFormNoiseKind().load(spec)
+    solved = answer is not None if solution is None else solution
+    given = svg.finite(answer[0] if isinstance(answer, tuple) and answer else None)
+    chart = _Shrinking(problem.t)
+    chart.frame()
+    running = chart.steps(list(problem.betas), solved)
+    if solved:
+        chart.product(running, given)
+    else:
+        chart.unknown()
+    for content, at, column in chart.values:
+        chart.mark_value(content, at, column)
+    chart.sketch.place_labels()
+    height = chart.legend(solved, given is not None)
+    title = "What each noising step keeps, and what is left after all of them"
+    desc = _shrinking_desc(solved, running, problem.t, given is not None)
+    return svg.document(
+        chart.width, height, title, desc, chart.sketch.body, key=[spec, str(answer)]
+    )
 
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def _written(value: float) -> str:
+    """Write the learner's value for a label: three decimals at most, minus signs as −."""
+    return svg.fmt(value).replace("-", "−")
+
 
 __all__ = ["ClosedFormNoiseGenerator", "alpha_bar", "shrinking_picture"]

@@ -120,7 +120,9 @@ class ContrastGenerator(figures.ArrowPicture, ProblemGenerator):
             tips.append(tip)
         difference = (tips[1][0] - tips[0][0], tips[1][1] - tips[0][1])
         caption = f"{h_label(i, 'B')} − {h_label(i, 'A')}"
-        panels.append(Panel(caption, [Arrow("right", (0, 0), difference, label=caption)]))
+        # At its own scale: a difference much smaller than the sums would be a dot beside them.
+        arrow = Arrow("right", (0, 0), difference, label=caption)
+        panels.append(Panel(caption, [arrow], own_scale=True))
         return panels, difference
 
     def fresh_panels(self, panels: list[Panel]) -> list[Panel]:

@@ -191,87 +191,113 @@ def _counts_rows(p: CooccurrenceProblem, y: float, answer: Any) -> list[str]:
     return out
 
 
+_BOX_W, _BOX_H, _GAP = 62, 24, 4  # a word's box and the gap between boxes
+_TOP, _ROW_H = 30, 58  # the first sentence's top and each sentence's height
+
+
+def _window_bands(p: CooccurrenceProblem, s: int, tokens: list[str], y: float) -> list[str]:
+    """Return a dashed band over each occurrence's window in sentence ``s`` (staggered, so two
+    overlapping windows stay apart)."""
+    out = []
+    for i, token in enumerate(tokens):
+        if token != p.word:
+            continue
+        lo, hi = max(0, i - p.window), min(len(tokens) - 1, i + p.window)
+        out.append(
+            svg.rect(
+                30 + (_BOX_W + _GAP) * lo - 2,
+                y - 10 + (i % 2) * 3,
+                (_BOX_W + _GAP) * (hi - lo + 1),
+                _BOX_H + 18,
+                fill="none",
+                stroke=svg.COLOURS["window"],
+                stroke_dasharray="4 3",
+                data_role="window",
+                data_sentence=s,
+                data_occurrence=i,
+                data_from=lo,
+                data_to=hi,
+                rx=6,
+            )
+        )
+    return out
+
+
+def _word_boxes(
+    p: CooccurrenceProblem, s: int, tokens: list[str], y: float, counted: set | None
+) -> list[str]:
+    """Return sentence ``s``'s words as boxes, the word bold and the context words shaded;
+    with ``counted`` (the solution), each followed by its ticks."""
+    out = []
+    for j, token in enumerate(tokens):
+        is_word = token == p.word
+        fill = "#e0e7ff" if is_word else ("#f3f4f6" if token in p.context else "#ffffff")
+        x = 30 + (_BOX_W + _GAP) * j
+        out.append(
+            svg.rect(
+                x,
+                y,
+                _BOX_W,
+                _BOX_H,
+                fill=fill,
+                stroke=svg.COLOURS["muted"],
+                data_role="token",
+                data_sentence=s,
+                data_position=j,
+                data_token=token,
+                rx=3,
+            )
+        )
+        out.append(
+            svg.text(
+                x + _BOX_W / 2,
+                y + 16,
+                token,
+                text_anchor="middle",
+                font_weight="bold" if is_word else None,
+            )
+        )
+        if counted is not None:
+            out += _ticks(counted, s, j, y)
+    return out
+
+
+def _ticks(counted: set, s: int, j: int, y: float) -> list[str]:
+    """Return a tick under word ``j`` of sentence ``s`` per time it is counted (none: [])."""
+    times = sum(1 for hs, _, hj in counted if hs == s and hj == j)
+    if not times:
+        return []
+    return [
+        svg.text(
+            30 + (_BOX_W + _GAP) * j + _BOX_W / 2,
+            y + _BOX_H + 12,
+            "✓" * times,
+            text_anchor="middle",
+            fill=svg.COLOURS["right"],
+            data_role="counted",
+            data_sentence=s,
+            data_position=j,
+            data_times=times,
+        )
+    ]
+
+
 def windows_picture(spec: dict, *, solution: bool, answer: Any = None) -> str:
     """Draw the sentences as rows of word boxes, a band over each occurrence's window; with
     the solution, every counted word is marked with the occurrence it counts for."""
     p = problem_of(spec)
-    box_w, box_h, gap = 62, 24, 4
-    top, row_h = 30, 58
     longest = max(len(s) for s in p.sentences)
-    width = max(40 + (box_w + gap) * longest, 100 + 70 * len(p.context))
-    counts_top = top + row_h * len(p.sentences) + 10
+    width = max(40 + (_BOX_W + _GAP) * longest, 100 + 70 * len(p.context))
+    counts_top = _TOP + _ROW_H * len(p.sentences) + 10
     height = counts_top + (70 if solution else 20)
     prefix = svg.picture_id(("cooc", spec.get("sentences"), spec.get("context"), solution))
     body: list[str] = [svg.text(8, 16, f"window: {p.window} words on each side of {p.word}")]
     counted = set(hits(p))
     for s, tokens in enumerate(p.sentences):
-        y = top + row_h * s + 14
+        y = _TOP + _ROW_H * s + 14
         body.append(svg.text(8, y + 16, f"{s + 1}."))
-        for i, token in enumerate(tokens):
-            if token != p.word:
-                continue
-            lo, hi = max(0, i - p.window), min(len(tokens) - 1, i + p.window)
-            body.append(
-                svg.rect(
-                    30 + (box_w + gap) * lo - 2,
-                    y - 10 + (i % 2) * 3,
-                    (box_w + gap) * (hi - lo + 1),
-                    box_h + 18,
-                    fill="none",
-                    stroke=svg.COLOURS["window"],
-                    stroke_dasharray="4 3",
-                    data_role="window",
-                    data_sentence=s,
-                    data_occurrence=i,
-                    data_from=lo,
-                    data_to=hi,
-                    rx=6,
-                )
-            )
-        for j, token in enumerate(tokens):
-            is_word = token == p.word
-            in_context = token in p.context
-            fill = "#e0e7ff" if is_word else ("#f3f4f6" if in_context else "#ffffff")
-            body.append(
-                svg.rect(
-                    30 + (box_w + gap) * j,
-                    y,
-                    box_w,
-                    box_h,
-                    fill=fill,
-                    stroke=svg.COLOURS["muted"],
-                    data_role="token",
-                    data_sentence=s,
-                    data_position=j,
-                    data_token=token,
-                    rx=3,
-                )
-            )
-            body.append(
-                svg.text(
-                    30 + (box_w + gap) * j + box_w / 2,
-                    y + 16,
-                    token,
-                    text_anchor="middle",
-                    font_weight="bold" if is_word else None,
-                )
-            )
-            if solution:
-                times = sum(1 for hs, _, hj in counted if hs == s and hj == j)
-                if times:
-                    body.append(
-                        svg.text(
-                            30 + (box_w + gap) * j + box_w / 2,
-                            y + box_h + 12,
-                            "✓" * times,
-                            text_anchor="middle",
-                            fill=svg.COLOURS["right"],
-                            data_role="counted",
-                            data_sentence=s,
-                            data_position=j,
-                            data_times=times,
-                        )
-                    )
+        body += _window_bands(p, s, tokens, y)
+        body += _word_boxes(p, s, tokens, y, counted if solution else None)
     desc = (
         f"Each sentence as word boxes; a dashed band marks the {p.window} words on each side of "
         f"every {p.word}. Context words are shaded."
@@ -280,13 +306,6 @@ def windows_picture(spec: dict, *, solution: bool, answer: Any = None) -> str:
         body += _counts_rows(p, counts_top, answer)
         desc += " Below, the right count of each context word"
         desc += " and yours, differences in orange." if _learner_counts(p, answer) else "."
-    if solution:
         desc += " A tick under a word marks each time it is counted."
-    return svg.document(
-        width,
-        height,
-        "The sentences with the window around each occurrence",
-        desc,
-        body,
-        prefix=prefix,
-    )
+    title = "The sentences with the window around each occurrence"
+    return svg.document(width, height, title, desc, body, prefix=prefix)

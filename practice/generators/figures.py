@@ -1,7 +1,8 @@
 """Pictures of two-dimensional problems as SVG: rows as arrows, weighted terms, the sum.
 
 The shared machinery: a kind's generator builds a `Figure` (its panels of arrows, with and
-without the solution) and `draw` turns it into SVG.
+without the solution) and `draw` turns it into SVG; the arithmetic of the plane (a panel's
+scale, pixels, clipping, reading coordinates) is `plane`'s.
 
 Every arrow is a ``<line>`` with ``data-role`` (``row``, ``term``, ``sum``, ``right``,
 ``answer``), ``data-index`` where it has one, and ``data-x``/``data-y``: the exact coordinates
@@ -19,18 +20,15 @@ drawn at its natural size rather than shrunk to fit.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from . import geometry, labels, svg
+from . import geometry, labels, plane, svg
 from .labels import Box, Label, Segment
+from .plane import PANEL, SIDE, Number, number, vec
 
-PANEL = 340  # pixels: the drawing's square
-PAD = 58  # room for the labels around the drawing
-SIDE = 40  # more room for labels left and right of the square (labels are wide, not tall)
 PANEL_WIDTH = PANEL + 2 * SIDE
 PANEL_HEIGHT = PANEL + 24  # the drawing and its caption
 COLUMNS = 2  # panels side by side at most: a third wraps below, so no panel is shrunk
@@ -49,9 +47,9 @@ LEGEND_TEXT = {
     "answer": "your answer",
 }
 
-Number = Fraction | float
-FAR_OUT = 20
+CUT_SHORT = ", cut short: it runs off the picture"
 CLIP = 14  # pixels: a learner's arrow running past the panel stops this far inside its edge
+__all__ = ["Number", "number", "vec"]
 
 
 @dataclass
@@ -65,34 +63,13 @@ class Arrow:
 
 @dataclass
 class Panel:
+    """One drawing of arrows with its caption. A panel ``own_scale`` is drawn at the scale that
+    fits its own arrows (a small difference stays visible), its caption saying how much larger
+    or smaller than the others it is drawn."""
+
     caption: str
     arrows: list[Arrow] = field(default_factory=list)
-
-
-def number(value: Any) -> Number:
-    """Read a spec string, Fraction, int, float or SymPy number as a Fraction or a float."""
-    if isinstance(value, Fraction | int):
-        return Fraction(value)
-    if isinstance(value, str):
-        try:
-            return Fraction(value)
-        except ValueError:
-            return float(value)
-    if getattr(value, "is_Rational", False):
-        return Fraction(int(value.p), int(value.q))
-    return float(value)
-
-
-def vec(values: Sequence[Any]) -> tuple[Number, ...]:
-    """Return a spec row (or a vector) as Fractions or floats."""
-    return tuple(number(v) for v in values)
-
-
-def _fmt(value: Number) -> str:
-    """Write a coordinate for a label or a data attribute: exact if rational, else 4 places."""
-    if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else str(value)
-    return f"{value:.4f}".rstrip("0").rstrip(".")
+    own_scale: bool = False
 
 
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -120,23 +97,6 @@ def mix_arrows(
     return arrows, (x, y)
 
 
-def _bounds(panels: list[Panel]) -> tuple[float, float, float, float]:
-    xs = [0.0] + [float(p[0]) for panel in panels for a in panel.arrows for p in (a.tail, a.tip)]
-    ys = [0.0] + [float(p[1]) for panel in panels for a in panel.arrows for p in (a.tail, a.tip)]
-    return min(xs), max(xs), min(ys), max(ys)
-
-
-def _scale(bounds: tuple[float, float, float, float]) -> tuple[float, float, float]:
-    """Return pixels per unit and the origin's pixel position inside a panel (equal axes)."""
-    x0, x1, y0, y1 = bounds
-    span = max(x1 - x0, y1 - y0, 1.0)
-    scale = (PANEL - 2 * PAD) / span
-    # Centre the drawing in the panel.
-    origin_x = SIDE + PAD + (PANEL - 2 * PAD - (x1 - x0) * scale) / 2 - x0 * scale
-    origin_y = PAD + (PANEL - 2 * PAD - (y1 - y0) * scale) / 2 + y1 * scale
-    return round(scale, 6), round(origin_x, 3), round(origin_y, 3)
-
-
 def _arrow_markup(arrow: Arrow, ends: Segment, marker: str) -> str:
     (x1, y1), (x2, y2) = ends
     attrs = {
@@ -146,8 +106,8 @@ def _arrow_markup(arrow: Arrow, ends: Segment, marker: str) -> str:
         "y1": svg.px(y1),
         "x2": svg.px(x2),
         "y2": svg.px(y2),
-        "data-x": _fmt(arrow.tip[0]),
-        "data-y": _fmt(arrow.tip[1]),
+        "data-x": plane.fmt(arrow.tip[0]),
+        "data-y": plane.fmt(arrow.tip[1]),
         "stroke": COLOURS[arrow.role],
         "stroke-width": str(WIDTH[arrow.role]),
         "marker-end": f"url(#{marker}-{arrow.role})",
@@ -157,33 +117,6 @@ def _arrow_markup(arrow: Arrow, ends: Segment, marker: str) -> str:
     if arrow.role in DASH:
         attrs["stroke-dasharray"] = DASH[arrow.role]
     return svg.element("line", attrs, {})
-
-
-def _clip(ends: Segment, box: Box) -> tuple[Segment, bool]:
-    """Return the segment cut short where it leaves ``box`` (its start is inside), and whether
-    it was cut."""
-    (x1, y1), (x2, y2) = ends
-    reach = 1.0
-    for start, delta, low, high in (
-        (x1, x2 - x1, box.left, box.right),
-        (y1, y2 - y1, box.top, box.bottom),
-    ):
-        if delta > 0:
-            reach = min(reach, (high - start) / delta)
-        elif delta < 0:
-            reach = min(reach, (low - start) / delta)
-    reach = max(reach, 0.0)
-    if reach >= 1.0:
-        return ends, False
-    return ((x1, y1), (x1 + (x2 - x1) * reach, y1 + (y2 - y1) * reach)), True
-
-
-def _pixels(arrow: Arrow, scale: float, ox: float, oy: float) -> Segment:
-    """Return the arrow's tail and tip in pixels (y down)."""
-    return (
-        (ox + float(arrow.tail[0]) * scale, oy - float(arrow.tail[1]) * scale),
-        (ox + float(arrow.tip[0]) * scale, oy - float(arrow.tip[1]) * scale),
-    )
 
 
 def _label(arrow: Arrow, ends: Segment, origin: tuple[float, float], bounds: Box) -> Label:
@@ -208,29 +141,6 @@ def _label(arrow: Arrow, ends: Segment, origin: tuple[float, float], bounds: Box
             *labels.around_point((x2, y2), arrow.label, size, toward=(x2 - x1, y2 - y1)),
         ]
     return Label(arrow.label, size, tuple(candidates), bounds)
-
-
-def _drawable_answer(
-    answer: Sequence[Any] | None, bounds: tuple[float, float, float, float]
-) -> tuple[Number, ...] | None:
-    """Return the learner's vector if it can share the picture, else None.
-
-    It is left out when it has another length, is not a finite real, or lies so far out
-    (beyond FAR_OUT times the drawing's extent) that the right answer would shrink to a dot.
-    """
-    if answer is None or len(answer) != 2:
-        return None
-    try:
-        vector = vec(answer)
-        values = [float(v) for v in vector]
-    except (TypeError, ValueError, OverflowError, ZeroDivisionError):
-        return None
-    if not all(math.isfinite(v) for v in values):
-        return None
-    extent = max(1.0, *(abs(b) for b in bounds))
-    if max(abs(v) for v in values) > FAR_OUT * extent:
-        return None
-    return vector
 
 
 @dataclass
@@ -296,17 +206,152 @@ class ArrowPicture:
 
 def _describe(figure: Figure, answer: tuple | None, *, solution: bool) -> tuple[str, str]:
     tip = figure.tip
+    yours = f"({plane.fmt(answer[0])}, {plane.fmt(answer[1])})" if answer is not None else ""
     if not solution:
         desc = (
             "Each row is an arrow from the origin, labelled with its word; the answer is not drawn."
         )
         if answer is not None:
-            desc += f" Your answer, ({_fmt(answer[0])}, {_fmt(answer[1])}), is drawn dashed."
+            desc += f" Your answer, {yours}, is drawn dashed."
         return figure.fresh_title, desc
-    desc = f"The right answer is ({_fmt(tip[0])}, {_fmt(tip[1])})."
+    desc = f"The right answer is ({plane.fmt(tip[0])}, {plane.fmt(tip[1])})."
     if answer is not None:
-        desc += f" Your answer, ({_fmt(answer[0])}, {_fmt(answer[1])}), is drawn dashed beside it."
+        desc += f" Your answer, {yours}, is drawn dashed beside it."
     return figure.title, desc
+
+
+def _panel_points(panels: list[Panel]) -> list[tuple[Number, Number]]:
+    return [p for panel in panels for a in panel.arrows for p in (a.tail, a.tip)]
+
+
+@dataclass
+class _Drawing:
+    """The arrow panels being drawn: every arrow an obstacle for the labels placed last.
+
+    Lines first, every arrow (shaft and head) an obstacle for the labels; the axes are faint
+    guides labels may cross (class "guide"), else a label at the tip of an arrow lying on an
+    axis could not sit above or below it. Then the labels, placed together (rows first: they
+    are tied to a tip, results can slide along their shaft)."""
+
+    frames: list[tuple[float, float, float]]  # per panel: pixels per unit, the origin (x, y)
+    prefix: str
+    columns: int
+    segments: list[Segment] = field(default_factory=list)
+    obstacles: list[Box] = field(default_factory=list)
+    pending: list[tuple[int, Arrow, Label]] = field(default_factory=list)
+    bodies: list[list[str]] = field(default_factory=list)
+    clipped: bool = False
+
+    def panel(self, n: int, panel: Panel, caption: str) -> None:
+        """Draw one panel's axes, arrows and caption; queue its arrows' labels."""
+        left, top = (n % self.columns) * PANEL_WIDTH, (n // self.columns) * PANEL_HEIGHT
+        scale, ox, oy = self.frames[n]
+        px_ox, px_oy = left + ox, top + oy
+        body = [
+            f'<g class="panel" data-origin="{svg.px(px_ox)},{svg.px(px_oy)}" data-scale="{scale}">',
+            svg.line(
+                left + 4,
+                px_oy,
+                left + PANEL_WIDTH - 4,
+                px_oy,
+                class_="axis guide",
+                stroke=COLOURS["muted"],
+            )
+            + svg.line(
+                px_ox, top + 4, px_ox, top + PANEL - 4, class_="axis guide", stroke=COLOURS["muted"]
+            ),
+        ]
+        bounds = Box(left + 2, top + 2, left + PANEL_WIDTH - 2, top + PANEL - 2)
+        for arrow in panel.arrows:
+            markup, ends = self.arrow(arrow, left, top, self.frames[n])
+            body.append(markup)
+            if arrow.label:
+                self.pending.append((n, arrow, _label(arrow, ends, (px_ox, px_oy), bounds)))
+        caption_x, caption_y = left + PANEL_WIDTH / 2, top + PANEL + 14
+        self.obstacles.append(
+            labels.text_box(caption_x, caption_y, caption, size=FONT_SIZE, anchor="middle")
+        )
+        body.append(svg.text(caption_x, caption_y, caption, class_="caption", text_anchor="middle"))
+        self.bodies.append(body)
+
+    def arrow(
+        self, arrow: Arrow, left: float, top: float, frame: tuple[float, float, float]
+    ) -> tuple[str, Segment]:
+        """Return one arrow's markup and its ends in pixels; a learner's answer past the panel
+        is cut short."""
+        scale, ox, oy = frame
+        ends = plane.pixels(arrow.tail, arrow.tip, scale, left + ox, top + oy)
+        if arrow.role == "answer":
+            inner = Box(left + CLIP, top + CLIP, left + PANEL_WIDTH - CLIP, top + PANEL - CLIP)
+            ends, cut = plane.clip(ends, inner)
+            self.clipped = self.clipped or cut
+        markup = _arrow_markup(arrow, ends, self.prefix)
+        if arrow.role == "answer" and self.clipped:
+            markup = markup.replace("<line ", '<line data-clipped="true" ', 1)
+        self.segments += geometry.arrow_segments(*ends)
+        return markup, ends
+
+    def place_labels(self) -> list[str]:
+        """Place every queued label and return the panels' markup."""
+        self.pending.sort(key=lambda item: item[1].role != "row")  # stable: drawing order within
+        placed = labels.place(
+            [label for _, _, label in self.pending],
+            segments=self.segments,
+            obstacles=self.obstacles,
+        )
+        for (n, arrow, _), spot in zip(self.pending, placed, strict=True):
+            self.bodies[n].insert(-1, labels.svg_text(spot, fill=COLOURS[arrow.role]))
+        out: list[str] = []
+        for body in self.bodies:
+            out.extend(body)
+            out.append("</g>")
+        return out
+
+
+def _legend(roles: list[str], top: float, *, clipped: bool = False) -> list[str]:
+    """Return the legend: one line per role drawn, below the panels (a learner's arrow cut
+    short at the edge says so)."""
+    out = ['<g class="legend">']
+    for k, role in enumerate(roles):
+        y = top + LEGEND_LINE * k + 10
+        out.append(
+            svg.line(
+                10,
+                y,
+                40,
+                y,
+                stroke=COLOURS[role],
+                stroke_width=WIDTH[role],
+                stroke_dasharray=DASH.get(role),
+            )
+            + svg.text(
+                48, y + 4, LEGEND_TEXT[role] + (CUT_SHORT if role == "answer" and clipped else "")
+            )
+        )
+    out.append("</g>")
+    return out
+
+
+def _own_frame(panel: Panel) -> tuple[float, float, float]:
+    """Return the scale and origin fitting a panel's own arrows; a learner's answer in it
+    counts when it lies within six times their extent (further out it is cut short)."""
+    points = [p for a in panel.arrows if a.role != "answer" for p in (a.tail, a.tip)]
+    extent = plane.bounds(points)
+    reach = max(abs(b) for b in extent)
+    for arrow in panel.arrows:
+        if arrow.role == "answer" and max(abs(float(v)) for v in arrow.tip) <= 6 * reach:
+            points.append(arrow.tip)
+    # However small the arrows, they fill the panel (a zero drawing keeps the unit span).
+    return plane.scale(plane.bounds(points), least=1e-6 if reach > 0 else 1.0)
+
+
+def _scale_note(factor: float) -> str:
+    """Return a caption's note on a panel drawn at its own scale, ``factor`` times the others'."""
+    if factor > 1.05:
+        return f", drawn {factor:.2g}× larger"
+    if factor < 0.95:
+        return f", drawn {1 / factor:.2g}× smaller"
+    return ", at the same scale"
 
 
 def draw(
@@ -326,96 +371,27 @@ def draw(
     """
     show_solution = answer is not None if solution is None else solution
     panels = figure.panels if show_solution else figure.fresh
-    learner = _drawable_answer(answer, _bounds(panels))
+    learner = plane.drawable_answer(answer, plane.bounds(_panel_points(panels)))
     # The scale is the right answer's: a learner's answer far out must not shrink the rows and
-    # terms to a smudge at the origin. Past the panel's edge it is cut short (see _clip).
-    scale, ox, oy = _scale(_bounds(panels))
+    # terms to a smudge at the origin. Past the panel's edge it is cut short (see plane.clip).
+    shared = [panel for panel in panels if not panel.own_scale] or panels
+    frame = plane.scale(plane.bounds(_panel_points(shared)))
     if learner is not None:
         panels[-1].arrows.append(Arrow("answer", (0, 0), (learner[0], learner[1]), "your answer"))
-
-    prefix = svg.picture_id([spec, [_fmt(v) for v in learner or ()], show_solution])
+    frames = [_own_frame(panel) if panel.own_scale else frame for panel in panels]
+    prefix = svg.picture_id([spec, [plane.fmt(v) for v in learner or ()], show_solution])
     title, desc = _describe(figure, learner, solution=show_solution)
-    clipped = False
     roles = list(dict.fromkeys(a.role for panel in panels for a in panel.arrows))
-
     columns = min(COLUMNS, len(panels))
     rows = -(-len(panels) // columns)
-    width = PANEL_WIDTH * columns
-    height = PANEL_HEIGHT * rows + LEGEND_LINE * len(roles)
-    out: list[str] = []
-    # Lines first, every arrow (shaft and head) an obstacle for the labels; the axes are faint
-    # guides labels may cross (class "guide"), else a label at the tip of an arrow lying on an
-    # axis could not sit above or below it. Then the labels, placed together (rows first: they
-    # are tied to a tip, results can slide along their shaft).
-    segments: list[Segment] = []
-    obstacles: list[Box] = []
-    pending: list[tuple[int, Arrow, Label]] = []
-    bodies: list[list[str]] = []
+    drawing = _Drawing(frames, prefix, columns)
     for n, panel in enumerate(panels):
-        left, top = (n % columns) * PANEL_WIDTH, (n // columns) * PANEL_HEIGHT
-        px_ox, px_oy = left + ox, top + oy
-        body = [
-            f'<g class="panel" data-origin="{svg.px(px_ox)},{svg.px(px_oy)}" data-scale="{scale}">',
-            svg.line(
-                left + 4,
-                px_oy,
-                left + PANEL_WIDTH - 4,
-                px_oy,
-                class_="axis guide",
-                stroke=COLOURS["muted"],
-            )
-            + svg.line(
-                px_ox, top + 4, px_ox, top + PANEL - 4, class_="axis guide", stroke=COLOURS["muted"]
-            ),
-        ]
-        bounds = Box(left + 2, top + 2, left + PANEL_WIDTH - 2, top + PANEL - 2)
-        for arrow in panel.arrows:
-            ends = _pixels(arrow, scale, px_ox, px_oy)
-            if arrow.role == "answer":
-                inner = Box(left + CLIP, top + CLIP, left + PANEL_WIDTH - CLIP, top + PANEL - CLIP)
-                ends, cut = _clip(ends, inner)
-                if cut:
-                    clipped = True
-            markup = _arrow_markup(arrow, ends, prefix)
-            if arrow.role == "answer" and clipped:
-                markup = markup.replace("<line ", '<line data-clipped="true" ', 1)
-            body.append(markup)
-            segments += geometry.arrow_segments(*ends)
-            if arrow.label:
-                pending.append((n, arrow, _label(arrow, ends, (px_ox, px_oy), bounds)))
-        caption_x, caption_y = left + PANEL_WIDTH / 2, top + PANEL + 14
-        obstacles.append(
-            labels.text_box(caption_x, caption_y, panel.caption, size=FONT_SIZE, anchor="middle")
-        )
-        body.append(
-            svg.text(caption_x, caption_y, panel.caption, class_="caption", text_anchor="middle")
-        )
-        bodies.append(body)
-    pending.sort(key=lambda item: item[1].role != "row")  # stable: drawing order within
-    placed = labels.place(
-        [label for _, _, label in pending], segments=segments, obstacles=obstacles
-    )
-    for (n, arrow, _), spot in zip(pending, placed, strict=True):
-        bodies[n].insert(-1, labels.svg_text(spot, fill=COLOURS[arrow.role]))
-    for body in bodies:
-        out.extend(body)
-        out.append("</g>")
-    out.append('<g class="legend">')
-    for k, role in enumerate(roles):
-        y = PANEL_HEIGHT * rows + LEGEND_LINE * k + 10
-        out.append(
-            svg.line(
-                10,
-                y,
-                40,
-                y,
-                stroke=COLOURS[role],
-                stroke_width=WIDTH[role],
-                stroke_dasharray=DASH.get(role),
-            )
-            + svg.text(48, y + 4, LEGEND_TEXT[role])
-        )
-    out.append("</g>")
-    if clipped:
+        own = _scale_note(frames[n][0] / frame[0]) if panel.own_scale else ""
+        drawing.panel(n, panel, panel.caption + own)
+    out = drawing.place_labels() + _legend(roles, PANEL_HEIGHT * rows, clipped=drawing.clipped)
+    if any(panel.own_scale for panel in panels):
+        desc += " A panel drawn at its own scale says so in its caption."
+    if drawing.clipped:
         desc += " Your answer runs off the picture: its arrow is cut short at the edge."
+    width, height = PANEL_WIDTH * columns, PANEL_HEIGHT * rows + LEGEND_LINE * len(roles)
     return svg.document(width, height, title, desc, out, prefix=prefix, markers=roles)

@@ -16,6 +16,7 @@ import math
 from typing import Any
 
 from . import geometry, labels, svg
+from .sketch import Sketch
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
@@ -30,58 +31,54 @@ def _answer_parts(answer: Any, count: int) -> list[Any] | None:
     return list(answer)
 
 
-def contrast_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
-    """Return the two sentences, the shared row and (once answered) the sums and differences."""
-    from grading.kinds.static_vs_contextual import StaticVsContextualKind, layer
+_BOX, _GAP, _LEFT = 92, 8, 20  # the sentences' word boxes: width, gap, left margin
 
-    kind = StaticVsContextualKind()
-    p = kind.load(spec)
-    i = p.position
-    n = len(p.tokens_a)
-    box, gap, left = 92, 8, 20
-    width = max(left + n * (box + gap) + 20, 560)
-    solved = answer is not None if solution is None else solution
+
+def _sentence_boxes(p: Any) -> list[str]:
+    """Return both sentences as rows of word boxes, the word and the changed neighbours marked,
+    with sentence A's weights above it."""
     body: list[str] = []
-    row_y = {"A": 30, "B": 190}
-    for side, tokens in (("A", p.tokens_a), ("B", p.tokens_b)):
-        y = row_y[side]
+    for side, tokens, y in (("A", p.tokens_a, 30), ("B", p.tokens_b, 190)):
         body.append(svg.text(4, y + 20, side))
         for k, token in enumerate(tokens):
-            x = left + k * (box + gap)
+            x = _LEFT + k * (_BOX + _GAP)
             changed = p.tokens_a[k] != p.tokens_b[k]
-            role = "word" if k == i else "changed" if changed else "token"
+            role = "word" if k == p.position else "changed" if changed else "token"
             colour = (
-                svg.COLOURS["right"] if k == i else svg.COLOURS["noise"] if changed else "#9ca3af"
+                svg.COLOURS["right"]
+                if k == p.position
+                else svg.COLOURS["noise"]
+                if changed
+                else "#9ca3af"
             )
             body.append(
                 svg.rect(
                     x,
                     y,
-                    box,
+                    _BOX,
                     30,
                     fill="none",
                     stroke=colour,
-                    stroke_width="2" if k == i or changed else "1",
+                    stroke_width="2" if k == p.position or changed else "1",
                     data_role=role,
                     data_side=side,
                     data_index=k,
                 )
             )
-            body.append(svg.text(x + box / 2, y + 19, token, text_anchor="middle"))
+            body.append(svg.text(x + _BOX / 2, y + 19, token, text_anchor="middle"))
             if side == "A":
+                weight = f"w = {svg.fmt(p.weights[k])}"
                 body.append(
-                    svg.text(
-                        x + box / 2,
-                        y - 6,
-                        f"w = {svg.fmt(p.weights[k])}",
-                        text_anchor="middle",
-                        fill="#6b7280",
-                    )
+                    svg.text(x + _BOX / 2, y - 6, weight, text_anchor="middle", fill="#6b7280")
                 )
-    word = p.tokens_a[i]
-    row_id = p.vocab.index(word)
-    cx = left + i * (box + gap) + box / 2
-    body.append(
+    return body
+
+
+def _shared_row(p: Any, row_id: int) -> list[str]:
+    """Return the table row both occurrences of the word look up, with a line to each."""
+    cx = _LEFT + p.position * (_BOX + _GAP) + _BOX / 2
+    row = _vec(p.table[row_id])
+    return [
         svg.rect(
             cx - 90,
             105,
@@ -90,123 +87,135 @@ def contrast_picture(spec: dict, answer: Any = None, *, solution: bool | None = 
             fill="#ecfdf5",
             stroke=svg.COLOURS["right"],
             data_role="shared-row",
-            data_value=_vec(p.table[row_id]),
+            data_value=row,
+        ),
+        svg.text(cx, 124, f"E[{row_id}] = {row}", text_anchor="middle"),
+        svg.line(cx, 60, cx, 105, stroke=svg.COLOURS["right"], data_role="lookup", data_side="A"),
+        svg.line(cx, 135, cx, 190, stroke=svg.COLOURS["right"], data_role="lookup", data_side="B"),
+    ]
+
+
+def _contrast_values(p: Any, right: Any, answer: Any) -> list[str]:
+    """Return the lines under the sentences: both sums, both differences and the learner's."""
+    from grading.kinds.static_vs_contextual import layer
+
+    h_a, h_b = layer(p, p.rows_a), layer(p, p.rows_b)
+    i = str(p.position).translate(_SUB)
+    lines = [
+        ("sum", f"h{i}ᴬ = {_vec(h_a)}", _vec(h_a)),
+        ("sum", f"h{i}ᴮ = {_vec(h_b)}", _vec(h_b)),
+        ("right", f"lookup difference = {_vec(right[0])}", _vec(right[0])),
+        ("right", f"layer difference = {_vec(right[1])}", _vec(right[1])),
+    ]
+    parts = _answer_parts(answer, 2)
+    if parts is not None:
+        written = "; ".join(
+            _vec(part) if isinstance(part, tuple) else svg.fmt(part) for part in parts
         )
-    )
-    body.append(svg.text(cx, 124, f"E[{row_id}] = {_vec(p.table[row_id])}", text_anchor="middle"))
-    body.append(
-        svg.line(cx, 60, cx, 105, stroke=svg.COLOURS["right"], data_role="lookup", data_side="A")
-    )
-    body.append(
-        svg.line(cx, 135, cx, 190, stroke=svg.COLOURS["right"], data_role="lookup", data_side="B")
-    )
+        lines.append(("answer", "yours: " + written, ""))
+    colours = {"answer": svg.COLOURS["answer"], "right": svg.COLOURS["right"], "sum": "#374151"}
+    return [
+        svg.text(
+            _LEFT,
+            250 + 18 * k,
+            content,
+            fill=colours[role],
+            data_role=role,
+            data_value=value or None,
+        )
+        for k, (role, content, value) in enumerate(lines)
+    ]
+
+
+def contrast_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+    """Return the two sentences, the shared row and (once answered) the sums and differences."""
+    from grading.kinds.static_vs_contextual import StaticVsContextualKind
+
+    kind = StaticVsContextualKind()
+    p = kind.load(spec)
+    width = max(_LEFT + len(p.tokens_a) * (_BOX + _GAP) + 20, 560)
+    solved = answer is not None if solution is None else solution
+    word = p.tokens_a[p.position]
+    row_id = p.vocab.index(word)
+    body = _sentence_boxes(p) + _shared_row(p, row_id)
     height = 240
-    if solved:
-        right = kind.right(p)
-        h_a, h_b = layer(p, p.rows_a), layer(p, p.rows_b)
-        lines = [
-            ("sum", f"h{str(i).translate(_SUB)}ᴬ = {_vec(h_a)}", _vec(h_a)),
-            ("sum", f"h{str(i).translate(_SUB)}ᴮ = {_vec(h_b)}", _vec(h_b)),
-            ("right", f"lookup difference = {_vec(right[0])}", _vec(right[0])),
-            ("right", f"layer difference = {_vec(right[1])}", _vec(right[1])),
-        ]
-        parts = _answer_parts(answer, 2)
-        if parts is not None:
-            lines.append(
-                (
-                    "answer",
-                    "yours: "
-                    + "; ".join(
-                        _vec(part) if isinstance(part, tuple) else svg.fmt(part) for part in parts
-                    ),
-                    "",
-                )
-            )
-        for k, (role, content, value) in enumerate(lines):
-            colour = (
-                svg.COLOURS["answer"]
-                if role == "answer"
-                else svg.COLOURS["right"]
-                if role == "right"
-                else "#374151"
-            )
-            body.append(
-                svg.text(
-                    left,
-                    250 + 18 * k,
-                    content,
-                    fill=colour,
-                    data_role=role,
-                    data_value=value or None,
-                )
-            )
-        height = 250 + 18 * len(lines)
-    title = f"One row for *{word}*, shared by both sentences"
     desc = (
         f"Sentence A above, sentence B below; both occurrences of {word} point at the same table "
         f"row E[{row_id}]. The neighbours that differ are marked."
     )
     if solved:
         right = kind.right(p)
+        values = _contrast_values(p, right, answer)
+        body += values
+        height = 250 + 18 * len(values)
         desc += (
             f" The lookup difference is {_vec(right[0])}; the layer difference is {_vec(right[1])}."
         )
-    return svg.document(width, height, title.replace("*", ""), desc, body, key=[spec, str(answer)])
+    title = f"One row for {word}, shared by both sentences"
+    return svg.document(width, height, title, desc, body, key=[spec, str(answer)])
 
 
-def layers_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
-    """Return the two-row diagram of who mixes whom, and (once answered) the values."""
-    from grading.kinds.two_layers import TwoLayersKind, layer_one
+# The diagram's rows: the layer-2 output, the layer-1 outputs and the lookup rows (pixels).
+_Y2, _Y1, _Y0 = 50, 150, 250
+_TOP_GAPS = (15, 20, 26, 34, 44)
+_NODES_LEFT = 60  # where the first position's column starts, past the rows' names
 
-    kind = TwoLayersKind()
-    p = kind.load(spec)
-    i = p.position
-    n = len(p.tokens)
-    solved = answer is not None if solution is None else solution
-    reach = set(p.reach)
-    middle = p.neighbourhood(i)
-    step, left = 96, 60
-    if solved:
-        # Room for each layer-1 value beside its dot, between it and the next dot.
-        widest = max(geometry.text_width(_vec(layer_one(p, j)), 12) for j in middle)
-        step = max(step, math.ceil(widest) + 44)
-    width = max(left + n * step, 560)
-    x_of = {j: left + j * step + step / 2 - 30 for j in range(n)}
-    y2, y1, y0 = 50, 150, 250
-    body: list[str] = []
-    segments: list[labels.Segment] = []
-    obstacles: list[labels.Box] = []
-    # Labels placed by the pass after everything else is drawn: (label, its attributes).
-    placed: list[tuple[labels.Label, dict[str, str]]] = []
-    bounds = labels.Box(0, 0, width, y0 + 84)
 
-    def fixed(x: float, y: float, content: str, anchor: str = "start", **extra: Any) -> None:
-        """Write a text whose place is fixed, and keep the placed labels off it."""
-        body.append(svg.text(x, y, content, text_anchor=anchor, **extra))
-        obstacles.append(labels.text_box(x, y, content, size=12, anchor=anchor))
+class _Layers:
+    """The two-layer diagram being drawn: nodes per position, an edge per term mixed in."""
 
-    def dot(x: float, y: float, r: float, **extra: Any) -> None:
-        body.append(svg.circle(x, y, r, **extra))
-        obstacles.append(labels.Box(x - r, y - r, x + r, y + r))
+    def __init__(self, p: Any, solved: bool) -> None:
+        from grading.kinds.two_layers import layer_one
 
-    def near(content: str, candidates: list[labels.Candidate], attributes: dict[str, str]) -> None:
-        label = labels.Label(content, 12, tuple(candidates), bounds=bounds)
-        placed.append((label, attributes))
+        self.p, self.solved, self.sketch = p, solved, Sketch()
+        self.middle = p.neighbourhood(p.position)
+        step, left = 96, _NODES_LEFT
+        if solved:
+            # Room for each layer-1 value beside its dot, between it and the next dot.
+            widest = max(geometry.text_width(_vec(layer_one(p, j)), 12) for j in self.middle)
+            step = max(step, math.ceil(widest) + 44)
+        self.width = max(left + len(p.tokens) * step, 560)
+        self.x_of = {j: left + j * step + step / 2 - 30 for j in range(len(p.tokens))}
+        self.bounds = labels.Box(0, 0, self.width, _Y0 + 84)
 
-    fixed(4, y2 + 4, "layer 2")
-    fixed(4, y1 + 4, "layer 1")
-    fixed(4, y0 + 4, "lookup")
-    weight_labels: list[tuple[labels.Label, dict[str, str]]] = []
-    u_of = dict(zip(p.offsets, p.weights_1, strict=True))
-    w_of = dict(zip(p.offsets, p.weights_2, strict=True))
-    for j in middle:
-        for m in p.neighbourhood(j):
-            body.append(
-                svg.line(
-                    x_of[m],
-                    y0 - 10,
-                    x_of[j],
-                    y1 + 10,
+    def near_top(self, text: str, toward: tuple[float, float], **attributes: Any) -> None:
+        """Queue a label beside the layer-2 output's dot."""
+        at = (self.x_of[self.p.position], _Y2)
+        candidates = labels.around_point(at, text, 12, toward=toward, gaps=_TOP_GAPS)
+        self.sketch.label(text, candidates, self.bounds, **attributes)
+
+    def top_labels(self, right: Any, answer: Any) -> None:
+        """Queue the layer-2 output's value (``?`` before an answer) and the learner's."""
+        name = f"h{str(self.p.position).translate(_SUB)}⁽²⁾"
+        if not self.solved:
+            self.near_top(f"{name} = ?", (1, 0), fill=svg.COLOURS["right"])
+            return
+        value = _vec(right)
+        self.near_top(
+            f"{name} = {value}",
+            (1, -0.4),
+            fill=svg.COLOURS["right"],
+            data_role="right",
+            data_value=value,
+        )
+        if isinstance(answer, tuple) and len(answer) == len(right):
+            self.near_top(
+                f"yours: {_vec(answer)}",
+                (1, 0.4),
+                fill=svg.COLOURS["answer"],
+                data_role="answer",
+                data_value=_vec(answer),
+            )
+
+    def edges(self) -> None:
+        """Draw an edge for every term mixed in by layer 1 and layer 2, layer 2's weighted."""
+        p, x_of, i = self.p, self.x_of, self.p.position
+        u_of = dict(zip(p.offsets, p.weights_1, strict=True))
+        w_of = dict(zip(p.offsets, p.weights_2, strict=True))
+        for j in self.middle:
+            for m in p.neighbourhood(j):
+                self.edge(
+                    ((x_of[m], _Y0 - 10), (x_of[j], _Y1 + 10)),
                     stroke=svg.COLOURS["signal"],
                     stroke_width="1.5",
                     data_role="mix-1",
@@ -214,14 +223,9 @@ def layers_picture(spec: dict, answer: Any = None, *, solution: bool | None = No
                     data_to=j,
                     data_weight=svg.fmt(u_of[m - j]),
                 )
-            )
-            segments.append(((x_of[m], y0 - 10), (x_of[j], y1 + 10)))
-        body.append(
-            svg.line(
-                x_of[j],
-                y1 - 10,
-                x_of[i],
-                y2 + 10,
+            edge = ((x_of[j], _Y1 - 10), (x_of[i], _Y2 + 10))
+            self.edge(
+                edge,
                 stroke=svg.COLOURS["right"],
                 stroke_width="2",
                 data_role="mix-2",
@@ -229,96 +233,111 @@ def layers_picture(spec: dict, answer: Any = None, *, solution: bool | None = No
                 data_to=i,
                 data_weight=svg.fmt(w_of[j - i]),
             )
-        )
-        edge = ((x_of[j], y1 - 10), (x_of[i], y2 + 10))
-        segments.append(edge)
-        # Near the layer-1 end of the edge first, where the edges are furthest apart.
-        text = f"w={svg.fmt(w_of[j - i])}"
-        candidates = labels.along_segment(
-            edge, text, 12, side=1 if j >= i else -1, fractions=(0.3, 0.2, 0.4, 0.5, 0.6, 0.1)
-        )
-        label = labels.Label(text, 12, tuple(candidates), bounds=bounds)
-        weight_labels.append((label, {"fill": svg.COLOURS["right"]}))
-    weights_note = "u = (" + ", ".join(svg.fmt(u) for u in p.weights_1) + ")"
-    fixed(
-        left,
-        y0 + 70,
-        f"layer 1 mixes with {weights_note}; layer 2 with w = ("
-        + ", ".join(svg.fmt(w) for w in p.weights_2)
-        + ")",
-        fill="#374151",
-    )
-    value_labels: list[tuple[labels.Label, dict[str, str]]] = []
-    for j in range(n):
-        inside = j in reach
-        colour = svg.COLOURS["given"] if inside else "#d1d5db"
-        dot(x_of[j], y0, 10, fill=colour, data_role="lookup" if inside else "outside", data_index=j)
-        fixed(x_of[j], y0 + 28, p.tokens[j], "middle", fill="#111827" if inside else "#9ca3af")
-        if p.tokens_b and p.tokens_b[j] != p.tokens[j]:
-            fixed(
-                x_of[j],
-                y0 + 46,
-                f"B: {p.tokens_b[j]}",
-                "middle",
-                fill=svg.COLOURS["noise"],
-                data_role="token-b-changed",
-                data_index=j,
+            # Near the layer-1 end of the edge first, where the edges are furthest apart.
+            text = f"w={svg.fmt(w_of[j - i])}"
+            candidates = labels.along_segment(
+                edge, text, 12, side=1 if j >= i else -1, fractions=(0.3, 0.2, 0.4, 0.5, 0.6, 0.1)
             )
-        if j in middle:
-            dot(x_of[j], y1, 10, fill=svg.COLOURS["signal"], data_role="layer-1", data_index=j)
-            if solved:
+            self.sketch.label(text, candidates, self.bounds, fill=svg.COLOURS["right"])
+
+    def edge(self, ends: labels.Segment, **extra: Any) -> None:
+        (x1, y1), (x2, y2) = ends
+        self.sketch.body.append(svg.line(x1, y1, x2, y2, **extra))
+        self.sketch.segments.append(ends)
+
+    def nodes(self) -> None:
+        """Draw every position's lookup dot and word, and the layer-1 dots (valued, solved)."""
+        from grading.kinds.two_layers import layer_one
+
+        p, x_of, reach = self.p, self.x_of, set(self.p.reach)
+        for j in range(len(p.tokens)):
+            inside = j in reach
+            colour = svg.COLOURS["given"] if inside else "#d1d5db"
+            role = "lookup" if inside else "outside"
+            self.sketch.dot(x_of[j], _Y0, 10, fill=colour, data_role=role, data_index=j)
+            self.sketch.fixed(
+                x_of[j], _Y0 + 28, p.tokens[j], "middle", fill="#111827" if inside else "#9ca3af"
+            )
+            if p.tokens_b and p.tokens_b[j] != p.tokens[j]:
+                self.sketch.fixed(
+                    x_of[j],
+                    _Y0 + 46,
+                    f"B: {p.tokens_b[j]}",
+                    "middle",
+                    fill=svg.COLOURS["noise"],
+                    data_role="token-b-changed",
+                    data_index=j,
+                )
+            if j not in self.middle:
+                continue
+            layer_1 = svg.COLOURS["signal"]
+            self.sketch.dot(x_of[j], _Y1, 10, fill=layer_1, data_role="layer-1", data_index=j)
+            if self.solved:
                 value = _vec(layer_one(p, j))
                 candidates = labels.around_point(
-                    (x_of[j], y1), value, 12, toward=(1, 0), gaps=(13, 18, 24, 32, 44)
+                    (x_of[j], _Y1), value, 12, toward=(1, 0), gaps=(13, 18, 24, 32, 44)
                 )
-                label = labels.Label(value, 12, tuple(candidates), bounds=bounds)
-                value_labels.append(
-                    (
-                        label,
-                        {
-                            "fill": svg.COLOURS["signal"],
-                            "data-role": "value-1",
-                            "data-index": str(j),
-                            "data-value": value,
-                        },
-                    )
+                self.sketch.label(
+                    value,
+                    candidates,
+                    self.bounds,
+                    fill=layer_1,
+                    **{"data-role": "value-1", "data-index": str(j), "data-value": value},
                 )
-    dot(x_of[i], y2, 12, fill=svg.COLOURS["right"], data_role="layer-2", data_index=i)
-    top_gaps = (15, 20, 26, 34, 44)
-    height = y0 + 84
-    if solved:
-        right = kind.right(p)
-        text = f"h{str(i).translate(_SUB)}⁽²⁾ = {_vec(right)}"
-        near(
-            text,
-            labels.around_point((x_of[i], y2), text, 12, toward=(1, -0.4), gaps=top_gaps),
-            {"fill": svg.COLOURS["right"], "data-role": "right", "data-value": _vec(right)},
-        )
-        if isinstance(answer, tuple) and len(answer) == len(right):
-            text = f"yours: {_vec(answer)}"
-            near(
-                text,
-                labels.around_point((x_of[i], y2), text, 12, toward=(1, 0.4), gaps=top_gaps),
-                {"fill": svg.COLOURS["answer"], "data-role": "answer", "data-value": _vec(answer)},
-            )
-    else:
-        text = f"h{str(i).translate(_SUB)}⁽²⁾ = ?"
-        near(
-            text,
-            labels.around_point((x_of[i], y2), text, 12, toward=(1, 0), gaps=top_gaps),
-            {"fill": svg.COLOURS["right"]},
-        )
-    everything = [*placed, *weight_labels, *value_labels]
-    spots = labels.place([lab for lab, _ in everything], segments=segments, obstacles=obstacles)
-    body += [labels.svg_text(spot, **a) for spot, (_, a) in zip(spots, everything, strict=True)]
-    title = "Who mixes whom in two neighbour-only layers"
-    far = sorted(m for m in reach if m not in middle)
+
+
+def _layers_desc(p: Any, right: Any) -> str:
+    i = p.position
+    far = sorted(m for m in p.reach if m not in p.neighbourhood(i))
     desc = (
         f"Lookup rows at the bottom, layer-1 outputs in the middle, position {i} after layer 2 at "
         f"the top. Position{'s' if len(far) != 1 else ''} {', '.join(map(str, far))} reach"
         f"{'' if len(far) != 1 else 'es'} position {i} only through layer 2; grey positions do not "
         "reach it at all."
     )
-    if solved:
-        desc += f" The answer is {_vec(kind.right(p))}."
-    return svg.document(width, height, title, desc, body, key=[spec, str(answer)])
+    return desc + (f" The answer is {_vec(right)}." if right is not None else "")
+
+
+def layers_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+    """Return the two-row diagram of who mixes whom, and (once answered) the values."""
+    from grading.kinds.two_layers import TwoLayersKind
+
+    kind = TwoLayersKind()
+    p = kind.load(spec)
+    solved = answer is not None if solution is None else solution
+    right = kind.right(p) if solved else None
+    diagram = _Layers(p, solved)
+    # The labels are placed in the order queued: the output's first, then the weights, the values.
+    diagram.top_labels(right, answer)
+    for y, name in ((_Y2, "layer 2"), (_Y1, "layer 1"), (_Y0, "lookup")):
+        diagram.sketch.fixed(4, y + 4, name)
+    diagram.edges()
+    diagram.sketch.fixed(
+        _NODES_LEFT,
+        _Y0 + 70,
+        "layer 1 mixes with u = ("
+        + ", ".join(svg.fmt(u) for u in p.weights_1)
+        + "); layer 2 with w = ("
+        + ", ".join(svg.fmt(w) for w in p.weights_2)
+        + ")",
+        fill="#374151",
+    )
+    diagram.nodes()
+    diagram.sketch.dot(
+        diagram.x_of[p.position],
+        _Y2,
+        12,
+        fill=svg.COLOURS["right"],
+        data_role="layer-2",
+        data_index=p.position,
+    )
+    diagram.sketch.place_labels()
+    title = "Who mixes whom in two neighbour-only layers"
+    return svg.document(
+        diagram.width,
+        _Y0 + 84,
+        title,
+        _layers_desc(p, right),
+        diagram.sketch.body,
+        key=[spec, str(answer)],
+    )

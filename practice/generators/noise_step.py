@@ -130,58 +130,88 @@ def _floats(value: Any) -> list[float] | None:
     return None if any(v is None for v in out) else out  # type: ignore[return-value]
 
 
-def step_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
-    """Return the spread before and after the step as bands of plus or minus one standard
-    deviation around 0, with the values as dots; the band after the step and ``x_t`` only once
-    an answer is given (the learner's dashed beside the right one)."""
-    from grading.kinds import noise_step as kind_module
+# A band's row: its role, caption, variance, the values drawn as dots, and its colour.
+_Row = tuple[str, str, float, list[float], str]
+# Narrow enough for a phone's column: each row is its caption above its band.
+_LEFT, _RIGHT, _WIDTH, _ROW = 20, 296, 316, 64
+_TICK_STEPS = (0.5, 1, 2, 5, 10, 20)
 
-    problem = kind_module.NoiseStepKind().load(spec)
-    v = float(problem.variance)
-    xs = _floats(spec["x_prev"]) or []
-    es = _floats(spec["eps"]) or []
-    rows: list[tuple[str, str, float, list[float], str]] = [
-        ("before", f"step t−1: variance {svg.fmt(problem.variance)}", v, xs, "given"),
-        ("noise", "the noise ε: variance 1", 1.0, es, "noise"),
+
+def _written(value: Any) -> str:
+    """Write a value for a caption: exact when rational, minus signs as −."""
+    return svg.fmt(value).replace("-", "−")
+
+
+def _step_rows(problem: Any, spec: dict, solved: bool) -> list[_Row]:
+    """Return the bands to draw: before the step, the noise and, solved, after the step."""
+    rows: list[_Row] = [
+        (
+            "before",
+            f"step t−1: variance {_written(problem.variance)}, xₜ₋₁ as dots",
+            float(problem.variance),
+            _floats(spec["x_prev"]) or [],
+            "given",
+        ),
+        ("noise", "the noise ε: variance 1, ε as dots", 1.0, _floats(spec["eps"]) or [], "noise"),
     ]
-    solved = answer is not None if solution is None else solution
-    learner: tuple[list[float] | None, float | None] = (None, None)
     if solved:
         right_x = value_float(right_value(problem))
-        right_v = float(right_variance(problem))
         rows.append(
             (
                 "after",
-                f"step t: variance {svg.fmt(right_variance(problem))}",
-                right_v,
+                f"step t: variance {_written(right_variance(problem))}, xₜ as dots",
+                float(right_variance(problem)),
                 list(right_x) if isinstance(right_x, tuple) else [right_x],
                 "right",
             )
         )
-        parts = answer if isinstance(answer, tuple) and len(answer) == 2 else (None, None)
-        learner = (_floats(parts[0]), svg.finite(parts[1]))
-        if learner[1] is not None and learner[1] <= 0:
-            learner = (learner[0], None)
-    extent = max(
-        [2 * r[2] ** 0.5 for r in rows]
-        + [abs(x) for r in rows for x in r[3]]
-        + [abs(x) for x in (learner[0] or [])]
-        + [2 * learner[1] ** 0.5 if learner[1] else 0]
-    )
-    extent = min(max(extent, 1.0), 40.0)
-    width, left, right = 560, 190, 540
-    axis = svg.Axis(-extent * 1.1, extent * 1.1, left, right)
-    body: list[str] = [svg.line(axis(0), 10, axis(0), 40 + 60 * (len(rows) + 1), stroke="#d1d5db")]
+    return rows
+
+
+def _learner_step(answer: Any) -> tuple[list[float] | None, float | None]:
+    """Return the learner's values and variance where they can be drawn (a variance > 0)."""
+    parts = answer if isinstance(answer, tuple) and len(answer) == 2 else (None, None)
+    values, variance = _floats(parts[0]), svg.finite(parts[1])
+    return values, variance if variance is not None and variance > 0 else None
+
+
+def _band(axis: svg.Axis, y: float, sd: float, **extra: Any) -> str:
+    """Return a band 24 px high spanning 0 ± ``sd`` on the axis."""
+    return svg.rect(axis(-sd), y, axis(sd) - axis(-sd), 24, **extra)
+
+
+def _dots(axis: svg.Axis, y: float, values: list[float], extent: float, **extra: Any) -> list[str]:
+    """Return the values as dots on a band's middle (clamped to the axis)."""
+    return [
+        svg.circle(
+            axis(max(min(value, extent), -extent)),
+            y + 12,
+            4,
+            **extra,
+            data_index=k,
+            data_value=f"{value:.6g}",
+        )
+        for k, value in enumerate(values)
+    ]
+
+
+def _top(n: int) -> float:
+    """Return the height of row ``n``'s caption; its band lies just below."""
+    return 24 + _ROW * n
+
+
+def _given_rows(axis: svg.Axis, rows: list[_Row], extent: float) -> list[str]:
+    """Return each row's caption, band and dots."""
+    body: list[str] = []
     for n, (role, caption, var, dots, colour) in enumerate(rows):
-        y = 30 + 60 * n
+        y = _top(n) + 8
         sd = var**0.5
-        body.append(svg.text(10, y + 18, caption))
+        body.append(svg.text(4, _top(n), caption))
         body.append(
-            svg.rect(
-                axis(-sd),
+            _band(
+                axis,
                 y,
-                axis(sd) - axis(-sd),
-                28,
+                sd,
                 fill=svg.COLOURS[colour],
                 fill_opacity="0.18",
                 stroke=svg.COLOURS[colour],
@@ -189,87 +219,128 @@ def step_picture(spec: dict, answer: Any = None, *, solution: bool | None = None
                 data_sd=f"{sd:.6g}",
             )
         )
-        for k, value in enumerate(dots):
-            body.append(
-                svg.circle(
-                    axis(max(min(value, extent), -extent)),
-                    y + 14,
-                    4,
-                    fill=svg.COLOURS[colour],
-                    data_role=f"value-{role}",
-                    data_index=k,
-                    data_value=f"{value:.6g}",
-                )
-            )
-    if not solved:
-        y = 30 + 60 * len(rows)
-        body.append(svg.text(10, y + 18, "step t: ?"))
+        body += _dots(axis, y, dots, extent, fill=svg.COLOURS[colour], data_role=f"value-{role}")
+    return body
+
+
+def _unknown_row(n: int) -> list[str]:
+    """Return the row left to work out: a dashed empty band across the axis."""
+    return [
+        svg.text(4, _top(n), "step t: ?"),
+        svg.rect(
+            _LEFT,
+            _top(n) + 8,
+            _RIGHT - _LEFT,
+            24,
+            fill="none",
+            stroke=svg.COLOURS["unknown"],
+            stroke_dasharray="4 4",
+            data_role="band-unknown",
+        ),
+    ]
+
+
+def _answer_row(
+    axis: svg.Axis, n: int, learner: tuple[list[float] | None, float | None], extent: float
+) -> list[str]:
+    """Return the learner's band and values, dashed, in the row below the right ones."""
+    values, variance = learner
+    y = _top(n) + 8
+    body: list[str] = []
+    if variance is not None:
+        body.append(svg.text(4, _top(n), f"your answer: variance {_written(variance)}"))
         body.append(
-            svg.rect(
-                left,
+            _band(
+                axis,
                 y,
-                right - left,
-                28,
+                min(variance**0.5, extent),
                 fill="none",
-                stroke=svg.COLOURS["unknown"],
-                stroke_dasharray="4 4",
-                data_role="band-unknown",
+                stroke=svg.COLOURS["answer"],
+                stroke_dasharray="6 4",
+                data_role="band-answer",
+                data_sd=f"{variance**0.5:.6g}",
             )
         )
-    else:
-        y = 30 + 60 * len(rows)
-        values, variance = learner
-        if variance is not None or values:
-            body.append(svg.text(10, y + 18, "your answer"))
-        if variance is not None:
-            sd = min(variance**0.5, extent)
-            body.append(
-                svg.rect(
-                    axis(-sd),
-                    y,
-                    axis(sd) - axis(-sd),
-                    28,
-                    fill="none",
-                    stroke=svg.COLOURS["answer"],
-                    stroke_dasharray="6 4",
-                    data_role="band-answer",
-                    data_sd=f"{variance**0.5:.6g}",
-                )
+    elif values:
+        body.append(svg.text(4, _top(n), "your answer"))
+    body += _dots(
+        axis,
+        y,
+        values or [],
+        extent,
+        fill="none",
+        stroke=svg.COLOURS["answer"],
+        data_role="value-answer",
+    )
+    return body
+
+
+def _scale(axis: svg.Axis, extent: float, y: float) -> list[str]:
+    """Return the bands' shared scale: a line with round values marked (minus signs as −)."""
+    step = next((s for s in _TICK_STEPS if 2 * extent / s <= 8), _TICK_STEPS[-1])
+    body = [svg.line(_LEFT, y, _RIGHT, y, stroke="#9ca3af")]
+    for k in range(-int(extent // step), int(extent // step) + 1):
+        value = k * step
+        body.append(svg.line(axis(value), y - 4, axis(value), y, stroke="#9ca3af"))
+        written = f"{value:g}".replace("-", "−")
+        body.append(
+            svg.text(
+                axis(value), y + 15, written, text_anchor="middle", fill="#4b5563", data_role="tick"
             )
-        for k, value in enumerate(values or []):
-            body.append(
-                svg.circle(
-                    axis(max(min(value, extent), -extent)),
-                    y + 14,
-                    4,
-                    fill="none",
-                    stroke=svg.COLOURS["answer"],
-                    data_role="value-answer",
-                    data_index=k,
-                    data_value=f"{value:.6g}",
-                )
-            )
-    height = 30 + 60 * (len(rows) + 1) + 10
-    # What a band's width means, said on the picture: its half-width is √variance.
-    key = "each band spans 0 ± one standard deviation (√variance); dots: the values"
-    body.append(svg.text(10, height + 16, key, fill="#374151", data_role="key"))
-    height += 24
-    title = "The spread before and after one noising step"
-    if solved:
-        desc = (
-            f"Bands of one standard deviation around 0: before the step (variance "
-            f"{svg.fmt(problem.variance)}), the noise (variance 1), and after the step (variance "
-            f"{svg.fmt(right_variance(problem))}, value {_plain(right_value(problem))})."
         )
-        if learner[1] is not None:
-            desc += f" Your variance, {svg.fmt(learner[1])}, is the dashed band."
-    else:
-        desc = (
+    return body
+
+
+def _step_desc(problem: Any, solved: bool, variance: float | None) -> str:
+    if not solved:
+        return (
             f"Bands of one standard deviation around 0: before the step (variance "
             f"{svg.fmt(problem.variance)}) with xₜ₋₁ as dots, and the noise (variance 1) with "
             "ε; the band after the step is left for you to work out."
         )
-    return svg.document(width, height, title, desc, body, key=[spec, str(answer)])
+    desc = (
+        f"Bands of one standard deviation around 0: before the step (variance "
+        f"{svg.fmt(problem.variance)}), the noise (variance 1), and after the step (variance "
+        f"{svg.fmt(right_variance(problem))}, value {_plain(right_value(problem))})."
+    )
+    if variance is not None:
+        desc += f" Your variance, {svg.fmt(variance)}, is the dashed band."
+    return desc
+
+
+def step_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
+    """Return the spread before and after the step as bands of plus or minus one standard
+    deviation around 0, with the values as dots; the band after the step and ``x_t`` only once
+    an answer is given (the learner's dashed beside the right one)."""
+    from grading.kinds import noise_step as kind_module
+
+    problem = kind_module.NoiseStepKind().load(spec)
+    solved = answer is not None if solution is None else solution
+    rows = _step_rows(problem, spec, solved)
+    learner = _learner_step(answer) if solved else (None, None)
+    extent = max(
+        [2 * r[2] ** 0.5 for r in rows]
+        + [abs(x) for r in rows for x in r[3]]
+        + [abs(x) for x in (learner[0] or [])]
+        + [2 * learner[1] ** 0.5 if learner[1] else 0]
+    )
+    extent = min(max(extent, 1.0), 40.0)
+    axis = svg.Axis(-extent * 1.1, extent * 1.1, _LEFT, _RIGHT)
+    bottom = _top(len(rows) + 1) - 8
+    # The faint line at 0 is a guide the captions may cross.
+    body = [svg.line(axis(0), _top(0) + 4, axis(0), bottom, stroke="#d1d5db", class_="guide")]
+    body += _given_rows(axis, rows, extent)
+    n = len(rows)
+    body += _answer_row(axis, n, learner, extent) if solved else _unknown_row(n)
+    body += _scale(axis, extent, bottom)
+    height = bottom + 40
+    # What a band's width means, said on the picture: its half-width is √variance.
+    for words in ("a band spans one standard deviation,", "√variance, on each side of 0"):
+        body.append(svg.text(4, height, words, fill="#374151", data_role="key"))
+        height += 18
+    title = "The spread before and after one noising step"
+    desc = _step_desc(problem, solved, learner[1])
+    return svg.document(_WIDTH, height, title, desc, body, key=[spec, str(answer)])
 
 
 def _plain(value: Any) -> str:

@@ -212,102 +212,116 @@ def _learner_probabilities(answer: Any, count: int) -> list[float] | None:
     return values
 
 
+_GROUP, _BASE = 96, 200  # pixels: one piece's column, the baseline of the bars
+
+
+def _score_bars(p: PenaltyProblem, width: float) -> tuple[list[str], float]:
+    """Return the scores as bars about a middle line, the pieces already in the text outlined,
+    and the height they take."""
+    top_score = max(1.0, *(abs(float(z)) for z in p.scores))
+    unit = 70 / top_score
+    middle = 120
+    # The pieces' names just below the deepest bar (and clear of the scores under the line).
+    names = middle + max(34, -min(0.0, *(float(z) for z in p.scores)) * unit + 18)
+    body = [
+        svg.text(10, 16, "each bar: a piece's score z; outlined dashed: already in the text"),
+        svg.line(30, middle, width - 10, middle, stroke=svg.COLOURS["muted"]),
+    ]
+    for k, (piece, z) in enumerate(zip(p.pieces, p.scores, strict=True)):
+        x = 50 + _GROUP * k
+        value = float(z)
+        body.append(
+            svg.rect(
+                x,
+                middle - max(value, 0) * unit,
+                40,
+                abs(value) * unit,
+                fill=svg.COLOURS["before"],
+                stroke=svg.COLOURS["query"] if p.seen(k) else "none",
+                stroke_dasharray="3 2" if p.seen(k) else None,
+                data_role="score",
+                data_piece=piece,
+                data_value=str(z),
+                data_seen="yes" if p.seen(k) else "no",
+            )
+        )
+        written = str(z).replace("-", "−")
+        body.append(
+            svg.text(x + 20, middle + (16 if value >= 0 else -8), written, text_anchor="middle")
+        )
+        body.append(svg.text(x + 20, names, piece, text_anchor="middle"))
+        if p.seen(k):
+            body.append(svg.text(x + 20, names + 16, "in the text", text_anchor="middle"))
+    return body, names + 28
+
+
+def _probability_bars(
+    piece: str, x: float, before: float, after: float, learner: float | None
+) -> list[str]:
+    """Return one piece's bars, before and after the penalty, the learner's dashed beside."""
+    unit = 170
+    body = [
+        svg.rect(
+            x + offset,
+            _BASE - value * unit,
+            24,
+            value * unit,
+            fill=svg.COLOURS[role],
+            data_role=role,
+            data_piece=piece,
+            data_probability=f"{value:.6f}",
+        )
+        for offset, role, value in ((0, "before", before), (26, "after", after))
+    ]
+    if learner is not None:
+        value = max(0.0, min(learner, 1.2))
+        body.append(
+            svg.rect(
+                x + 52,
+                _BASE - value * unit,
+                24,
+                value * unit,
+                fill="none",
+                stroke=svg.COLOURS["answer"],
+                stroke_dasharray="4 3",
+                data_role="answer",
+                data_piece=piece,
+                data_probability=f"{learner:.6f}",
+            )
+        )
+    body.append(svg.text(x + 38, _BASE + 18, piece, text_anchor="middle"))
+    body.append(
+        svg.text(
+            x + 38, _BASE + 34, f"{after:.3f}", text_anchor="middle", fill=svg.COLOURS["after"]
+        )
+    )
+    return body
+
+
 def bars_picture(spec: dict, answer: Any = None, *, solution: bool = False) -> str:
     """Fresh: the scores as bars, the pieces already in the text marked. With an answer: the
     probabilities before the penalty and after it side by side, the learner's drawn dashed."""
     p = problem_of(spec)
     n = len(p.pieces)
-    group = 96
-    width, height = max(60 + group * n, 540), 260  # the legend's line needs 540 px
-    base = 200
+    width, height = max(60 + _GROUP * n, 540), 260  # the legend's line needs 540 px
     prefix = svg.picture_id(
         ("penalty", spec.get("scores"), spec.get("text"), str(answer), solution)
     )
-    body: list[str] = []
     if not solution:
-        top_score = max(1.0, *(abs(float(z)) for z in p.scores))
-        unit = 70 / top_score
-        middle = 120
-        body.append(svg.line(30, middle, width - 10, middle, stroke=svg.COLOURS["muted"]))
-        for k, (piece, z) in enumerate(zip(p.pieces, p.scores, strict=True)):
-            x = 50 + group * k
-            value = float(z)
-            body.append(
-                svg.rect(
-                    x,
-                    middle - max(value, 0) * unit,
-                    40,
-                    abs(value) * unit,
-                    fill=svg.COLOURS["before"],
-                    stroke=svg.COLOURS["query"] if p.seen(k) else "none",
-                    stroke_dasharray="3 2" if p.seen(k) else None,
-                    data_role="score",
-                    data_piece=piece,
-                    data_value=str(z),
-                    data_seen="yes" if p.seen(k) else "no",
-                )
-            )
-            body.append(
-                svg.text(x + 20, middle + (16 if value >= 0 else -8), str(z), text_anchor="middle")
-            )
-            body.append(svg.text(x + 20, base + 24, piece, text_anchor="middle"))
-            if p.seen(k):
-                body.append(svg.text(x + 20, base + 40, "in the text", text_anchor="middle"))
-        return svg.document(
-            width,
-            height,
-            "The scores before the penalty",
+        title = "The scores before the penalty"
+        desc = (
             "Each piece's score as a bar; the pieces already in the text are outlined. The "
-            "probabilities are not drawn.",
-            body,
-            prefix=prefix,
+            "probabilities are not drawn."
         )
+        body, height = _score_bars(p, width)
+        return svg.document(width, height, title, desc, body, prefix=prefix)
     before = _softmax([float(z / p.temperature) for z in p.scores])
     after = _softmax([float(z / p.temperature) for z in penalised(p)])
     learner = _learner_probabilities(answer, n)
-    unit = 170
-    body.append(svg.line(30, base, width - 10, base, stroke=svg.COLOURS["muted"]))
+    body = [svg.line(30, _BASE, width - 10, _BASE, stroke=svg.COLOURS["muted"])]
     for k, piece in enumerate(p.pieces):
-        x = 46 + group * k
-        for offset, role, values in ((0, "before", before), (26, "after", after)):
-            body.append(
-                svg.rect(
-                    x + offset,
-                    base - values[k] * unit,
-                    24,
-                    values[k] * unit,
-                    fill=svg.COLOURS[role],
-                    data_role=role,
-                    data_piece=piece,
-                    data_probability=f"{values[k]:.6f}",
-                )
-            )
-        if learner is not None:
-            value = max(0.0, min(learner[k], 1.2))
-            body.append(
-                svg.rect(
-                    x + 52,
-                    base - value * unit,
-                    24,
-                    value * unit,
-                    fill="none",
-                    stroke=svg.COLOURS["answer"],
-                    stroke_dasharray="4 3",
-                    data_role="answer",
-                    data_piece=piece,
-                    data_probability=f"{learner[k]:.6f}",
-                )
-            )
-        body.append(svg.text(x + 38, base + 18, piece, text_anchor="middle"))
-        body.append(
-            svg.text(
-                x + 38,
-                base + 34,
-                f"{after[k]:.3f}",
-                text_anchor="middle",
-                fill=svg.COLOURS["after"],
-            )
-        )
+        mine = learner[k] if learner is not None else None
+        body += _probability_bars(piece, 46 + _GROUP * k, before[k], after[k], mine)
     legend = "grey: before the penalty; blue: after it"
     if learner is not None:
         legend += "; orange dashed: your probabilities"

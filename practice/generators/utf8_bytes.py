@@ -69,98 +69,109 @@ class Utf8BytesGenerator(ProblemGenerator):
     def picture(
         self, spec: dict, answer: tuple[int, ...] | None = None, *, solution: bool | None = None
     ) -> str | None:
-        word = spec["word"]
-        groups = [tuple(ch.encode("utf-8")) for ch in word]
-        right = [b for g in groups for b in g]
-        byte_w, gap = 52.0, 10.0  # a byte wide enough for its code point label at 12 px
-        line_end = 800.0  # a row of characters wraps here: the picture keeps its natural size
         if answer is None and not solution:
-            fig = Figure(
-                "The word's characters with their code points",
-                f"{len(word)} characters, each with its code point and its bits; the bytes are "
-                "not shown.",
-            )
-            x, top = 8.0, 0.0
-            for k, ch in enumerate(word):
-                bits = f"{ord(ch):b}"
-                w = max(90.0, 8.0 * len(bits) + 16)
-                if x + w > line_end and x > 8:
-                    x, top = 8.0, top + 96
-                fig.box(x, top + 8, w, 30, _shown(ch), role="char", data={"index": k}, size=16)
-                fig.box(
-                    x,
-                    top + 42,
-                    w,
-                    22,
-                    f"U+{ord(ch):04X}",
-                    role="code-point",
-                    style="muted",
-                    mono=True,
-                )
-                fig.box(x, top + 68, w, 22, bits, role="bits", style="muted", mono=True, size=12)
-                x += w + gap
-            return fig.render()
-        shown = list(answer) if answer is not None else []
-        fig = Figure(
-            "The word's characters above their UTF-8 byte groups",
-            f"The bytes are {right}"
-            + (f"; your answer, {shown}, is written below them." if answer else "."),
+            return _characters_picture(spec["word"])
+        return _bytes_picture(spec["word"], answer)
+
+
+_BYTE_W, _GAP = 52.0, 10.0  # a byte wide enough for its code point label at 12 px
+_LINE_END = 800.0  # a row of characters wraps here: the picture keeps its natural size
+
+
+def _characters_picture(word: str) -> str:
+    """Return the word's characters with their code points and bits (no bytes: a fresh
+    problem)."""
+    fig = Figure(
+        "The word's characters with their code points",
+        f"{len(word)} characters, each with its code point and its bits; the bytes are not shown.",
+    )
+    x, top = 8.0, 0.0
+    for k, ch in enumerate(word):
+        bits = f"{ord(ch):b}"
+        w = max(90.0, 8.0 * len(bits) + 16)
+        if x + w > _LINE_END and x > 8:
+            x, top = 8.0, top + 96
+        fig.box(x, top + 8, w, 30, _shown(ch), role="char", data={"index": k}, size=16)
+        fig.box(x, top + 42, w, 22, f"U+{ord(ch):04X}", role="code-point", style="muted", mono=True)
+        fig.box(x, top + 68, w, 22, bits, role="bits", style="muted", mono=True, size=12)
+        x += w + _GAP
+    return fig.render()
+
+
+def _byte_boxes(
+    fig: Figure, at: tuple[float, float], k: int, group: tuple[int, ...], position: int, shown: list
+) -> None:
+    """Draw character ``k``'s bytes from byte ``position`` on, the learner's below each."""
+    x, top = at
+    for j, b in enumerate(group):
+        bx = x + j * (_BYTE_W + 4)
+        fig.box(
+            bx,
+            top + 60,
+            _BYTE_W,
+            26,
+            str(b),
+            role="byte",
+            style="right",
+            data={"position": position + j, "char": k},
+            mono=True,
         )
-        x, top = 8.0, 0.0
-        position = 0
-        for k, (ch, group) in enumerate(zip(word, groups, strict=True)):
-            w = len(group) * byte_w + (len(group) - 1) * 4
-            if x + w > line_end and x > 8:
-                x, top = 8.0, top + 116
-            fig.box(x, top + 8, w, 30, _shown(ch), role="char", data={"index": k}, size=16)
-            fig.label(x + w / 2, top + 52, f"U+{ord(ch):04X}", anchor="middle", size=12)
-            for j, b in enumerate(group):
-                bx = x + j * (byte_w + 4)
-                fig.box(
-                    bx,
-                    top + 60,
-                    byte_w,
-                    26,
-                    str(b),
-                    role="byte",
-                    style="right",
-                    data={"position": position, "char": k},
-                    mono=True,
-                )
-                if position < len(shown):
-                    ok = shown[position] == b
-                    fig.box(
-                        bx,
-                        top + 90,
-                        byte_w,
-                        26,
-                        str(shown[position]),
-                        role="answer",
-                        style="right" if ok else "wrong",
-                        data={"position": position},
-                        mono=True,
-                    )
-                position += 1
-            x += w + gap
-        for extra in range(len(right), len(shown)):
-            if x + byte_w > line_end:
-                x, top = 8.0, top + 116
+        if position + j < len(shown):
+            ok = shown[position + j] == b
             fig.box(
-                x,
+                bx,
                 top + 90,
-                byte_w,
+                _BYTE_W,
                 26,
-                str(shown[extra]),
+                str(shown[position + j]),
                 role="answer",
-                style="wrong",
-                data={"position": extra},
+                style="right" if ok else "wrong",
+                data={"position": position + j},
                 mono=True,
             )
-            x += byte_w + 4
-        fig.label(
-            8,
-            top + 134,
-            "in each row: characters; below them their UTF-8 bytes; then your answer",
-            size=12,
+
+
+def _bytes_picture(word: str, answer: tuple[int, ...] | None) -> str:
+    """Return the characters above their UTF-8 byte groups, the learner's bytes below them
+    (those past the right count at the end)."""
+    groups = [tuple(ch.encode("utf-8")) for ch in word]
+    right = [b for g in groups for b in g]
+    shown = list(answer) if answer is not None else []
+    fig = Figure(
+        "The word's characters above their UTF-8 byte groups",
+        f"The bytes are {right}"
+        + (f"; your answer, {shown}, is written below them." if answer else "."),
+    )
+    x, top = 8.0, 0.0
+    position = 0
+    for k, (ch, group) in enumerate(zip(word, groups, strict=True)):
+        w = len(group) * _BYTE_W + (len(group) - 1) * 4
+        if x + w > _LINE_END and x > 8:
+            x, top = 8.0, top + 116
+        fig.box(x, top + 8, w, 30, _shown(ch), role="char", data={"index": k}, size=16)
+        fig.label(x + w / 2, top + 52, f"U+{ord(ch):04X}", anchor="middle", size=12)
+        _byte_boxes(fig, (x, top), k, group, position, shown)
+        position += len(group)
+        x += w + _GAP
+    for extra in range(len(right), len(shown)):
+        if x + _BYTE_W > _LINE_END:
+            x, top = 8.0, top + 116
+        fig.box(
+            x,
+            top + 90,
+            _BYTE_W,
+            26,
+            str(shown[extra]),
+            role="answer",
+            style="wrong",
+            data={"position": extra},
+            mono=True,
         )
-        return fig.render()
+        x += _BYTE_W + 4
+    fig.label(
+        8,
+        top + 134,
+        "in each row: characters; below them their UTF-8 bytes; then your answer",
+        size=12,
+    )
+    return fig.render()

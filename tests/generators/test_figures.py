@@ -115,7 +115,7 @@ def test_contrast_draws_both_sentences_side_by_side_and_the_difference_below(mak
         tuple(float(v) for v in p.get("data-origin").split(",")) for p in panels
     )
     assert ay == by and ax < bx  # the two sentences side by side
-    assert dy > ay and dx == ax  # the difference wraps below, not shrunk beside them
+    assert dy > ay and dx < bx - 100  # the difference wraps below A, not shrunk beside them
     assert float(root.get("width")) <= 2 * 420
     sums = arrows(root, "sum")
     assert [(s.get("data-x"), s.get("data-y")) for s in sums] == [("1/2", "3/4"), ("1", "-1/4")]
@@ -237,6 +237,40 @@ def test_a_fresh_contrast_shows_the_two_sentences_without_the_difference(make_sp
     assert len(arrows(root, "row")) == 6
 
 
+def test_a_small_contrast_difference_fills_its_own_panel_and_its_caption_says_so():
+    spec = {
+        "kind": "contrast",
+        "tokens_a": ["the", "river", "bank"],
+        "tokens_b": ["the", "money", "bank"],
+        "position": 2,
+        "weights": ["1/10", "1/10", "4/5"],
+        "rows_a": [["4", "0"], ["4", "4"], ["0", "4"]],
+        "rows_b": [["4", "0"], ["4", "3"], ["0", "4"]],
+    }
+    root = parse(render_svg(spec, solution=True))
+
+    panels = [g for g in root.iter(f"{SVG}g") if g.get("class") == "panel"]
+    scales = [float(p.get("data-scale")) for p in panels]
+    assert scales[0] == scales[1]  # the two sentences share one scale
+    assert scales[2] > 10 * scales[0]  # the difference (0, -1/10) is enlarged to be seen
+    (right,) = arrows(root, "right")
+    (x1, y1), (x2, y2) = [(float(right.get(f"x{k}")), float(right.get(f"y{k}"))) for k in (1, 2)]
+    assert abs(y2 - y1) > 100 and x1 == x2  # a long arrow straight down, not a dot
+    assert pixel_tip(root, right) == pytest.approx((0, -0.1), abs=1e-6)
+    captions = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "caption"]
+    assert captions[2].startswith("h₂ᴮ − h₂ᴬ, drawn ") and captions[2].endswith("× larger")
+    assert "own scale" in root.find(f"{SVG}desc").text
+
+
+def test_a_learner_answer_a_few_times_the_difference_fits_the_difference_panel():
+    spec = generate("contrast", seed=0, level=1)
+    root = parse(render_svg(spec, answer=(sympy.Integer(2), sympy.Integer(-2))))
+
+    (answer,) = arrows(root, "answer")
+    assert answer.get("data-clipped") is None
+    assert pixel_tip(root, answer) == pytest.approx((2, -2), abs=1e-6)
+
+
 def test_an_answer_brings_the_solution_unless_told_otherwise(make_spec):
     with_answer = parse(render_svg(make_spec("weighted_sum"), answer=(1, 1)))
     without_solution = parse(render_svg(make_spec("weighted_sum"), answer=(1, 1), solution=False))
@@ -262,3 +296,16 @@ def test_a_far_wrong_answer_keeps_the_right_answers_scale_and_is_cut_at_the_edge
     width, height = float(wrong.get("width")), float(wrong.get("height"))
     assert 0 < float(line.get("x2")) < width and 0 < float(line.get("y2")) < height
     assert "runs off the picture" in wrong.find(f"{SVG}desc").text
+
+
+def test_a_cut_short_answer_says_so_in_the_legend():
+    spec = generate("content_weights", seed=3, level=1)
+    wrong = parse(render_svg(spec, answer=(sympy.Integer(9), sympy.Integer(-8))))
+    near = parse(render_svg(spec, answer=(sympy.Integer(0), sympy.Integer(0))))
+
+    def legend(root):
+        (group,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "legend"]
+        return [t.text for t in group.iter(f"{SVG}text")]
+
+    assert "your answer, cut short: it runs off the picture" in legend(wrong)
+    assert "your answer" in legend(near)

@@ -1,6 +1,6 @@
 """No ASCII math in what a learner reads as words: kind titles, mistake labels (shown in attempt
-lists, history, the review queue and the stats) and the pictures' titles, texts and captions
-write ᾱ, √, xₜ, not ``abar``, ``sqrt(``, ``x_t`` or ``*``.
+lists, history, the review queue and the stats), the help under the answer box and the pictures'
+titles, texts and captions write ᾱ, √, xₜ, not ``abar``, ``sqrt(``, ``x_t`` or ``*``.
 
 Every kind of the registries is checked (a kind added later too); pictures over several seeds,
 every level, fresh, with each catalogued mistake's answer drawn, and solved.
@@ -15,6 +15,7 @@ import pytest
 
 import grading
 from grading.kinds import KINDS
+from grading.spec import load_problem
 from practice.generators import GENERATORS, generate, render_svg
 from practice.generators.svg import math_text
 
@@ -71,3 +72,17 @@ def test_picture_words_have_no_ascii_math(kind):
                         checked += 1
                         assert not ASCII_MATH.search(words), (seed, level, words)
     assert checked > 0  # every kind draws a picture with words in it
+
+
+@pytest.mark.parametrize("kind", sorted(GENERATORS))
+def test_answer_help_words_have_no_ascii_math(kind):
+    # The help's words name the answer's parts; only its examples, which show what to type
+    # (`2/sqrt(13)`, `1/2*[1, 0]`), may hold sqrt( or *.
+    for level in _levels(kind):
+        for seed in range(3):
+            spec = generate(kind, seed=seed, level=level)
+            loaded = load_problem(spec)
+            shown = grading.answer_help(spec)
+            for way in loaded.kind.answer_formats(loaded.problem):
+                assert way.phrase in shown, (seed, level, way.phrase)
+                assert not ASCII_MATH.search(way.phrase), (seed, level, way.phrase)

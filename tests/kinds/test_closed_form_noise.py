@@ -114,3 +114,21 @@ def test_answered_picture_shows_alpha_bar_shrinking_and_the_learners_beside_it()
     assert running == ["16/25", "4/9", "9/25"]
     (mine,) = by_role(svg, "answer-alpha-bar")
     assert float(mine.get("data-value")) == 0.5
+
+
+def test_each_bar_is_named_and_the_product_is_written_under_them_not_floating():
+    svg = GENERATORS[KIND].picture(SPEC, (0.5, 0.0))
+    texts = ["".join(e.itertext()) for e in by_role(svg, "total")]
+    placed = ["".join(e.itertext()) for e in by_role(svg, "value")]
+
+    assert texts == ["ᾱ₃ = 9/25 after all 3 steps", "your ᾱ₃: 0.5"]
+    assert placed == ["16/25", "25/36", "81/100"]  # only the factors sit above their bars
+    assert all(name in svg for name in ("ᾱ₁", "ᾱ₂", "1−β₃"))
+    assert "alpha-bar-path" not in roles(svg)
+
+
+def test_the_fresh_picture_leaves_the_product_as_a_question_under_the_bars():
+    svg = GENERATORS[KIND].picture(SPEC)
+
+    (total,) = ["".join(e.itertext()) for e in by_role(svg, "total")]
+    assert total.startswith("ᾱ₃ = ?")

@@ -166,3 +166,20 @@ def test_a_decimal_part_does_not_excuse_a_wrong_exact_part():
     assert grading.grade(spec, "[1, 3/5]; 2.92").status == Status.CORRECT
     wrong = grading.grade(spec, "[1, 1]; 2.92")
     assert wrong.status == Status.INCORRECT
+
+
+def test_the_picture_says_what_a_bands_width_means_and_names_each_variance():
+    root = _svg(SPEC, grading.kind(KIND).shape(grading.kind(KIND).load(SPEC)).read("1; 4").value)
+    texts = {}
+    for element in root.iter(f"{SVG}text"):
+        texts.setdefault(element.get("data-role"), []).append("".join(element.itertext()))
+
+    key = " ".join(texts["key"])
+    assert "one standard deviation" in key and "√variance" in key
+    assert "step t−1: variance 4, xₜ₋₁ as dots" in texts[None]
+    assert "step t: variance 73/25, xₜ as dots" in texts[None]
+    assert "your answer: variance 4" in texts[None]
+    ticks = texts["tick"]
+    assert "0" in ticks and any(t.startswith("−") for t in ticks)
+    assert not any("-" in t for t in ticks)
+    assert float(root.get("width")) <= 320  # a phone's column inside the verdict

@@ -143,3 +143,30 @@ def test_both_beta_readings_are_diagnosed_against_numpy(level):
             verdict = grading.grade(spec, f"[{typed}]" if np.ndim(oracle) else typed)
             assert verdict.diagnosis.mistake == "beta_for_alpha_bar", (seed, reading)
             assert verdict.diagnosis.detail.get("reading") == reading
+
+
+def _texts(svg: str) -> list[str]:
+    return ["".join(e.itertext()) for e in by_role(svg, "label")]
+
+
+def test_every_mark_of_the_answered_picture_is_labelled_with_its_value():
+    svg = GENERATORS[KIND].picture(SPEC, -1)  # right: x̂₀ = 2; the noise removed is -3/5
+
+    assert _texts(svg) == ["xₜ = 1", "√(1 − ᾱ) ε̂ = −3/5", "x̂₀ = 2", "yours: −1"]
+    ticks = ["".join(e.itertext()) for e in by_role(svg, "tick")]
+    assert ticks == ["−1", "0", "1", "2"]  # the scale reaches the learner's −1, a true minus
+
+
+def test_the_number_line_spans_the_values_drawn_not_a_symmetric_range():
+    svg = GENERATORS[KIND].picture(SPEC, solution=True)  # 0, x_t = 1, 8/5 and x̂₀ = 2
+    ticks = [float("".join(e.itertext()).replace("−", "-")) for e in by_role(svg, "tick")]
+
+    assert min(ticks) == 0 and max(ticks) == 2
+
+
+def test_a_learner_value_far_off_sits_at_the_lines_end_and_says_so():
+    svg = GENERATORS[KIND].picture(SPEC, 1000)
+
+    assert "yours: 1000 (off the line)" in _texts(svg)
+    (mine,) = by_role(svg, "answer")
+    assert float(mine.get("data-value")) == 1000
