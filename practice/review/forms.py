@@ -29,7 +29,7 @@ class ReviewSettingsForm(forms.Form):
         widget=forms.NumberInput(attrs={"step": "0.01"}),
         help_text=_(
             "The chance of still getting it right when a review comes back. Higher means "
-            "more frequent reviews; 0.9 is a good default."
+            "more frequent reviews, though every right answer to a problem counts as one too."
         ),
     )
     time_zone = forms.ChoiceField(

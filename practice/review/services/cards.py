@@ -1,6 +1,6 @@
 """Rating a review item's FSRS card: the card's columns are updated and a log appended."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
@@ -78,7 +78,9 @@ def card_rate(
     )
 
 
-def credited_due(item: ReviewItem, *, good_due, at, fraction: float):
+def credited_due(
+    item: ReviewItem, *, good_due: datetime, at: datetime, fraction: float
+) -> datetime:
     """Return where a fractional credit at ``at`` moves the item's due date: ``at + fraction x
     (the interval a Good review would give now)``, but never later than ``fraction x`` the
     interval of the card's last rating past the due date that rating set (however many credits
