@@ -1,8 +1,9 @@
 """Pictures of the layer kinds, for rows of any dimension: who mixes whom, as diagrams.
 
-``contrast_picture`` (``static_vs_contextual``): the two sentences as rows of word boxes, both
-occurrences of the word pointing at the one table row they share, the changed neighbours
-marked; once answered, the two sums and both differences, the learner's beside the right ones.
+``contrast_picture`` (``static_vs_contextual``): the two sentences as columns of word boxes side
+by side (narrow enough for a phone), both occurrences of the word pointing at the one table
+row they share, the changed neighbours marked; once answered, the two sums and both
+differences, the learner's beside the right ones.
 
 ``layers_picture`` (``two_layers``): the positions as three rows of nodes (lookup rows, layer-1
 outputs, the layer-2 output at the word) with an edge for every term that is mixed in, so a
@@ -31,32 +32,41 @@ def _answer_parts(answer: Any, count: int) -> list[Any] | None:
     return list(answer)
 
 
-_BOX, _GAP, _LEFT = 92, 8, 20  # the sentences' word boxes: width, gap, left margin
+# The sentences as two columns of word boxes, A's left and B's right, each position's weight
+# between them: the margin outside the columns (where the lookup lines run), a box's width and
+# height, the weights' column, one position's height, the first row's top. 304 px wide in all.
+_MARGIN, _BOX, _BOX_HIGH, _MIDDLE, _ROW, _FIRST = 18, 96, 30, 76, 38, 30
+_WIDTH = 2 * (_MARGIN + _BOX) + _MIDDLE
+_X = {"A": _MARGIN, "B": _MARGIN + _BOX + _MIDDLE}
+
+
+def _row_top(k: int) -> float:
+    return _FIRST + k * _ROW
 
 
 def _sentence_boxes(p: Any) -> list[str]:
-    """Return both sentences as rows of word boxes, the word and the changed neighbours marked,
-    with sentence A's weights above it."""
-    body: list[str] = []
-    for side, tokens, y in (("A", p.tokens_a, 30), ("B", p.tokens_b, 190)):
-        body.append(svg.text(4, y + 20, side))
-        for k, token in enumerate(tokens):
-            x = _LEFT + k * (_BOX + _GAP)
-            changed = p.tokens_a[k] != p.tokens_b[k]
-            role = "word" if k == p.position else "changed" if changed else "token"
-            colour = (
-                svg.COLOURS["right"]
-                if k == p.position
-                else svg.COLOURS["noise"]
-                if changed
-                else "#9ca3af"
-            )
+    """Return both sentences as columns of word boxes, the word and the changed neighbours
+    marked, each position's weight between its two boxes."""
+    body = [svg.text(_X[side] + _BOX / 2, _FIRST - 10, side, text_anchor="middle") for side in _X]
+    for k in range(len(p.tokens_a)):
+        y = _row_top(k)
+        changed = p.tokens_a[k] != p.tokens_b[k]
+        role = "word" if k == p.position else "changed" if changed else "token"
+        colour = (
+            svg.COLOURS["right"]
+            if k == p.position
+            else svg.COLOURS["noise"]
+            if changed
+            else "#9ca3af"
+        )
+        for side, token in (("A", p.tokens_a[k]), ("B", p.tokens_b[k])):
+            x = _X[side]
             body.append(
                 svg.rect(
                     x,
                     y,
                     _BOX,
-                    30,
+                    _BOX_HIGH,
                     fill="none",
                     stroke=colour,
                     stroke_width="2" if k == p.position or changed else "1",
@@ -66,37 +76,48 @@ def _sentence_boxes(p: Any) -> list[str]:
                 )
             )
             body.append(svg.text(x + _BOX / 2, y + 19, token, text_anchor="middle"))
-            if side == "A":
-                weight = f"w = {svg.fmt(p.weights[k])}"
-                body.append(
-                    svg.text(x + _BOX / 2, y - 6, weight, text_anchor="middle", fill="#6b7280")
-                )
+        weight = f"w = {svg.fmt(p.weights[k])}"
+        body.append(svg.text(_WIDTH / 2, y + 19, weight, text_anchor="middle", fill="#6b7280"))
     return body
 
 
+def _shared_top(p: Any) -> float:
+    return _row_top(len(p.tokens_a)) + 12
+
+
 def _shared_row(p: Any, row_id: int) -> list[str]:
-    """Return the table row both occurrences of the word look up, with a line to each."""
-    cx = _LEFT + p.position * (_BOX + _GAP) + _BOX / 2
-    row = _vec(p.table[row_id])
-    return [
+    """Return the table row both occurrences of the word look up, under the sentences, with a
+    line to each running down outside its column."""
+    top, word = _shared_top(p), _row_top(p.position) + _BOX_HIGH / 2
+    row, middle = _vec(p.table[row_id]), top + _BOX_HIGH / 2
+    left, right = _WIDTH / 2 - 90, _WIDTH / 2 + 90
+    outer = {"A": (_MARGIN, _MARGIN - 10, left), "B": (_WIDTH - _MARGIN, _WIDTH - 8, right)}
+    body = [
         svg.rect(
-            cx - 90,
-            105,
+            left,
+            top,
             180,
-            30,
+            _BOX_HIGH,
             fill="#ecfdf5",
             stroke=svg.COLOURS["right"],
             data_role="shared-row",
             data_value=row,
         ),
-        svg.text(cx, 124, f"E[{row_id}] = {row}", text_anchor="middle"),
-        svg.line(cx, 60, cx, 105, stroke=svg.COLOURS["right"], data_role="lookup", data_side="A"),
-        svg.line(cx, 135, cx, 190, stroke=svg.COLOURS["right"], data_role="lookup", data_side="B"),
+        svg.text(_WIDTH / 2, top + 19, f"E[{row_id}] = {row}", text_anchor="middle"),
     ]
+    for side, (edge, lane, end) in outer.items():
+        path = [(edge, word), (lane, word), (lane, middle), (end, middle)]
+        body.append(
+            svg.polyline(
+                path, fill="none", stroke=svg.COLOURS["right"], data_role="lookup", data_side=side
+            )
+        )
+    return body
 
 
 def _contrast_values(p: Any, right: Any, answer: Any) -> list[str]:
-    """Return the lines under the sentences: both sums, both differences and the learner's."""
+    """Return the lines under the shared row: both sums, both differences and the learner's
+    (its two parts on two lines)."""
     from grading.kinds.static_vs_contextual import layer
 
     h_a, h_b = layer(p, p.rows_a), layer(p, p.rows_b)
@@ -109,18 +130,18 @@ def _contrast_values(p: Any, right: Any, answer: Any) -> list[str]:
     ]
     parts = _answer_parts(answer, 2)
     if parts is not None:
-        written = "; ".join(
-            _vec(part) if isinstance(part, tuple) else svg.fmt(part) for part in parts
-        )
-        lines.append(("answer", "yours: " + written, ""))
+        written = [_vec(part) if isinstance(part, tuple) else svg.fmt(part) for part in parts]
+        lines.append(("answer", f"yours: {written[0]};", ""))
+        lines.append(("answer-more", written[1], ""))
     colours = {"answer": svg.COLOURS["answer"], "right": svg.COLOURS["right"], "sum": "#374151"}
+    top = _shared_top(p) + _BOX_HIGH + 24
     return [
         svg.text(
-            _LEFT,
-            250 + 18 * k,
+            _MARGIN + (42 if role == "answer-more" else 0),
+            top + 18 * k,
             content,
-            fill=colours[role],
-            data_role=role,
+            fill=colours.get(role, svg.COLOURS["answer"]),
+            data_role=role if role != "answer-more" else None,
             data_value=value or None,
         )
         for k, (role, content, value) in enumerate(lines)
@@ -133,26 +154,26 @@ def contrast_picture(spec: dict, answer: Any = None, *, solution: bool | None = 
 
     kind = StaticVsContextualKind()
     p = kind.load(spec)
-    width = max(_LEFT + len(p.tokens_a) * (_BOX + _GAP) + 20, 560)
     solved = answer is not None if solution is None else solution
     word = p.tokens_a[p.position]
     row_id = p.vocab.index(word)
     body = _sentence_boxes(p) + _shared_row(p, row_id)
-    height = 240
+    height = _shared_top(p) + _BOX_HIGH + 10
     desc = (
-        f"Sentence A above, sentence B below; both occurrences of {word} point at the same table "
-        f"row E[{row_id}]. The neighbours that differ are marked."
+        f"Sentence A on the left, sentence B on the right, each position's weight between them; "
+        f"both occurrences of {word} point at the same table row E[{row_id}], drawn below. The "
+        "neighbours that differ are marked."
     )
     if solved:
         right = kind.right(p)
         values = _contrast_values(p, right, answer)
         body += values
-        height = 250 + 18 * len(values)
+        height = _shared_top(p) + _BOX_HIGH + 24 + 18 * len(values) - 8
         desc += (
             f" The lookup difference is {_vec(right[0])}; the layer difference is {_vec(right[1])}."
         )
     title = f"One row for {word}, shared by both sentences"
-    return svg.document(width, height, title, desc, body, key=[spec, str(answer)])
+    return svg.document(_WIDTH, height, title, desc, body, key=[spec, str(answer)])
 
 
 # The diagram's rows: the layer-2 output, the layer-1 outputs and the lookup rows (pixels).
