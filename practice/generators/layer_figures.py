@@ -5,18 +5,17 @@ by side (narrow enough for a phone), both occurrences of the word pointing at th
 row they share, the changed neighbours marked; once answered, the two sums and both
 differences, the learner's beside the right ones.
 
-``layers_picture`` (``two_layers``): the positions as three rows of nodes (lookup rows, layer-1
-outputs, the layer-2 output at the word) with an edge for every term that is mixed in, so a
-word two places away visibly reaches the word only through layer 2; once answered, every
-layer-1 output and the answer, the learner's beside the right one.
+``layers_picture`` (``two_layers``): a row per position and three columns of nodes (lookup rows,
+layer-1 outputs, the layer-2 output at the word) with an edge for every term that is mixed in,
+so a word two places away visibly reaches the word only through layer 2; under it the weights
+and, once answered, every layer-1 output and the answer, the learner's under the right one.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from . import geometry, labels, svg
+from . import labels, svg
 from .sketch import Sketch
 
 _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -176,53 +175,53 @@ def contrast_picture(spec: dict, answer: Any = None, *, solution: bool | None = 
     return svg.document(_WIDTH, height, title, desc, body, key=[spec, str(answer)])
 
 
-# The diagram's rows: the layer-2 output, the layer-1 outputs and the lookup rows (pixels).
-_Y2, _Y1, _Y0 = 50, 150, 250
-_TOP_GAPS = (15, 20, 26, 34, 44)
-_NODES_LEFT = 60  # where the first position's column starts, past the rows' names
+# The diagram's columns: the words (right-aligned), the lookup rows, the layer-1 outputs and
+# the layer-2 output at the word; each position a row of the diagram, its first row's middle
+# and its height (room for sentence B's word under a changed one). 304 px wide in all.
+_WORDS, _X0, _X1, _X2, _TOP, _STEP = 102, 120, 196, 272, 50, 36
+_LAYERS_WIDTH = 304
+_W_FRACTIONS = (0.3, 0.2, 0.4, 0.5, 0.6, 0.1)
 
 
 class _Layers:
-    """The two-layer diagram being drawn: nodes per position, an edge per term mixed in."""
+    """The two-layer diagram being drawn: a row per position, an edge per term mixed in."""
 
-    def __init__(self, p: Any, solved: bool) -> None:
+    def __init__(self, p: Any) -> None:
+        self.p, self.sketch = p, Sketch()
+        self.middle = p.neighbourhood(p.position)
+        self.y_of = {j: _TOP + j * _STEP for j in range(len(p.tokens))}
+        self.bottom = self.y_of[len(p.tokens) - 1] + 26
+        self.lines: list[tuple[str, dict[str, Any]]] = []  # the text under the diagram
+        self.bounds = labels.Box(0, 0, _LAYERS_WIDTH, self.bottom)
+
+    def write(self, content: str, **attributes: Any) -> None:
+        """Queue a line of text under the diagram."""
+        self.lines.append((content, attributes))
+
+    def values(self, right: Any, answer: Any) -> None:
+        """Queue each layer-1 output's value and the layer-2 output's (``?`` before an answer)
+        and the learner's, as lines under the diagram."""
         from grading.kinds.two_layers import layer_one
 
-        self.p, self.solved, self.sketch = p, solved, Sketch()
-        self.middle = p.neighbourhood(p.position)
-        step, left = 96, _NODES_LEFT
-        if solved:
-            # Room for each layer-1 value beside its dot, between it and the next dot.
-            widest = max(geometry.text_width(_vec(layer_one(p, j)), 12) for j in self.middle)
-            step = max(step, math.ceil(widest) + 44)
-        self.width = max(left + len(p.tokens) * step, 560)
-        self.x_of = {j: left + j * step + step / 2 - 30 for j in range(len(p.tokens))}
-        self.bounds = labels.Box(0, 0, self.width, _Y0 + 84)
-
-    def near_top(self, text: str, toward: tuple[float, float], **attributes: Any) -> None:
-        """Queue a label beside the layer-2 output's dot."""
-        at = (self.x_of[self.p.position], _Y2)
-        candidates = labels.around_point(at, text, 12, toward=toward, gaps=_TOP_GAPS)
-        self.sketch.label(text, candidates, self.bounds, **attributes)
-
-    def top_labels(self, right: Any, answer: Any) -> None:
-        """Queue the layer-2 output's value (``?`` before an answer) and the learner's."""
-        name = f"h{str(self.p.position).translate(_SUB)}⁽²⁾"
-        if not self.solved:
-            self.near_top(f"{name} = ?", (1, 0), fill=svg.COLOURS["right"])
+        p, sub = self.p, str(self.p.position).translate(_SUB)
+        if right is None:
+            self.write(f"h{sub}⁽²⁾ = ?", fill=svg.COLOURS["right"])
             return
+        for j in self.middle:
+            value = _vec(layer_one(p, j))
+            name = f"h{str(j).translate(_SUB)}⁽¹⁾"
+            self.write(
+                f"{name} = {value}",
+                fill=svg.COLOURS["signal"],
+                **{"data-role": "value-1", "data-index": str(j), "data-value": value},
+            )
         value = _vec(right)
-        self.near_top(
-            f"{name} = {value}",
-            (1, -0.4),
-            fill=svg.COLOURS["right"],
-            data_role="right",
-            data_value=value,
+        self.write(
+            f"h{sub}⁽²⁾ = {value}", fill=svg.COLOURS["right"], data_role="right", data_value=value
         )
         if isinstance(answer, tuple) and len(answer) == len(right):
-            self.near_top(
+            self.write(
                 f"yours: {_vec(answer)}",
-                (1, 0.4),
                 fill=svg.COLOURS["answer"],
                 data_role="answer",
                 data_value=_vec(answer),
@@ -230,13 +229,13 @@ class _Layers:
 
     def edges(self) -> None:
         """Draw an edge for every term mixed in by layer 1 and layer 2, layer 2's weighted."""
-        p, x_of, i = self.p, self.x_of, self.p.position
+        p, y_of, i = self.p, self.y_of, self.p.position
         u_of = dict(zip(p.offsets, p.weights_1, strict=True))
         w_of = dict(zip(p.offsets, p.weights_2, strict=True))
         for j in self.middle:
             for m in p.neighbourhood(j):
                 self.edge(
-                    ((x_of[m], _Y0 - 10), (x_of[j], _Y1 + 10)),
+                    ((_X0 + 10, y_of[m]), (_X1 - 10, y_of[j])),
                     stroke=svg.COLOURS["signal"],
                     stroke_width="1.5",
                     data_role="mix-1",
@@ -244,7 +243,7 @@ class _Layers:
                     data_to=j,
                     data_weight=svg.fmt(u_of[m - j]),
                 )
-            edge = ((x_of[j], _Y1 - 10), (x_of[i], _Y2 + 10))
+            edge = ((_X1 + 10, y_of[j]), (_X2 - 12, y_of[i]))
             self.edge(
                 edge,
                 stroke=svg.COLOURS["right"],
@@ -256,9 +255,8 @@ class _Layers:
             )
             # Near the layer-1 end of the edge first, where the edges are furthest apart.
             text = f"w={svg.fmt(w_of[j - i])}"
-            candidates = labels.along_segment(
-                edge, text, 12, side=1 if j >= i else -1, fractions=(0.3, 0.2, 0.4, 0.5, 0.6, 0.1)
-            )
+            side = -1 if j <= i else 1
+            candidates = labels.along_segment(edge, text, 12, side=side, fractions=_W_FRACTIONS)
             self.sketch.label(text, candidates, self.bounds, fill=svg.COLOURS["right"])
 
     def edge(self, ends: labels.Segment, **extra: Any) -> None:
@@ -267,98 +265,75 @@ class _Layers:
         self.sketch.segments.append(ends)
 
     def nodes(self) -> None:
-        """Draw every position's lookup dot and word, and the layer-1 dots (valued, solved)."""
-        from grading.kinds.two_layers import layer_one
-
-        p, x_of, reach = self.p, self.x_of, set(self.p.reach)
+        """Draw every position's word and lookup dot, and the layer-1 dots."""
+        p, reach = self.p, set(self.p.reach)
         for j in range(len(p.tokens)):
-            inside = j in reach
+            y, inside = self.y_of[j], j in reach
             colour = svg.COLOURS["given"] if inside else "#d1d5db"
             role = "lookup" if inside else "outside"
-            self.sketch.dot(x_of[j], _Y0, 10, fill=colour, data_role=role, data_index=j)
-            self.sketch.fixed(
-                x_of[j], _Y0 + 28, p.tokens[j], "middle", fill="#111827" if inside else "#9ca3af"
-            )
+            self.sketch.dot(_X0, y, 10, fill=colour, data_role=role, data_index=j)
+            ink = "#111827" if inside else "#9ca3af"
+            self.sketch.fixed(_WORDS, y + 4, p.tokens[j], "end", fill=ink)
             if p.tokens_b and p.tokens_b[j] != p.tokens[j]:
                 self.sketch.fixed(
-                    x_of[j],
-                    _Y0 + 46,
+                    _WORDS,
+                    y + 19,
                     f"B: {p.tokens_b[j]}",
-                    "middle",
+                    "end",
                     fill=svg.COLOURS["noise"],
                     data_role="token-b-changed",
                     data_index=j,
                 )
-            if j not in self.middle:
-                continue
-            layer_1 = svg.COLOURS["signal"]
-            self.sketch.dot(x_of[j], _Y1, 10, fill=layer_1, data_role="layer-1", data_index=j)
-            if self.solved:
-                value = _vec(layer_one(p, j))
-                candidates = labels.around_point(
-                    (x_of[j], _Y1), value, 12, toward=(1, 0), gaps=(13, 18, 24, 32, 44)
-                )
-                self.sketch.label(
-                    value,
-                    candidates,
-                    self.bounds,
-                    fill=layer_1,
-                    **{"data-role": "value-1", "data-index": str(j), "data-value": value},
-                )
+            if j in self.middle:
+                layer_1 = svg.COLOURS["signal"]
+                self.sketch.dot(_X1, y, 10, fill=layer_1, data_role="layer-1", data_index=j)
 
 
 def _layers_desc(p: Any, right: Any) -> str:
     i = p.position
     far = sorted(m for m in p.reach if m not in p.neighbourhood(i))
     desc = (
-        f"Lookup rows at the bottom, layer-1 outputs in the middle, position {i} after layer 2 at "
-        f"the top. Position{'s' if len(far) != 1 else ''} {', '.join(map(str, far))} reach"
-        f"{'' if len(far) != 1 else 'es'} position {i} only through layer 2; grey positions do not "
-        "reach it at all."
+        f"A row per position: its word, its lookup row, its layer-1 output, and position {i}'s "
+        f"output after layer 2 at the right. Position{'s' if len(far) != 1 else ''} "
+        f"{', '.join(map(str, far))} reach{'' if len(far) != 1 else 'es'} position {i} only "
+        "through layer 2; grey positions do not reach it at all."
     )
     return desc + (f" The answer is {_vec(right)}." if right is not None else "")
 
 
 def layers_picture(spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
-    """Return the two-row diagram of who mixes whom, and (once answered) the values."""
+    """Return the diagram of who mixes whom, a row per position, and (once answered) the
+    values, written under it."""
     from grading.kinds.two_layers import TwoLayersKind
 
     kind = TwoLayersKind()
     p = kind.load(spec)
     solved = answer is not None if solution is None else solution
     right = kind.right(p) if solved else None
-    diagram = _Layers(p, solved)
-    # The labels are placed in the order queued: the output's first, then the weights, the values.
-    diagram.top_labels(right, answer)
-    for y, name in ((_Y2, "layer 2"), (_Y1, "layer 1"), (_Y0, "lookup")):
-        diagram.sketch.fixed(4, y + 4, name)
+    diagram = _Layers(p)
+    for x, name in ((_X0, "lookup"), (_X1, "layer 1"), (_X2, "layer 2")):
+        diagram.sketch.fixed(x, 20, name, "middle")
     diagram.edges()
-    diagram.sketch.fixed(
-        _NODES_LEFT,
-        _Y0 + 70,
-        "layer 1 mixes with u = ("
-        + ", ".join(svg.fmt(u) for u in p.weights_1)
-        + "); layer 2 with w = ("
-        + ", ".join(svg.fmt(w) for w in p.weights_2)
-        + ")",
-        fill="#374151",
-    )
     diagram.nodes()
     diagram.sketch.dot(
-        diagram.x_of[p.position],
-        _Y2,
+        _X2,
+        diagram.y_of[p.position],
         12,
         fill=svg.COLOURS["right"],
         data_role="layer-2",
         data_index=p.position,
     )
     diagram.sketch.place_labels()
+    # The weights on two lines, then the values: under the diagram, as wide as the column.
+    diagram.write("layer 1 mixes with u = (" + ", ".join(svg.fmt(u) for u in p.weights_1) + ");")
+    diagram.write("layer 2 with w = (" + ", ".join(svg.fmt(w) for w in p.weights_2) + ")")
+    diagram.values(right, answer)
+    body = diagram.sketch.body
+    for k, (content, attributes) in enumerate(diagram.lines):
+        attributes.setdefault("fill", "#374151")
+        body.append(svg.text(8, diagram.bottom + 20 + 18 * k, content, **attributes))
+    height = diagram.bottom + 10 + 18 * len(diagram.lines)
     title = "Who mixes whom in two neighbour-only layers"
     return svg.document(
-        diagram.width,
-        _Y0 + 84,
-        title,
-        _layers_desc(p, right),
-        diagram.sketch.body,
-        key=[spec, str(answer)],
+        _LAYERS_WIDTH, height, title, _layers_desc(p, right), body, key=[spec, str(answer)]
     )
