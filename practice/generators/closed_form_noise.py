@@ -164,8 +164,9 @@ class ClosedFormNoiseGenerator(ProblemGenerator):
         return shrinking_picture(spec, answer, solution=solution)
 
 
-# The bars' layout: the axis's left end, the line at 1's height, the bars' height, one step's width.
-_LEFT, _TOP, _HEIGHT, _STEP = 40, 36, 200, 78
+# The bars' layout: the axis's left end, the line at 1's height, the bars' height, one step's
+# width, a bar's width. Four steps and the learner's bar fit in 312 px, a phone's column.
+_LEFT, _TOP, _HEIGHT, _STEP, _BAR = 30, 36, 200, 56, 18
 
 
 @dataclass
@@ -176,11 +177,14 @@ class _Shrinking:
     sketch: Sketch = field(default_factory=Sketch)
 
     def __post_init__(self) -> None:
-        self.width = _LEFT + _STEP * self.t + 70  # the last step, then the learner's bar
+        # The last step, then the learner's bar; never narrower than the legend's longest line.
+        self.width = max(_LEFT + _STEP * self.t + 56, 300)
         self.y = svg.Axis(0, 1, _TOP + _HEIGHT, _TOP)
         # Value labels placed with the others: (text, the bar's top, the column it stays in).
         self.values: list[tuple[str, tuple[float, float], labels.Box]] = []
-        self.below = 0.0  # the lines written under the bars' names so far, in pixels
+        # The lines written under the bars' names so far, in pixels: the names take two lines,
+        # each step's 1 − β above its ᾱ, so that neighbouring names never meet.
+        self.below = 14.0
 
     def frame(self) -> None:
         """Draw the axis at 0, the faint guide at 1 and their numbers."""
@@ -203,10 +207,10 @@ class _Shrinking:
         self.sketch.fixed(_LEFT - 8, y(0) + 4, "0", "end")
 
     def bar(self, x: float, value: float, **extra: Any) -> None:
-        """Draw a bar 22 px wide from 0 up to ``value``, an obstacle for the labels."""
+        """Draw a bar ``_BAR`` px wide from 0 up to ``value``, an obstacle for the labels."""
         y = self.y
-        self.sketch.body.append(svg.rect(x, y(value), 22, y(0) - y(value), **extra))
-        self.sketch.keep_off(x, y(value), x + 22, y(0))
+        self.sketch.body.append(svg.rect(x, y(value), _BAR, y(0) - y(value), **extra))
+        self.sketch.keep_off(x, y(value), x + _BAR, y(0))
 
     def mark_value(self, content: str, at: tuple[float, float], bounds: labels.Box) -> None:
         """Queue a value label to place above ``at`` (a bar's top), within ``bounds``."""
@@ -226,7 +230,7 @@ class _Shrinking:
             keep = 1 - beta
             running *= keep
             self.bar(
-                x - 28,
+                x - 26,
                 float(keep),
                 fill=svg.COLOURS["given"],
                 fill_opacity="0.5",
@@ -248,7 +252,7 @@ class _Shrinking:
                     data_step=s + 1,
                     data_value=str(running),
                 )
-                self.sketch.fixed(x + 13, y(0) + 16, f"ᾱ{str(s + 1).translate(_SUB)}", "middle")
+                self.sketch.fixed(x + 11, y(0) + 30, f"ᾱ{str(s + 1).translate(_SUB)}", "middle")
         return running
 
     def product(self, running: Fraction, given: float | None) -> None:
@@ -259,7 +263,7 @@ class _Shrinking:
         if given is not None:
             self.total(f"your ᾱ{t}: {_written(given)}", svg.COLOURS["answer"])
         if given is not None and 0 <= given <= 1.5:
-            x = _LEFT + _STEP * self.t + 34
+            x = _LEFT + _STEP * self.t + 26
             self.bar(
                 x,
                 min(given, 1),
@@ -269,7 +273,7 @@ class _Shrinking:
                 data_role="answer-alpha-bar",
                 data_value=f"{given:.6g}",
             )
-            self.sketch.fixed(x + 11, self.y(0) + 16, "yours", "middle")
+            self.sketch.fixed(x + 9, self.y(0) + 16, "yours", "middle")
 
     def total(self, words: str, colour: str) -> None:
         """Write one line under the bars' names (the product, the learner's)."""
@@ -288,7 +292,7 @@ class _Shrinking:
             data_role="alpha-bar-unknown",
         )
         t = str(self.t).translate(_SUB)
-        self.sketch.fixed(x + 13, self.y(0) + 16, f"ᾱ{t}", "middle")
+        self.sketch.fixed(x + 11, self.y(0) + 30, f"ᾱ{t}", "middle")
         self.total(f"ᾱ{t} = ?, the product of the factors", "#374151")
 
     def legend(self, solved: bool, answered: bool) -> float:

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from grading.kinds import MistakeCode
 
-from . import figures
+from . import figures, plane
 from .base import Draw, ProblemGenerator, distinct_rows, frac_str
 from .figures import Arrow, Number, Panel, h_label, mix_arrows, number, vec
 from .statement import (
@@ -34,6 +34,8 @@ class ContrastGenerator(figures.ArrowPicture, ProblemGenerator):
     picture_rows: ClassVar[str] = "rows_a"
     picture_title: ClassVar[str] = "The same word's sum in sentence A and in sentence B"
     picture_fresh_title: ClassVar[str] = "The rows of sentence A and of sentence B"
+    # One panel a row, sentence A above sentence B above the difference: 312 px, a phone's width.
+    picture_layout: ClassVar[plane.Layout] = plane.PHONE
 
     def draw_fields(self, draw: Draw, level: int, target: MistakeCode | None) -> dict:
         spec_level = MIX_LEVELS[level]

@@ -12,10 +12,10 @@ numbers. Text is escaped; the root has ``role="img"``, a ``<title>`` and a ``<de
 
 Labels are placed by ``labels.place`` so none overlaps an arrow (shaft or head) or another
 label: a row's label around its tip, outward first; a result's beside its shaft. The axes are
-faint guides (class ``guide``) labels may cross. Each panel is ``PANEL`` high and ``SIDE``
-wider on each side than the drawing's square, room for labels beside arrows along an axis.
-Panels sit side by side, ``COLUMNS`` at most; more wrap onto the next row, so a picture is
-drawn at its natural size rather than shrunk to fit.
+faint guides (class ``guide``) labels may cross. A panel is its ``plane.Layout``'s square
+and wider on each side, room for labels beside arrows along an axis. Panels sit side by side,
+two at most (one in ``plane.PHONE``, 312 px for a phone); more wrap onto the next row, so a
+picture is drawn at its natural size rather than shrunk to fit.
 """
 
 from __future__ import annotations
@@ -27,11 +27,9 @@ from typing import Any, ClassVar
 
 from . import geometry, labels, plane, svg
 from .labels import Box, Label, Segment
-from .plane import PANEL, SIDE, Number, number, vec
+from .plane import Number, number, vec
 
-PANEL_WIDTH = PANEL + 2 * SIDE
-PANEL_HEIGHT = PANEL + 24  # the drawing and its caption
-COLUMNS = 2  # panels side by side at most: a third wraps below, so no panel is shrunk
+CAPTION = 24  # under each panel's drawing
 LEGEND_LINE = 20
 FONT_SIZE = svg.FONT_SIZE
 
@@ -153,6 +151,7 @@ class Figure:
     fresh: list[Panel]
     title: str
     fresh_title: str = "The rows of the sentence as arrows"
+    layout: plane.Layout = plane.WIDE
 
 
 def rows_only(panels: list[Panel], captions: Sequence[str] | None = None) -> list[Panel]:
@@ -178,6 +177,7 @@ class ArrowPicture:
     picture_rows: ClassVar[str] = "rows"
     picture_title: ClassVar[str]
     picture_fresh_title: ClassVar[str] = "The rows of the sentence as arrows"
+    picture_layout: ClassVar[plane.Layout] = plane.WIDE
 
     def picture_panels(self, spec: dict) -> tuple[list[Panel], tuple[Number, Number]]:
         """Return the panels with the solution drawn, and the right answer's tip."""
@@ -200,6 +200,7 @@ class ArrowPicture:
             fresh=self.fresh_panels(panels),
             title=self.picture_title,
             fresh_title=self.picture_fresh_title,
+            layout=self.picture_layout,
         )
         return draw(spec, figure, answer=answer, solution=solution)
 
@@ -235,7 +236,7 @@ class _Drawing:
 
     frames: list[tuple[float, float, float]]  # per panel: pixels per unit, the origin (x, y)
     prefix: str
-    columns: int
+    layout: plane.Layout
     segments: list[Segment] = field(default_factory=list)
     obstacles: list[Box] = field(default_factory=list)
     pending: list[tuple[int, Arrow, Label]] = field(default_factory=list)
@@ -244,7 +245,8 @@ class _Drawing:
 
     def panel(self, n: int, panel: Panel, caption: str) -> None:
         """Draw one panel's axes, arrows and caption; queue its arrows' labels."""
-        left, top = (n % self.columns) * PANEL_WIDTH, (n // self.columns) * PANEL_HEIGHT
+        size, width, columns = self.layout.panel, self.layout.width, self.layout.columns
+        left, top = (n % columns) * width, (n // columns) * (size + CAPTION)
         scale, ox, oy = self.frames[n]
         px_ox, px_oy = left + ox, top + oy
         body = [
@@ -252,22 +254,22 @@ class _Drawing:
             svg.line(
                 left + 4,
                 px_oy,
-                left + PANEL_WIDTH - 4,
+                left + width - 4,
                 px_oy,
                 class_="axis guide",
                 stroke=COLOURS["muted"],
             )
             + svg.line(
-                px_ox, top + 4, px_ox, top + PANEL - 4, class_="axis guide", stroke=COLOURS["muted"]
+                px_ox, top + 4, px_ox, top + size - 4, class_="axis guide", stroke=COLOURS["muted"]
             ),
         ]
-        bounds = Box(left + 2, top + 2, left + PANEL_WIDTH - 2, top + PANEL - 2)
+        bounds = Box(left + 2, top + 2, left + width - 2, top + size - 2)
         for arrow in panel.arrows:
             markup, ends = self.arrow(arrow, left, top, self.frames[n])
             body.append(markup)
             if arrow.label:
                 self.pending.append((n, arrow, _label(arrow, ends, (px_ox, px_oy), bounds)))
-        caption_x, caption_y = left + PANEL_WIDTH / 2, top + PANEL + 14
+        caption_x, caption_y = left + width / 2, top + size + 14
         self.obstacles.append(
             labels.text_box(caption_x, caption_y, caption, size=FONT_SIZE, anchor="middle")
         )
@@ -282,7 +284,8 @@ class _Drawing:
         scale, ox, oy = frame
         ends = plane.pixels(arrow.tail, arrow.tip, scale, left + ox, top + oy)
         if arrow.role == "answer":
-            inner = Box(left + CLIP, top + CLIP, left + PANEL_WIDTH - CLIP, top + PANEL - CLIP)
+            right, bottom = left + self.layout.width - CLIP, top + self.layout.panel - CLIP
+            inner = Box(left + CLIP, top + CLIP, right, bottom)
             ends, cut = plane.clip(ends, inner)
             self.clipped = self.clipped or cut
         markup = _arrow_markup(arrow, ends, self.prefix)
@@ -308,31 +311,26 @@ class _Drawing:
         return out
 
 
-def _legend(roles: list[str], top: float, *, clipped: bool = False) -> list[str]:
+def _legend(
+    roles: list[str], top: float, *, clipped: bool = False, narrow: bool = False
+) -> list[str]:
     """Return the legend: one line per role drawn, below the panels (a learner's arrow cut
-    short at the edge says so)."""
+    short at the edge says so, on a line of its own in a ``narrow`` picture)."""
     out = ['<g class="legend">']
     for k, role in enumerate(roles):
         y = top + LEGEND_LINE * k + 10
-        out.append(
-            svg.line(
-                10,
-                y,
-                40,
-                y,
-                stroke=COLOURS[role],
-                stroke_width=WIDTH[role],
-                stroke_dasharray=DASH.get(role),
-            )
-            + svg.text(
-                48, y + 4, LEGEND_TEXT[role] + (CUT_SHORT if role == "answer" and clipped else "")
-            )
-        )
+        words = LEGEND_TEXT[role] + (CUT_SHORT if role == "answer" and clipped else "")
+        if narrow and role == "answer" and clipped:
+            words = LEGEND_TEXT[role] + ","
+            out.append(svg.text(48, y + LEGEND_LINE + 4, CUT_SHORT.removeprefix(", ")))
+        stroke = {"stroke": COLOURS[role], "stroke_width": WIDTH[role]}
+        line = svg.line(10, y, 40, y, **stroke, stroke_dasharray=DASH.get(role))
+        out.append(line + svg.text(48, y + 4, words))
     out.append("</g>")
     return out
 
 
-def _own_frame(panel: Panel) -> tuple[float, float, float]:
+def _own_frame(panel: Panel, layout: plane.Layout) -> tuple[float, float, float]:
     """Return the scale and origin fitting a panel's own arrows; a learner's answer in it
     counts when it lies within six times their extent (further out it is cut short)."""
     points = [p for a in panel.arrows if a.role != "answer" for p in (a.tail, a.tip)]
@@ -342,7 +340,7 @@ def _own_frame(panel: Panel) -> tuple[float, float, float]:
         if arrow.role == "answer" and max(abs(float(v)) for v in arrow.tip) <= 6 * reach:
             points.append(arrow.tip)
     # However small the arrows, they fill the panel (a zero drawing keeps the unit span).
-    return plane.scale(plane.bounds(points), least=1e-6 if reach > 0 else 1.0)
+    return plane.scale(plane.bounds(points), least=1e-6 if reach > 0 else 1.0, layout=layout)
 
 
 def _scale_note(factor: float) -> str:
@@ -375,23 +373,28 @@ def draw(
     # The scale is the right answer's: a learner's answer far out must not shrink the rows and
     # terms to a smudge at the origin. Past the panel's edge it is cut short (see plane.clip).
     shared = [panel for panel in panels if not panel.own_scale] or panels
-    frame = plane.scale(plane.bounds(_panel_points(shared)))
+    layout = figure.layout
+    frame = plane.scale(plane.bounds(_panel_points(shared)), layout=layout)
     if learner is not None:
         panels[-1].arrows.append(Arrow("answer", (0, 0), (learner[0], learner[1]), "your answer"))
-    frames = [_own_frame(panel) if panel.own_scale else frame for panel in panels]
+    frames = [_own_frame(panel, layout) if panel.own_scale else frame for panel in panels]
     prefix = svg.picture_id([spec, [plane.fmt(v) for v in learner or ()], show_solution])
     title, desc = _describe(figure, learner, solution=show_solution)
     roles = list(dict.fromkeys(a.role for panel in panels for a in panel.arrows))
-    columns = min(COLUMNS, len(panels))
+    columns = min(layout.columns, len(panels))
     rows = -(-len(panels) // columns)
-    drawing = _Drawing(frames, prefix, columns)
+    drawing = _Drawing(frames, prefix, layout)
     for n, panel in enumerate(panels):
         own = _scale_note(frames[n][0] / frame[0]) if panel.own_scale else ""
         drawing.panel(n, panel, panel.caption + own)
-    out = drawing.place_labels() + _legend(roles, PANEL_HEIGHT * rows, clipped=drawing.clipped)
+    top = (layout.panel + CAPTION) * rows
+    narrow = layout.columns == 1  # the legend's long line wraps in a narrow picture
+    legend = _legend(roles, top, clipped=drawing.clipped, narrow=narrow)
+    out = drawing.place_labels() + legend
     if any(panel.own_scale for panel in panels):
         desc += " A panel drawn at its own scale says so in its caption."
     if drawing.clipped:
         desc += " Your answer runs off the picture: its arrow is cut short at the edge."
-    width, height = PANEL_WIDTH * columns, PANEL_HEIGHT * rows + LEGEND_LINE * len(roles)
+    lines = len(roles) + (drawing.clipped and narrow)
+    width, height = layout.width * columns, top + LEGEND_LINE * lines
     return svg.document(width, height, title, desc, out, prefix=prefix, markers=roles)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -57,15 +58,36 @@ def bounds(points: Iterable[tuple[Number, Number]]) -> Bounds:
     return min(xs), max(xs), min(ys), max(ys)
 
 
-def scale(extent: Bounds, *, least: float = 1.0) -> tuple[float, float, float]:
+@dataclass(frozen=True)
+class Layout:
+    """A picture's panels: the drawing's square, the room beside it, how many side by side."""
+
+    panel: int = PANEL
+    side: int = SIDE
+    columns: int = 2
+
+    @property
+    def width(self) -> int:
+        return self.panel + 2 * self.side
+
+
+WIDE = Layout()  # two panels of 420 px side by side
+# A phone's verdict column is 312 px: one panel a row, its square smaller, less room beside it.
+PHONE = Layout(panel=272, side=20, columns=1)
+
+
+def scale(
+    extent: Bounds, *, least: float = 1.0, layout: Layout = WIDE
+) -> tuple[float, float, float]:
     """Return pixels per unit and the origin's pixel position inside a panel (equal axes); a
     drawing spanning less than ``least`` units is drawn as if it spanned ``least``."""
     x0, x1, y0, y1 = extent
+    square = layout.panel - 2 * PAD
     span = max(x1 - x0, y1 - y0, least)
-    per_unit = (PANEL - 2 * PAD) / span
+    per_unit = square / span
     # Centre the drawing in the panel.
-    origin_x = SIDE + PAD + (PANEL - 2 * PAD - (x1 - x0) * per_unit) / 2 - x0 * per_unit
-    origin_y = PAD + (PANEL - 2 * PAD - (y1 - y0) * per_unit) / 2 + y1 * per_unit
+    origin_x = layout.side + PAD + (square - (x1 - x0) * per_unit) / 2 - x0 * per_unit
+    origin_y = PAD + (square - (y1 - y0) * per_unit) / 2 + y1 * per_unit
     return round(per_unit, 6), round(origin_x, 3), round(origin_y, 3)
 
 

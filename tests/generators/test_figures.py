@@ -106,17 +106,16 @@ def test_sympy_answers_are_accepted():
     assert pixel_tip(root, line) == pytest.approx((0.7310586, 1 / 3), abs=1e-3)
 
 
-def test_contrast_draws_both_sentences_side_by_side_and_the_difference_below(make_spec):
+def test_contrast_stacks_sentence_a_over_sentence_b_over_the_difference(make_spec):
     root = parse(render_svg(make_spec("contrast"), answer=("-1", "1")))
 
     panels = [g for g in root.iter(f"{SVG}g") if g.get("class") == "panel"]
     assert len(panels) == 3
-    (ax, ay), (bx, by), (dx, dy) = (
+    (ax, ay), (bx, by), (_, dy) = (
         tuple(float(v) for v in p.get("data-origin").split(",")) for p in panels
     )
-    assert ay == by and ax < bx  # the two sentences side by side
-    assert dy > ay and dx < bx - 100  # the difference wraps below A, not shrunk beside them
-    assert float(root.get("width")) <= 2 * 420
+    assert ax == bx and ay < by < dy  # stacked, one panel a row, none shrunk beside another
+    assert float(root.get("width")) <= 312  # a phone's verdict column
     sums = arrows(root, "sum")
     assert [(s.get("data-x"), s.get("data-y")) for s in sums] == [("1/2", "3/4"), ("1", "-1/4")]
     (right,) = arrows(root, "right")
