@@ -19,6 +19,7 @@ KINDS = [
     "static_vs_contextual",
     "two_layers",
     "whitespace_pieces",
+    "word_ids",
 ]
 
 
