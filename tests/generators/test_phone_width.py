@@ -20,6 +20,7 @@ KINDS = [
     "two_layers",
     "whitespace_pieces",
     "word_ids",
+    "nearest_by_cosine",
 ]
 
 
