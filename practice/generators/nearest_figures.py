@@ -155,15 +155,32 @@ def _drawn_arrows(
     return arrows, roles_used, texts, spots
 
 
+def _beside_tips(spots: list[labels.Placed], tips: list[tuple[float, float]]) -> bool:
+    """Return whether every label's box comes within 40 px of its arrow's tip (beside its
+    shaft's outer part, not down by the origin where the arrows meet)."""
+    for spot, (x, y) in zip(spots, tips, strict=True):
+        dx = max(spot.box.left - x, 0, x - spot.box.right)
+        dy = max(spot.box.top - y, 0, y - spot.box.bottom)
+        if math.hypot(dx, dy) > 40:
+            return False
+    return True
+
+
 def arrows_picture(scene: NearestScene, solved: bool) -> str:
     """Draw two-dimensional rows as arrows from the origin, each labelled with its word (and,
     solved, its cosine), the query's arrow last; cropped to what is drawn. The panel is a
-    phone's column wide: when the labels find no room, the arrows are drawn shorter."""
+    phone's column wide: when the labels find no room, or one lies away from its arrow's tip,
+    the arrows are drawn shorter."""
+    tries = []
     for side in (PAD, 76, 96):
         frame = _frame([scene.query, *scene.rows], side)
-        arrows, roles_used, texts, spots = _drawn_arrows(scene, frame, solved)
-        if all(spot.free for spot in spots):
+        drawn = _drawn_arrows(scene, frame, solved)
+        free = all(spot.free for spot in drawn[3])
+        tips = [frame.tip(p) for p in (*scene.rows, scene.query)]
+        tries.append((not free, not _beside_tips(drawn[3], tips), frame, drawn))
+        if not any(tries[-1][:2]):
             break
+    *_, frame, (arrows, roles_used, texts, spots) = min(tries, key=lambda t: t[:2])
     ox, oy, query = frame.ox, frame.oy, scene.query
     ends = [frame.tip(p) for p in (*scene.rows, query)]
     kept = crop_to([(ox, oy), *ends], [spot.box for spot in spots])
