@@ -12,10 +12,10 @@ from grading.kinds.whitespace_pieces import longest_match
 from .base import Draw, ProblemGenerator
 from .text_figures import (
     BOX_HEIGHT,
-    answer_and_legend,
     answer_pieces,
-    box_row,
+    box,
     label,
+    legend,
     shown,
     svg_root,
 )
@@ -147,48 +147,67 @@ class WhitespacePiecesGenerator(ProblemGenerator):
     def picture(self, spec: dict, answer: Any = None, *, solution: bool | None = None) -> str:
         reveal = answer is not None if solution is None else solution
         vocab, example, line = spec["vocab"], spec["example"], spec["line"]
-        x0 = 16
-        body: list[str] = [label(x0, 18, "the example line, cut into pieces")]
-        row, end = box_row(x0, 26, list(longest_match(example, vocab)), role="piece")
+        body: list[str] = [label(MARGIN, 18, "the example line, cut into pieces")]
+        row, height = wrapped_row(26, list(longest_match(example, vocab)), role="piece")
         body.extend(row)
-        width = end + x0
-        height = 26 + BOX_HEIGHT + 28
-        body.append(label(x0, height, "the new line, one character a box"))
-        row, end = box_row(x0, height + 8, list(line), role="char", gap=1)
+        body.append(label(MARGIN, height + 28, "the new line, one character a box"))
+        row, height = wrapped_row(height + 36, list(line), role="char", gap=1)
         body.extend(row)
-        width = max(width, end + x0)
-        height += BOX_HEIGHT + 30
         title = "The example line's pieces and the re-indented line"
         desc = (
             f"The example line {shown(example)} in its pieces; below, the new line "
             f"{shown(line)} one character per box (spaces as ▁)."
         )
-        if reveal:
-            right = longest_match(line, vocab)
-            old = longest_match(example, vocab)
-            roles = [
-                "changed" if k >= len(old) or old[k] != p else "right" for k, p in enumerate(right)
-            ]
-            body.append(label(x0, height, "the new line's pieces (changed pieces in orange)"))
-            row, end = box_row(x0, height + 8, list(right), role="right", roles=roles)
+        if not reveal:
+            return svg_root(WIDTH, height + 14, title, desc, body)
+        right = longest_match(line, vocab)
+        old = longest_match(example, vocab)
+        roles = [
+            "changed" if k >= len(old) or old[k] != p else "right" for k, p in enumerate(right)
+        ]
+        body.append(label(MARGIN, height + 28, "the new line's pieces"))
+        body.append(label(MARGIN, height + 44, "(changed pieces in orange)"))
+        row, height = wrapped_row(height + 52, list(right), role="right", roles=roles)
+        body.extend(row)
+        desc += f" Its pieces: {' '.join(shown(p) for p in right)}."
+        entries = [("right", "the right pieces"), ("changed", "pieces unlike the example's")]
+        learner = answer_pieces(answer)
+        if learner is not None and learner != right:
+            body.append(label(MARGIN, height + 28, "your pieces"))
+            row, height = wrapped_row(height + 36, list(learner), role="answer", dashed=True)
             body.extend(row)
-            width = max(width, end + x0)
-            height += BOX_HEIGHT + 30
-            desc += f" Its pieces: {' '.join(shown(p) for p in right)}."
-            learner = answer_pieces(answer)
-            width, height, desc = answer_and_legend(
-                body,
-                [
-                    ("right", "the right pieces"),
-                    ("changed", "pieces that differ from the example's"),
-                ],
-                x=x0,
-                width=width,
-                height=height,
-                desc=desc,
-                learner=None if learner == right else learner,
-            )
-        return svg_root(max(width, 360), height, title, desc, body)
+            entries.append(("answer", "your pieces"))
+            desc += f" Your pieces: {' '.join(shown(p) for p in learner)}."
+        body.extend(legend(MARGIN, height + 28, entries))
+        return svg_root(WIDTH, height + 28 + 18 * len(entries), title, desc, body)
+
+
+MARGIN = 12
+WIDTH = 312  # a phone's verdict column (390 px screen): rows wrap rather than scroll
+
+
+def wrapped_row(
+    top: float,
+    texts: list[str],
+    *,
+    role: str,
+    gap: float = 4,
+    roles: list[str] | None = None,
+    dashed: bool = False,
+) -> tuple[list[str], float]:
+    """Return boxes of ``texts`` left to right, wrapping to a new row before one would pass
+    ``WIDTH``; and the y below the last row."""
+    out: list[str] = []
+    x, y = float(MARGIN), top
+    for index, text in enumerate(texts):
+        markup, width = box(0, 0, text, role=role, index=index)
+        if x > MARGIN and x + width > WIDTH - MARGIN:
+            x, y = float(MARGIN), y + BOX_HEIGHT + 6
+        kind = roles[index] if roles else role
+        markup, width = box(x, y, text, role=kind, index=index, dashed=dashed)
+        out.append(markup)
+        x += width + gap
+    return out, y + BOX_HEIGHT
 
 
 def _piece_md(piece: str) -> str:

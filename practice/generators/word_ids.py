@@ -9,7 +9,7 @@ name no list holds, from level 3 a comma inside, from level 4 a typo as well.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from grading.kinds.word_ids import PUNCTUATION, UNK, split_tokens
 
@@ -159,58 +159,82 @@ class WordIdsGenerator(ProblemGenerator):
         self, spec: dict, answer: tuple[int, ...] | None = None, *, solution: bool | None = None
     ) -> str | None:
         vocab = spec["vocab"]
+        if answer is None and not solution:
+            return _vocab_picture(vocab)
         tokens = split_tokens(spec["sentence"])
         index = {e: i for i, e in enumerate(vocab)}
         right = tuple(index.get(t, 0) for t in tokens)
-        if answer is None and not solution:
-            fig = Figure(
-                "The vocabulary: each entry above its id",
-                f"{len(vocab)} entries, ids 0 to {len(vocab) - 1}; the sentence's ids are not "
-                "shown.",
-            )
-            x = 8.0
-            fig.label(8, 16, "vocabulary", weight="bold")
-            for i, entry in enumerate(vocab):
-                w = text_width(entry)
-                fig.box(x, 26, w, 28, entry, role="entry", data={"id": i}, mono=True)
-                fig.box(x, 58, w, 24, str(i), role="entry-id", style="muted")
-                x += w + 4
-            return fig.render()
-        shown = tuple(answer) if answer is not None else ()
-        fig = Figure(
-            "The sentence's tokens above their ids, unknown tokens marked",
-            f"The ids are {list(right)}"
-            + (f"; your answer, {list(shown)}, is written below them." if answer else "."),
+        return _ids_picture(tokens, right, answer)
+
+
+RIGHT = 300  # the rightmost x a box may reach: with the figure's 12 px margin, 312 px wide
+GAP = 4
+
+
+def _places(widths: list[float], top: float, band: float) -> list[tuple[float, float]]:
+    """Return the top-left corner of each column of boxes, left to right, a column wrapping to
+    a new band ``band`` px lower before it would pass ``RIGHT``."""
+    out: list[tuple[float, float]] = []
+    x, y = 8.0, top
+    for w in widths:
+        if x > 8 and x + w > RIGHT:
+            x, y = 8.0, y + band
+        out.append((x, y))
+        x += w + GAP
+    return out
+
+
+def _vocab_picture(vocab: list[str]) -> str:
+    """Return the fresh picture: each vocabulary entry above its id, in wrapped rows."""
+    fig = Figure(
+        "The vocabulary: each entry above its id",
+        f"{len(vocab)} entries, ids 0 to {len(vocab) - 1}; the sentence's ids are not shown.",
+    )
+    fig.label(8, 16, "vocabulary", weight="bold")
+    widths = [text_width(entry) for entry in vocab]
+    for i, (entry, w, (x, y)) in enumerate(
+        zip(vocab, widths, _places(widths, 26, 66), strict=True)
+    ):
+        fig.box(x, y, w, 28, entry, role="entry", data={"id": i}, mono=True)
+        fig.box(x, y + 32, w, 24, str(i), role="entry-id", style="muted")
+    return fig.render()
+
+
+def _ids_picture(tokens: tuple[str, ...], right: tuple[int, ...], answer: Any) -> str:
+    """Return the sentence's tokens above their ids and the learner's ids, in wrapped rows
+    (each column's three boxes share one x and width, so an id stays centred under its
+    token); extra ids of the learner's follow the last token."""
+    shown = tuple(answer) if answer is not None else ()
+    fig = Figure(
+        "The sentence's tokens above their ids, unknown tokens marked",
+        f"The ids are {list(right)}"
+        + (f"; your answer, {list(shown)}, is written below them." if answer else "."),
+    )
+    fig.label(8, 16, "tokens", weight="bold")
+    band = 98 if shown else 68
+    widths = [text_width(t) for t in tokens] + [36.0] * max(0, len(shown) - len(tokens))
+    places = _places(widths, 26, band)
+    for k, (token, i) in enumerate(zip(tokens, right, strict=True)):
+        (x, y), w, unknown = places[k], widths[k], i == 0
+        fig.box(
+            x,
+            y,
+            w,
+            28,
+            token,
+            role="token",
+            style="unknown" if unknown else "plain",
+            data={"position": k, "unknown": int(unknown)},
+            mono=True,
+            dashed=unknown,
         )
-        fig.label(8, 16, "tokens", weight="bold")
-        x = 8.0
-        for k, (token, i) in enumerate(zip(tokens, right, strict=True)):
-            w = text_width(token)
-            unknown = i == 0
-            fig.box(
-                x,
-                26,
-                w,
-                28,
-                token,
-                role="token",
-                style="unknown" if unknown else "plain",
-                data={"position": k, "unknown": int(unknown)},
-                mono=True,
-                dashed=unknown,
-            )
-            fig.box(x, 58, w, 26, str(i), role="id", style="right", data={"position": k})
-            if k < len(shown):
-                style = "right" if shown[k] == i else "wrong"
-                fig.box(
-                    x, 88, w, 26, str(shown[k]), role="answer", style=style, data={"position": k}
-                )
-            x += w + 4
-        for k in range(len(tokens), len(shown)):
-            fig.box(
-                x, 88, 36, 26, str(shown[k]), role="answer", style="wrong", data={"position": k}
-            )
-            x += 40
-        fig.label(8, 134, "top: tokens (dashed: not in the vocabulary, id 0)", size=12)
-        fig.label(8, 152, "middle: the ids; bottom: your answer", size=12)
-        return fig.render()
+        fig.box(x, y + 32, w, 26, str(i), role="id", style="right", data={"position": k})
+    for k, given in enumerate(shown):
+        (x, y), w = places[k], widths[k]
+        style = "right" if k < len(right) and given == right[k] else "wrong"
+        fig.box(x, y + 62, w, 26, str(given), role="answer", style=style, data={"position": k})
+    bottom = places[-1][1] + band + 10
+    fig.label(8, bottom, "top: tokens", size=12)
+    fig.label(8, bottom + 18, "(dashed: not in the vocabulary, id 0)", size=12)
+    fig.label(8, bottom + 36, "middle: the ids; bottom: your answer", size=12)
+    return fig.render()

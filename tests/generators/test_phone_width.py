@@ -13,7 +13,15 @@ from .test_label_placement import read_svg
 
 PHONE_COLUMN = 312  # pixels: the column inside the verdict box on a 390 px phone
 SEEDS = range(30)
-KINDS = ["contrast", "closed_form_noise", "static_vs_contextual", "two_layers"]
+KINDS = [
+    "contrast",
+    "closed_form_noise",
+    "static_vs_contextual",
+    "two_layers",
+    "whitespace_pieces",
+    "word_ids",
+    "nearest_by_cosine",
+]
 
 
 def _pictures(spec: dict) -> list[tuple[str, str | None]]:
