@@ -51,6 +51,20 @@ def test_a_repeated_wrong_answer_takes_eleven_statements(
     assert ReviewLog.objects.count() == 1
 
 
+def test_the_attempt_hook_reads_nothing_for_a_copy_never_launched_from_a_platform(
+    learner_client, answered, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    # The LTI score hook runs after the commit; for a learner who never came through a link it
+    # returns before any statement, so the request's count is the same with it run.
+    assert not answered.copy.lti_linked
+    with (
+        django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 2 + 1),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        _post(learner_client, answered, wrong_answer(answered)[1])
+    assert Attempt.objects.filter(problem=answered).count() == 2
+
+
 def _answer_with(problem: ProblemInstance, mistake) -> str | None:
     """Return a wrong answer to the problem that the grader diagnoses as this mistake."""
     for _diagnosis, vector in grading.mistaken_answers(problem.spec):
