@@ -12,9 +12,10 @@ import uuid
 from collections.abc import Callable
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import OperationalError, connection, transaction
 
-from courses.models import IdeaProgress
+from courses.models import LEVEL_UP_STREAK, IdeaProgress
+from courses.services import progress_record
 from practice import services
 from practice.models import Attempt, ProblemInstance
 
@@ -85,3 +86,19 @@ def test_racing_opens_create_one_problem(course_copy):
     )
     assert len(set(results)) == 1
     assert ProblemInstance.objects.filter(kind="contrast").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_first_answers_on_an_idea_are_all_counted(course_copy):
+    # Right answers to different problems of one idea, none recorded yet: each racer's one
+    # statement inserts the row or, when another racer inserted it first, updates it.
+    def record() -> IdeaProgress:
+        with transaction.atomic():
+            return progress_record(
+                copy=course_copy, page_slug=PAGE_SLUG, idea_slug=IDEA_SLUG, correct=True
+            )
+
+    assert RACERS == LEVEL_UP_STREAK
+    _race(record)
+    progress = IdeaProgress.objects.get(copy=course_copy, idea_slug=IDEA_SLUG)
+    assert (progress.attempts, progress.correct, progress.streak, progress.level) == (3, 3, 0, 2)

@@ -1,7 +1,7 @@
 """The submit request's statements, counted, so the count cannot silently grow back.
 
 Each submit goes through the test client (session, user, the problem with its copy), then one
-transaction: the problem's row lock, the token check, the insert, progress (lock and update)
+transaction: the problem's row lock, the token check, the insert, progress (one upsert)
 and review. Inside the test's own transaction ``atomic()`` shows as SAVEPOINT and RELEASE.
 """
 
@@ -20,6 +20,8 @@ from .conftest import right_answer, vector_text, wrong_answer
 # session, user, problem with copy; SAVEPOINT, lock, token, insert, ..., RELEASE
 REQUEST_READS = 3
 TRANSACTION = 2 + 3
+# progress: one upsert (insert, or update from the row's own values)
+PROGRESS = 1
 
 
 def _url(problem: ProblemInstance) -> str:
@@ -41,11 +43,11 @@ def answered(learner_client, problem):
     return problem
 
 
-def test_a_repeated_wrong_answer_takes_eleven_statements(
+def test_a_repeated_wrong_answer_takes_ten_statements(
     learner_client, answered, django_assert_max_num_queries
 ):
-    # progress: lock and update; review: the mistake's card, already rated for this problem.
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 2 + 1):
+    # progress; review: the mistake's card, already rated for this problem.
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + PROGRESS + 1):
         _post(learner_client, answered, wrong_answer(answered)[1])
     assert Attempt.objects.filter(problem=answered).count() == 2
     assert ReviewLog.objects.count() == 1
@@ -58,7 +60,7 @@ def test_the_attempt_hook_reads_nothing_for_a_copy_never_launched_from_a_platfor
     # returns before any statement, so the request's count is the same with it run.
     assert not answered.copy.lti_linked
     with (
-        django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 2 + 1),
+        django_assert_max_num_queries(REQUEST_READS + TRANSACTION + PROGRESS + 1),
         django_capture_on_commit_callbacks(execute=True),
     ):
         _post(learner_client, answered, wrong_answer(answered)[1])
@@ -75,7 +77,7 @@ def _answer_with(problem: ProblemInstance, mistake) -> str | None:
     return None
 
 
-def test_a_first_wrong_answer_to_a_new_problem_takes_fifteen_statements(
+def test_a_first_wrong_answer_to_a_new_problem_takes_fourteen_statements(
     learner_client, answered, copy, django_assert_max_num_queries
 ):
     # The same mistake on a new problem: its card exists and is rated again (a relapse).
@@ -89,17 +91,17 @@ def test_a_first_wrong_answer_to_a_new_problem_takes_fifteen_statements(
     assert text is not None
     # review: the card, the learner's retention, the fitted parameters in use, the log, the
     # card's update.
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 2 + 5):
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + PROGRESS + 5):
         _post(learner_client, problem, text)
     assert ReviewLog.objects.filter(attempt__problem=problem).count() == 1
 
 
-def test_a_right_answer_after_a_wrong_one_takes_twelve_statements(
+def test_a_right_answer_after_a_wrong_one_takes_eleven_statements(
     learner_client, answered, django_assert_max_num_queries
 ):
-    # the problem marked solved; progress: lock and update; review: whether the answer was a
+    # the problem marked solved; progress; review: whether the answer was a
     # first try (it was not, so it credits nothing).
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + 2 + 1):
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + PROGRESS + 1):
         _post(learner_client, answered, right_answer(answered))
     answered.refresh_from_db()
     assert answered.state == ProblemInstance.State.SOLVED
@@ -128,11 +130,11 @@ def test_a_right_first_try_crediting_two_items_takes_twenty_statements(
     problem = services.problem_new_variant(copy=copy, problem=problem)
     items = ReviewItem.objects.count()
     assert items == 2
-    # the problem marked solved; progress: lock and update; review: first try? the course's
+    # the problem marked solved; progress; review: first try? the course's
     # idea graph, the kind's items locked, which of them this attempt credited already, the
     # learner's retention, the fitted parameters in use (once), then a log and an update per
     # item.
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + 2 + 6 + 2 * items):
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + PROGRESS + 6 + 2 * items):
         _post(learner_client, problem, right_answer(problem))
     assert ReviewLog.objects.filter(origin=ReviewLog.Origin.IMPLICIT).count() == items
 
