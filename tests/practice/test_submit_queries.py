@@ -1,7 +1,7 @@
 """The submit request's statements, counted, so the count cannot silently grow back.
 
 Each submit goes through the test client (session, user, the problem with its copy), then one
-transaction: the problem's row lock, the token check, the insert, progress (one upsert)
+transaction: the problem's row lock with the token check, the insert, progress (one upsert)
 and review. Inside the test's own transaction ``atomic()`` shows as SAVEPOINT and RELEASE.
 """
 
@@ -17,9 +17,9 @@ from practice.review.models import ReviewItem, ReviewLog
 
 from .conftest import right_answer, vector_text, wrong_answer
 
-# session, user, problem with copy; SAVEPOINT, lock, token, insert, ..., RELEASE
+# session, user, problem with copy; SAVEPOINT, lock (with the token check), insert, ..., RELEASE
 REQUEST_READS = 3
-TRANSACTION = 2 + 3
+TRANSACTION = 2 + 2
 # progress: one upsert (insert, or update from the row's own values)
 PROGRESS = 1
 
@@ -43,7 +43,7 @@ def answered(learner_client, problem):
     return problem
 
 
-def test_a_repeated_wrong_answer_takes_ten_statements(
+def test_a_repeated_wrong_answer_takes_nine_statements(
     learner_client, answered, django_assert_max_num_queries
 ):
     # progress; review: the mistake's card, already rated for this problem.
@@ -77,7 +77,7 @@ def _answer_with(problem: ProblemInstance, mistake) -> str | None:
     return None
 
 
-def test_a_first_wrong_answer_to_a_new_problem_takes_fourteen_statements(
+def test_a_first_wrong_answer_to_a_new_problem_takes_thirteen_statements(
     learner_client, answered, copy, django_assert_max_num_queries
 ):
     # The same mistake on a new problem: its card exists and is rated again (a relapse).
@@ -96,7 +96,7 @@ def test_a_first_wrong_answer_to_a_new_problem_takes_fourteen_statements(
     assert ReviewLog.objects.filter(attempt__problem=problem).count() == 1
 
 
-def test_a_right_answer_after_a_wrong_one_takes_eleven_statements(
+def test_a_right_answer_after_a_wrong_one_takes_ten_statements(
     learner_client, answered, django_assert_max_num_queries
 ):
     # the problem marked solved; progress; review: whether the answer was a
@@ -112,13 +112,13 @@ def test_a_repeated_token_takes_seven_statements(
 ):
     token = uuid.uuid4()
     _post(learner_client, answered, wrong_answer(answered)[1], token)
-    # the lock and the token check find the first attempt; nothing is written.
+    # the lock (with the token check) finds the first attempt, read whole; nothing is written.
     with django_assert_max_num_queries(REQUEST_READS + 2 + 2):
         _post(learner_client, answered, wrong_answer(answered)[1], token)
     assert Attempt.objects.filter(form_token=token).count() == 1
 
 
-def test_a_right_first_try_crediting_two_items_takes_twenty_statements(
+def test_a_right_first_try_crediting_two_items_takes_nineteen_statements(
     learner_client, copy, problem, django_assert_max_num_queries
 ):
     # Two review items of the kind: a catalogued mistake and one no mistake explains (each on
