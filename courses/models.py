@@ -128,6 +128,9 @@ class CourseCopy(models.Model):
     version = models.ForeignKey(CourseVersion, on_delete=models.PROTECT, related_name="copies")
     created_at = models.DateTimeField(auto_now_add=True)
     upgraded_at = models.DateTimeField(null=True, blank=True)
+    # True once the owner came through an LTI resource link (set by ``lti``, never reset): only
+    # then can an attempt owe a platform a score, so the attempt hook reads nothing otherwise.
+    lti_linked = models.BooleanField(default=False, editable=False)
 
     class Meta:
         verbose_name_plural = "course copies"

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.http import Http404
 from django.utils import timezone
 
@@ -112,6 +112,33 @@ def _version_rows_create(*, version: CourseVersion, source: CourseSource) -> Non
     )
 
 
+# The progress row's columns as the upsert in ``progress_record`` inserts them.
+_PROGRESS_COLUMNS = (
+    "copy",
+    "page_slug",
+    "idea_slug",
+    "attempts",
+    "correct",
+    "streak",
+    "level",
+    "updated_at",
+)
+
+
+def _progress_counted(
+    *, attempts: int, correct: int, streak: int, level: int, right: bool, max_level: int | None
+) -> tuple[int, int, int, int]:
+    """Return (attempts, correct, streak, level) after one more marked attempt; the upsert in
+    ``progress_record`` computes the same in SQL."""
+    attempts += 1
+    if not right:
+        return attempts, correct, 0, level
+    correct, streak = correct + 1, streak + 1
+    if streak >= LEVEL_UP_STREAK and (max_level is None or level < max_level):
+        level, streak = level + 1, 0
+    return attempts, correct, streak, max(level, FIRST_LEVEL)
+
+
 def progress_record(
     *,
     copy: CourseCopy,
@@ -124,26 +151,70 @@ def progress_record(
 
     Every ``LEVEL_UP_STREAK`` consecutive correct answers raise the level by one (never above
     ``max_level`` when given); a wrong answer resets the streak but keeps the level.
-    Inside a caller's transaction (an attempt's) it adds no savepoint of its own: no caller
-    recovers from an error here, which rolls the caller's transaction back as a whole.
+    One statement: an insert that, when the idea's row exists, updates it from its own current
+    values instead (``ON CONFLICT ... DO UPDATE``, on PostgreSQL and SQLite). The row stays
+    locked until the caller's transaction ends, and two concurrent first answers on an idea
+    cannot both insert: the second waits and updates.
     """
-    with transaction.atomic(savepoint=False):
-        progress, _ = IdeaProgress.objects.select_for_update().get_or_create(
-            copy=copy, page_slug=page_slug, idea_slug=idea_slug
+    now = timezone.now()
+    first = _progress_counted(
+        attempts=0, correct=0, streak=0, level=FIRST_LEVEL, right=correct, max_level=max_level
+    )
+    meta = IdeaProgress._meta
+    quote = connection.ops.quote_name
+    table = quote(meta.db_table)
+    column = {name: quote(meta.get_field(name).column) for name in _PROGRESS_COLUMNS}
+
+    def old(name: str) -> str:
+        return f"{table}.{column[name]}"
+
+    params: list[object] = []
+    if correct:
+        # The level rises when this answer completes a streak (and the level may still rise).
+        up = f"{old('streak')} + 1 >= %s"
+        params.append(LEVEL_UP_STREAK)
+        if max_level is not None:
+            up += f" AND {old('level')} < %s"
+            params.append(max_level)
+        sets = {
+            "correct": f"{old('correct')} + 1",
+            "streak": f"CASE WHEN {up} THEN 0 ELSE {old('streak')} + 1 END",
+            "level": f"CASE WHEN {up} THEN {old('level')} + 1 ELSE {old('level')} END",
+        }
+        params = params * 2  # the condition appears twice
+    else:
+        sets = {"correct": old("correct"), "streak": "0", "level": old("level")}
+    updated_at = meta.get_field("updated_at").get_db_prep_value(now, connection)
+    # Only quoted names and fixed SQL are spliced in; every value is a parameter.
+    names = ", ".join(column[name] for name in _PROGRESS_COLUMNS)
+    sql = (
+        f"INSERT INTO {table} ({names}) "  # noqa: S608
+        f"VALUES ({', '.join(['%s'] * len(_PROGRESS_COLUMNS))}) "
+        f"ON CONFLICT ({column['copy']}, {column['page_slug']}, {column['idea_slug']}) "
+        f"DO UPDATE SET {column['attempts']} = {old('attempts')} + 1, "
+        f"{column['correct']} = {sets['correct']}, {column['streak']} = {sets['streak']}, "
+        f"{column['level']} = {sets['level']}, {column['updated_at']} = %s "
+        f"RETURNING {quote(meta.pk.column)}, {column['attempts']}, {column['correct']}, "
+        f"{column['streak']}, {column['level']}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            sql, [copy.pk, page_slug, idea_slug, *first, updated_at, *params, updated_at]
         )
-        progress.attempts += 1
-        if correct:
-            progress.correct += 1
-            progress.streak += 1
-            if progress.streak >= LEVEL_UP_STREAK and (
-                max_level is None or progress.level < max_level
-            ):
-                progress.level += 1
-                progress.streak = 0
-        else:
-            progress.streak = 0
-        progress.level = max(progress.level, FIRST_LEVEL)
-        progress.save(update_fields=["attempts", "correct", "streak", "level", "updated_at"])
+        pk, attempts, right, streak, level = cursor.fetchone()
+    progress = IdeaProgress(
+        pk=pk,
+        copy=copy,
+        page_slug=page_slug,
+        idea_slug=idea_slug,
+        attempts=attempts,
+        correct=right,
+        streak=streak,
+        level=level,
+        updated_at=now,
+    )
+    progress._state.adding = False
+    progress._state.db = connection.alias
     return progress
 
 

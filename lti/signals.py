@@ -1,9 +1,11 @@
 """The attempt hook: an attempt by a learner who came through a link owes that link a score.
 
-Nothing is added to the attempt's own transaction: once it commits, one query finds the links
-the learner came through (none for most learners), records a score row per link and queues its
-sending. The attempts table stays the durable record: if the process stops between the commit
-and this callback, the periodic sweep records the missing rows (scores.scores_backfill).
+Nothing is added to the attempt's own transaction, and nothing at all is read for a copy whose
+owner never came through a link (``CourseCopy.lti_linked``, set at launch). For the others, once
+the attempt commits, one query finds the links the learner came through, records a score row per
+link and queues its sending. The attempts table stays the durable record: if the process stops
+between the commit and this callback, the periodic sweep records the missing rows
+(scores.scores_backfill).
 """
 
 from django.db import transaction
@@ -29,6 +31,11 @@ def attempt_scores(
 ) -> None:
     """Queue, for after the commit, the scores a new attempt owes."""
     if not created or kwargs.get("raw"):
+        return
+    if not instance.copy.lti_linked:
+        # The owner never came through a link: no score is owed and nothing is read. An
+        # attempt whose copy was read just before the owner's first launch committed is left
+        # to the periodic sweep (scores.scores_backfill), as one whose callback was lost.
         return
     # The attempt was made with its copy and problem in hand: no query here.
     arguments = {

@@ -9,6 +9,7 @@ import uuid
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Subquery
 from django.http import Http404
 from django.utils import timezone
 
@@ -183,8 +184,9 @@ def attempt_submit(
     try:
         return _attempt_store(copy=copy, problem=problem, text=text, token=token, verdict=verdict)
     except IntegrityError:
-        # Two submits with one token raced past the check under the lock (possible only where
-        # the lock is not honoured): the unique constraint let one in, and this one returns it.
+        # Two submits with one token raced past the check under the lock (where the lock is
+        # not honoured, or on PostgreSQL when the check's snapshot predates the lock wait): the
+        # unique constraint let one in, and this one returns it.
         existing = _attempt_by_token(copy=copy, token=token)
         if existing is None:
             raise
@@ -202,17 +204,26 @@ def _attempt_store(
     with transaction.atomic():
         # The row lock serialises submits to one problem: a duplicate waits here, then finds
         # the first attempt. Only the state can have changed since the problem was read (the
-        # rest of a stored problem never does), so only the state is read again.
-        state = (
+        # rest of a stored problem never does), so only the state is read again, with whether
+        # the token was used, in the same statement.
+        used = Attempt.objects.filter(copy=copy, form_token=token).values("pk")[:1]
+        state, used_pk = (
             ProblemInstance.objects.select_for_update()
             .filter(pk=problem.pk)
-            .values_list("state", flat=True)
+            .annotate(used=Subquery(used))
+            .values_list("state", "used")
             .get()
         )
-        existing = _attempt_by_token(copy=copy, token=token)
-        if existing is not None:
-            return existing
+        if used_pk is not None:
+            return Attempt.objects.get(pk=used_pk)
+        # On PostgreSQL a select that waited for the lock reads the locked row as it is now but
+        # the attempts as they were before the wait: a duplicate that waited for a first submit
+        # misses its attempt here. If that submit closed the problem, look again; if not, the
+        # insert below meets the unique token constraint and attempt_submit returns the first.
         if state != ProblemInstance.State.OPEN:
+            existing = _attempt_by_token(copy=copy, token=token)
+            if existing is not None:
+                return existing
             problem.state = state
             raise ProblemClosedError(problem)
         attempt = Attempt.objects.create(

@@ -169,6 +169,10 @@ def launch_accept(*, platform: Platform, claims: dict[str, Any]) -> Accepted:
                 link = _resource_link(context=context, claims=claims, copy=copy)
                 if link is not None and not instructor:
                     LinkLearner.objects.get_or_create(link=link, lti_user=lti_user)
+                    if not copy.lti_linked:
+                        # Every copy of the owner: the score hook matches attempts by owner.
+                        CourseCopy.objects.filter(owner_id=lti_user.user_id).update(lti_linked=True)
+                        copy.lti_linked = True
     return Accepted(
         user=lti_user.user,
         platform=platform,

@@ -1,10 +1,15 @@
 """Grade passback (AGS): scores reach the platform once per attempt, and wait out an outage."""
 
+import importlib
 import uuid
 
 import pytest
+from django.apps import apps as django_apps
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
+from courses.models import CourseCopy
 from lti.models import LtiUser, Score
 from lti.tasks import send_pending_scores, send_score
 from practice import services
@@ -63,6 +68,37 @@ def test_an_attempt_of_a_learner_without_a_link_owes_nothing(
 ):
     answer(course_copy, django_capture_on_commit_callbacks, right=True)
     assert not Score.objects.exists()
+
+
+def test_a_launch_through_a_link_marks_every_copy_of_its_learner(platform, linked_copy):
+    assert linked_copy.lti_linked
+    assert not CourseCopy.objects.exclude(owner=linked_copy.owner).filter(lti_linked=True).exists()
+
+
+def test_a_learner_who_never_came_through_a_link_runs_no_score_statement(
+    platform, course_copy, django_capture_on_commit_callbacks
+):
+    problem = services.problem_open(
+        copy=course_copy, page_slug="first-page", idea_slug="weighted-sum", kind="weighted_sum"
+    )
+    with (
+        CaptureQueriesContext(connection) as queries,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        services.attempt_submit(
+            copy=course_copy, problem=problem, text=right_answer(problem), token=uuid.uuid4()
+        )
+    assert queries.captured_queries
+    assert not [q for q in queries.captured_queries if "lti_" in q["sql"]]
+
+
+def test_the_migration_marks_the_copies_of_learners_who_came_through_a_link(
+    platform, linked_copy, course_copy
+):
+    CourseCopy.objects.update(lti_linked=False)
+    migration = importlib.import_module("lti.migrations.0002_copies_of_linked_learners")
+    migration.mark_linked_copies(django_apps, None)
+    assert set(CourseCopy.objects.filter(lti_linked=True)) == {linked_copy}
 
 
 def test_scores_wait_while_the_platform_is_down_and_arrive_once_it_is_back(

@@ -12,9 +12,10 @@ import uuid
 from collections.abc import Callable
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import OperationalError, connection, transaction
 
-from courses.models import IdeaProgress
+from courses.models import LEVEL_UP_STREAK, IdeaProgress
+from courses.services import progress_record
 from practice import services
 from practice.models import Attempt, ProblemInstance
 
@@ -85,3 +86,84 @@ def test_racing_opens_create_one_problem(course_copy):
     )
     assert len(set(results)) == 1
     assert ProblemInstance.objects.filter(kind="contrast").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_first_answers_on_an_idea_are_all_counted(course_copy):
+    # Right answers to different problems of one idea, none recorded yet: each racer's one
+    # statement inserts the row or, when another racer inserted it first, updates it.
+    def record() -> IdeaProgress:
+        with transaction.atomic():
+            return progress_record(
+                copy=course_copy, page_slug=PAGE_SLUG, idea_slug=IDEA_SLUG, correct=True
+            )
+
+    assert RACERS == LEVEL_UP_STREAK
+    _race(record)
+    progress = IdeaProgress.objects.get(copy=course_copy, idea_slug=IDEA_SLUG)
+    assert (progress.attempts, progress.correct, progress.streak, progress.level) == (3, 3, 0, 2)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("answer", ["wrong", "right"])
+def test_a_double_submit_that_waited_on_the_lock_returns_the_first_attempt(course_copy, answer):
+    # The first submit's transaction stays open (its row lock held) until the second is seen
+    # waiting for that lock on PostgreSQL; then it commits and the second must find its attempt.
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite refuses a second writer instead of making it wait")
+    problem = services.problem_open(
+        copy=course_copy, page_slug=PAGE_SLUG, idea_slug=IDEA_SLUG, kind="weighted_sum"
+    )
+    text = right_answer(problem) if answer == "right" else wrong_answer(problem)[1]
+    token = uuid.uuid4()
+    submitted, release = threading.Event(), threading.Event()
+    results: dict = {}
+    errors: list = []
+
+    def first() -> None:
+        try:
+            with transaction.atomic():
+                results["first"] = services.attempt_submit(
+                    copy=course_copy, problem=problem, text=text, token=token
+                )
+                submitted.set()
+                assert release.wait(timeout=20)
+        except Exception as exc:  # asserted below
+            errors.append(exc)
+        finally:
+            submitted.set()
+            connection.close()
+
+    def second() -> None:
+        try:
+            results["second"] = services.attempt_submit(
+                copy=course_copy, problem=problem, text=text, token=token
+            )
+        except Exception as exc:  # asserted below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=first)
+    holder.start()
+    assert submitted.wait(timeout=20)
+    waiter = threading.Thread(target=second)
+    waiter.start()
+    with connection.cursor() as cursor:
+        for _ in range(200):
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                break
+            time.sleep(0.01)
+        else:
+            pytest.fail("the second submit never waited for the lock")
+    release.set()
+    holder.join(timeout=30)
+    waiter.join(timeout=30)
+    assert not errors, errors
+    assert results["second"].pk == results["first"].pk
+    assert Attempt.objects.count() == 1
+    assert IdeaProgress.objects.get(copy=course_copy, idea_slug=IDEA_SLUG).attempts == 1

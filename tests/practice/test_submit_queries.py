@@ -1,7 +1,7 @@
 """The submit request's statements, counted, so the count cannot silently grow back.
 
 Each submit goes through the test client (session, user, the problem with its copy), then one
-transaction: the problem's row lock, the token check, the insert, progress (lock and update)
+transaction: the problem's row lock with the token check, the insert, progress (one upsert)
 and review. Inside the test's own transaction ``atomic()`` shows as SAVEPOINT and RELEASE.
 """
 
@@ -17,9 +17,11 @@ from practice.review.models import ReviewItem, ReviewLog
 
 from .conftest import right_answer, vector_text, wrong_answer
 
-# session, user, problem with copy; SAVEPOINT, lock, token, insert, ..., RELEASE
+# session, user, problem with copy; SAVEPOINT, lock (with the token check), insert, ..., RELEASE
 REQUEST_READS = 3
-TRANSACTION = 2 + 3
+TRANSACTION = 2 + 2
+# progress: one upsert (insert, or update from the row's own values)
+PROGRESS = 1
 
 
 def _url(problem: ProblemInstance) -> str:
@@ -41,14 +43,28 @@ def answered(learner_client, problem):
     return problem
 
 
-def test_a_repeated_wrong_answer_takes_eleven_statements(
+def test_a_repeated_wrong_answer_takes_nine_statements(
     learner_client, answered, django_assert_max_num_queries
 ):
-    # progress: lock and update; review: the mistake's card, already rated for this problem.
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 2 + 1):
+    # progress; review: the mistake's card, already rated for this problem.
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + PROGRESS + 1):
         _post(learner_client, answered, wrong_answer(answered)[1])
     assert Attempt.objects.filter(problem=answered).count() == 2
     assert ReviewLog.objects.count() == 1
+
+
+def test_the_attempt_hook_reads_nothing_for_a_copy_never_launched_from_a_platform(
+    learner_client, answered, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    # The LTI score hook runs after the commit; for a learner who never came through a link it
+    # returns before any statement, so the request's count is the same with it run.
+    assert not answered.copy.lti_linked
+    with (
+        django_assert_max_num_queries(REQUEST_READS + TRANSACTION + PROGRESS + 1),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        _post(learner_client, answered, wrong_answer(answered)[1])
+    assert Attempt.objects.filter(problem=answered).count() == 2
 
 
 def _answer_with(problem: ProblemInstance, mistake) -> str | None:
@@ -61,7 +77,7 @@ def _answer_with(problem: ProblemInstance, mistake) -> str | None:
     return None
 
 
-def test_a_first_wrong_answer_to_a_new_problem_takes_fifteen_statements(
+def test_a_first_wrong_answer_to_a_new_problem_takes_thirteen_statements(
     learner_client, answered, copy, django_assert_max_num_queries
 ):
     # The same mistake on a new problem: its card exists and is rated again (a relapse).
@@ -75,17 +91,17 @@ def test_a_first_wrong_answer_to_a_new_problem_takes_fifteen_statements(
     assert text is not None
     # review: the card, the learner's retention, the fitted parameters in use, the log, the
     # card's update.
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 2 + 5):
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + PROGRESS + 5):
         _post(learner_client, problem, text)
     assert ReviewLog.objects.filter(attempt__problem=problem).count() == 1
 
 
-def test_a_right_answer_after_a_wrong_one_takes_twelve_statements(
+def test_a_right_answer_after_a_wrong_one_takes_ten_statements(
     learner_client, answered, django_assert_max_num_queries
 ):
-    # the problem marked solved; progress: lock and update; review: whether the answer was a
+    # the problem marked solved; progress; review: whether the answer was a
     # first try (it was not, so it credits nothing).
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + 2 + 1):
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + PROGRESS + 1):
         _post(learner_client, answered, right_answer(answered))
     answered.refresh_from_db()
     assert answered.state == ProblemInstance.State.SOLVED
@@ -96,13 +112,13 @@ def test_a_repeated_token_takes_seven_statements(
 ):
     token = uuid.uuid4()
     _post(learner_client, answered, wrong_answer(answered)[1], token)
-    # the lock and the token check find the first attempt; nothing is written.
+    # the lock (with the token check) finds the first attempt, read whole; nothing is written.
     with django_assert_max_num_queries(REQUEST_READS + 2 + 2):
         _post(learner_client, answered, wrong_answer(answered)[1], token)
     assert Attempt.objects.filter(form_token=token).count() == 1
 
 
-def test_a_right_first_try_crediting_two_items_takes_twenty_statements(
+def test_a_right_first_try_crediting_two_items_takes_nineteen_statements(
     learner_client, copy, problem, django_assert_max_num_queries
 ):
     # Two review items of the kind: a catalogued mistake and one no mistake explains (each on
@@ -114,11 +130,11 @@ def test_a_right_first_try_crediting_two_items_takes_twenty_statements(
     problem = services.problem_new_variant(copy=copy, problem=problem)
     items = ReviewItem.objects.count()
     assert items == 2
-    # the problem marked solved; progress: lock and update; review: first try? the course's
+    # the problem marked solved; progress; review: first try? the course's
     # idea graph, the kind's items locked, which of them this attempt credited already, the
     # learner's retention, the fitted parameters in use (once), then a log and an update per
     # item.
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + 2 + 6 + 2 * items):
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + PROGRESS + 6 + 2 * items):
         _post(learner_client, problem, right_answer(problem))
     assert ReviewLog.objects.filter(origin=ReviewLog.Origin.IMPLICIT).count() == items
 
