@@ -1,5 +1,6 @@
 """Write paths for courses: one service per action, each owning its transaction."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -139,6 +140,52 @@ def _progress_counted(
     return attempts, correct, streak, max(level, FIRST_LEVEL)
 
 
+def _progress_sets(
+    old: Callable[[str], str], *, correct: bool, max_level: int | None
+) -> tuple[dict[str, str], list[object]]:
+    """Return the SQL each counted column is set to when the idea's row exists (``old`` names
+    a column's current value), and the parameters those expressions take, in order."""
+    if not correct:
+        return {"correct": old("correct"), "streak": "0", "level": old("level")}, []
+    # The level rises when this answer completes a streak (and the level may still rise).
+    up = f"{old('streak')} + 1 >= %s"
+    params: list[object] = [LEVEL_UP_STREAK]
+    if max_level is not None:
+        up += f" AND {old('level')} < %s"
+        params.append(max_level)
+    sets = {
+        "correct": f"{old('correct')} + 1",
+        "streak": f"CASE WHEN {up} THEN 0 ELSE {old('streak')} + 1 END",
+        "level": f"CASE WHEN {up} THEN {old('level')} + 1 ELSE {old('level')} END",
+    }
+    return sets, params * 2  # the condition appears twice
+
+
+def _progress_upsert(*, correct: bool, max_level: int | None) -> tuple[str, list[object]]:
+    """Return the upsert of ``progress_record`` and the parameters of its update part (the
+    inserted row's values and the two ``updated_at`` go around them)."""
+    meta = IdeaProgress._meta
+    quote = connection.ops.quote_name
+    table = quote(meta.db_table)
+    column = {name: quote(meta.get_field(name).column) for name in _PROGRESS_COLUMNS}
+    sets, params = _progress_sets(
+        lambda name: f"{table}.{column[name]}", correct=correct, max_level=max_level
+    )
+    # Only quoted names and fixed SQL are spliced in; every value is a parameter.
+    names = ", ".join(column[name] for name in _PROGRESS_COLUMNS)
+    sql = (
+        f"INSERT INTO {table} ({names}) "  # noqa: S608
+        f"VALUES ({', '.join(['%s'] * len(_PROGRESS_COLUMNS))}) "
+        f"ON CONFLICT ({column['copy']}, {column['page_slug']}, {column['idea_slug']}) "
+        f"DO UPDATE SET {column['attempts']} = {table}.{column['attempts']} + 1, "
+        f"{column['correct']} = {sets['correct']}, {column['streak']} = {sets['streak']}, "
+        f"{column['level']} = {sets['level']}, {column['updated_at']} = %s "
+        f"RETURNING {quote(meta.pk.column)}, {column['attempts']}, {column['correct']}, "
+        f"{column['streak']}, {column['level']}"
+    )
+    return sql, params
+
+
 def progress_record(
     *,
     copy: CourseCopy,
@@ -160,43 +207,8 @@ def progress_record(
     first = _progress_counted(
         attempts=0, correct=0, streak=0, level=FIRST_LEVEL, right=correct, max_level=max_level
     )
-    meta = IdeaProgress._meta
-    quote = connection.ops.quote_name
-    table = quote(meta.db_table)
-    column = {name: quote(meta.get_field(name).column) for name in _PROGRESS_COLUMNS}
-
-    def old(name: str) -> str:
-        return f"{table}.{column[name]}"
-
-    params: list[object] = []
-    if correct:
-        # The level rises when this answer completes a streak (and the level may still rise).
-        up = f"{old('streak')} + 1 >= %s"
-        params.append(LEVEL_UP_STREAK)
-        if max_level is not None:
-            up += f" AND {old('level')} < %s"
-            params.append(max_level)
-        sets = {
-            "correct": f"{old('correct')} + 1",
-            "streak": f"CASE WHEN {up} THEN 0 ELSE {old('streak')} + 1 END",
-            "level": f"CASE WHEN {up} THEN {old('level')} + 1 ELSE {old('level')} END",
-        }
-        params = params * 2  # the condition appears twice
-    else:
-        sets = {"correct": old("correct"), "streak": "0", "level": old("level")}
-    updated_at = meta.get_field("updated_at").get_db_prep_value(now, connection)
-    # Only quoted names and fixed SQL are spliced in; every value is a parameter.
-    names = ", ".join(column[name] for name in _PROGRESS_COLUMNS)
-    sql = (
-        f"INSERT INTO {table} ({names}) "  # noqa: S608
-        f"VALUES ({', '.join(['%s'] * len(_PROGRESS_COLUMNS))}) "
-        f"ON CONFLICT ({column['copy']}, {column['page_slug']}, {column['idea_slug']}) "
-        f"DO UPDATE SET {column['attempts']} = {old('attempts')} + 1, "
-        f"{column['correct']} = {sets['correct']}, {column['streak']} = {sets['streak']}, "
-        f"{column['level']} = {sets['level']}, {column['updated_at']} = %s "
-        f"RETURNING {quote(meta.pk.column)}, {column['attempts']}, {column['correct']}, "
-        f"{column['streak']}, {column['level']}"
-    )
+    sql, params = _progress_upsert(correct=correct, max_level=max_level)
+    updated_at = IdeaProgress._meta.get_field("updated_at").get_db_prep_value(now, connection)
     with connection.cursor() as cursor:
         cursor.execute(
             sql, [copy.pk, page_slug, idea_slug, *first, updated_at, *params, updated_at]
