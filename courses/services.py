@@ -214,19 +214,24 @@ def progress_record(
             sql, [copy.pk, page_slug, idea_slug, *first, updated_at, *params, updated_at]
         )
         pk, attempts, right, streak, level = cursor.fetchone()
-    progress = IdeaProgress(
-        pk=pk,
-        copy=copy,
-        page_slug=page_slug,
-        idea_slug=idea_slug,
-        attempts=attempts,
-        correct=right,
-        streak=streak,
-        level=level,
-        updated_at=now,
+    # A row as the database holds it (Django's own constructor for loaded rows), with the copy
+    # in hand kept on it.
+    row = {
+        "id": pk,
+        "copy_id": copy.pk,
+        "page_slug": page_slug,
+        "idea_slug": idea_slug,
+        "attempts": attempts,
+        "correct": right,
+        "streak": streak,
+        "level": level,
+        "updated_at": now,
+    }
+    fields = IdeaProgress._meta.concrete_fields
+    progress = IdeaProgress.from_db(
+        connection.alias, [f.attname for f in fields], [row[f.attname] for f in fields]
     )
-    progress._state.adding = False
-    progress._state.db = connection.alias
+    progress.copy = copy
     return progress
 
 
