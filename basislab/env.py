@@ -1,6 +1,10 @@
 """Read settings from the environment, with safe development defaults."""
 
 import os
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def env_str(name: str, default: str = "") -> str:
@@ -21,26 +25,25 @@ def env_bool(name: str, default: bool = False) -> bool:
     raise ValueError(f"{name}={raw!r} is not a boolean (use 1 or 0)")
 
 
-def env_int(name: str, default: int) -> int:
-    """Read an integer, naming the variable when it is not one."""
+def _env_parsed(name: str, default: T, parse: Callable[[str], T], what: str) -> T:
+    """Read the variable with ``parse``, naming it and ``what`` it should be when it is not."""
     raw = os.environ.get(name, "").strip()
     if raw == "":
         return default
     try:
-        return int(raw)
+        return parse(raw)
     except ValueError as exc:
-        raise ValueError(f"{name}={raw!r} is not an integer") from exc
+        raise ValueError(f"{name}={raw!r} is not {what}") from exc
+
+
+def env_int(name: str, default: int) -> int:
+    """Read an integer, naming the variable when it is not one."""
+    return _env_parsed(name, default, int, "an integer")
 
 
 def env_float(name: str, default: float) -> float:
     """Read a decimal number, naming the variable when it is not one."""
-    raw = os.environ.get(name, "").strip()
-    if raw == "":
-        return default
-    try:
-        return float(raw)
-    except ValueError as exc:
-        raise ValueError(f"{name}={raw!r} is not a number") from exc
+    return _env_parsed(name, default, float, "a number")
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
