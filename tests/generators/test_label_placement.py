@@ -328,11 +328,13 @@ def test_the_arrow_kinds_are_among_the_kinds_checked():
     assert {"lookup", "weighted_sum", "contrast", "content_weights"} <= set(DRAWING_KINDS)
 
 
-def _pictures(spec: dict) -> list[tuple[str, str | None]]:
+def pictures_of(spec: dict) -> list[tuple[str, str | None]]:
+    """Return the problem's pictures, each named: fresh, solved, and with each catalogued
+    mistake's answer (None where the kind draws nothing)."""
     pictures = [("fresh", render_svg(spec)), ("solved", render_svg(spec, solution=True))]
     for diagnosis, value in grading.mistaken_answers(spec):
-        pictures.append((f"answer of {diagnosis.mistake} {list(diagnosis.terms)}", None))
-        pictures[-1] = (pictures[-1][0], render_svg(spec, answer=value))
+        what = f"answer of {diagnosis.mistake} {list(diagnosis.terms)}"
+        pictures.append((what, render_svg(spec, answer=value)))
     return pictures
 
 
@@ -342,7 +344,7 @@ def test_no_label_overlaps_a_line_or_another_label(kind):
     for level in GENERATORS[kind].levels:
         for seed in SEEDS:
             spec = generate(kind, seed=seed, level=level)
-            for what, svg in _pictures(spec):
+            for what, svg in pictures_of(spec):
                 if svg is None:
                     continue
                 drawn += 1

@@ -6,10 +6,9 @@ import re
 
 import pytest
 
-import grading
-from practice.generators import GENERATORS, generate, render_svg
+from practice.generators import GENERATORS, generate
 
-from .test_label_placement import read_svg
+from .test_label_placement import pictures_of, read_svg
 
 PHONE_COLUMN = 312  # pixels: the column inside the verdict box on a 390 px phone
 SEEDS = range(30)
@@ -24,19 +23,12 @@ KINDS = [
 ]
 
 
-def _pictures(spec: dict) -> list[tuple[str, str | None]]:
-    pictures = [("fresh", render_svg(spec)), ("solved", render_svg(spec, solution=True))]
-    for diagnosis, value in grading.mistaken_answers(spec):
-        pictures.append((str(diagnosis.mistake), render_svg(spec, answer=value)))
-    return pictures
-
-
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_picture_fits_a_phone_column(kind):
     for level in GENERATORS[kind].levels:
         for seed in SEEDS:
             spec = generate(kind, seed=seed, level=level)
-            for what, markup in _pictures(spec):
+            for what, markup in pictures_of(spec):
                 if markup is None:
                     continue
                 width = float(re.search(r'<svg[^>]* width="([\d.]+)"', markup).group(1))
