@@ -82,6 +82,7 @@ class OracleTally:
     days: int
     reviews: int = 0
     held_reviews: int = 0  # reviews whose mistake had hidden recall > HELD when served
+    served_recall: float = 0.0  # the sum of the reviewed mistakes' hidden recall when served
     practice_mistakes: int = 0  # mistakes shown on practice problems
     seconds: float = 0.0
     review_seconds: float = 0.0
@@ -188,8 +189,10 @@ def _review_session(learner: OracleLearner, policy: Policy, *, last_day: bool) -
         key = next_review(learner, policy, last_day=last_day)
         if key is None:
             return
-        held = learner.mind_lessons[key].recall(learner.now) > HELD
+        recall = learner.mind_lessons[key].recall(learner.now)
+        held = recall > HELD
         tally.reviews += 1
+        tally.served_recall += recall
         tally.held_reviews += held
         learner.held += held
         learner.not_held += not held
@@ -248,6 +251,7 @@ def rows_of(tallies: list[OracleTally]) -> list[dict[str, str]]:
                 "review min/learner": _fmt(t.review_seconds / 60 / per, 1),
                 "total min/learner": _fmt(t.seconds / 60 / per, 1),
                 "held share": _fmt(t.held_reviews / t.reviews, 2) if t.reviews else "-",
+                "mean R served": _fmt(t.served_recall / t.reviews, 2) if t.reviews else "-",
                 "end avoid": _fmt(sum(t.end_avoid) / len(t.end_avoid), 4) if t.end_avoid else "-",
                 "end recall": (
                     _fmt(sum(t.end_recall) / len(t.end_recall), 4) if t.end_recall else "-"
