@@ -16,8 +16,10 @@ every problem, which is what the generators give (docs/simulation.md, the oracle
 
 Policies: practice only; a threshold ``theta`` (each day before practice, review the kind of
 every mistake whose hidden ``R < theta``, most forgotten first, re-reading ``R`` after each
-review, at most ``DAILY_LIMIT`` a day); a threshold plus an allowance of held reviews; and a
-threshold that crams on the last day (to show what an end-of-run snapshot rewards).
+review, at most ``DAILY_LIMIT`` a day); a threshold plus an allowance of held reviews; a risk
+(review while the chance of making some mistake, ``s (1 - R)``, is above it); and a threshold
+that crams on the last day (to show what an end-of-run snapshot rewards). Results and what
+they say: docs/simulation.md.
 
 Run: ``python -m tests.simulate.oracle [--learners 4] [--days 60] [--seed 1]``.
 """
