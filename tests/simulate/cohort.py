@@ -23,8 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from datetime import datetime, timedelta
 from unittest import mock
 
 import time_machine
@@ -47,20 +46,19 @@ from practice.services import attempt_submit, problem_open
 from .answers import answers_for
 from .measures import HELD, Arm, Tally
 from .memory import Learner, MistakeRates
+from .schedule import (
+    COURSE,
+    EXPLANATION_SECONDS,
+    PRACTICE_SECONDS,
+    RETRY_SECONDS,
+    REVIEW_SECONDS,
+    SESSION_HOUR,
+    START,
+    learner_draws,
+    practice_plan,
+)
 
-COURSE = Path(__file__).resolve().parents[2] / "courses" / "content" / "how-text-becomes-numbers"
-START = datetime(2026, 1, 5, 0, 0, tzinfo=UTC)  # a Monday
 USERNAME_PREFIX = "sim-"
-
-# The time model, in seconds of the learner's time.
-PRACTICE_SECONDS = 90  # reading and answering a practice problem
-REVIEW_SECONDS = 60  # a review variant: one targeted problem, the recall shown beside it
-EXPLANATION_SECONDS = 45  # reading the explanation of a wrong answer
-RETRY_SECONDS = 30  # typing the right answer after reading it
-
-NEW_PER_DAY = 3
-OLD_PER_DAY = 2
-IDEA_DAYS = 2
 MAX_REVIEWS_PER_SESSION = 200  # a guard against a queue that never empties
 
 
@@ -214,11 +212,7 @@ def _practice_session(
     day: int,
 ) -> None:
     """Work the frontier idea's problems, then problems of ideas met before."""
-    frontier = min(day // IDEA_DAYS, len(ideas) - 1)
-    plan = [ideas[frontier]] * NEW_PER_DAY
-    if frontier > 0:
-        plan += [ideas[learner.rng.randrange(frontier)] for _ in range(OLD_PER_DAY)]
-    for page, idea, kind in plan:
+    for page, idea, kind in practice_plan(learner.rng, ideas, day):
         with learner.seeds():
             problem = problem_open(copy=learner.copy, page_slug=page, idea_slug=idea, kind=kind)
         _work(learner, problem, rates, session, review=False)
@@ -263,9 +257,7 @@ def run_arm(
                     username=f"{USERNAME_PREFIX}{seed}-{n}", password=None
                 )
                 copy = copy_get_or_create(user=user, course_slug="how-text-becomes-numbers")
-                rng = random.Random(f"{seed}/learner/{n}")
-                mind = Learner.draw(rng)
-                offset = timedelta(minutes=rng.randrange(0, 180))
+                rng, mind, offset = learner_draws(seed, n)
                 cohort.append(
                     SimLearner(
                         copy=copy,
@@ -284,7 +276,7 @@ def run_arm(
                 if morning.weekday() == 6:
                     tasks.fit_review_parameters()
             for learner in cohort:
-                at = START + timedelta(days=day, hours=17) + learner.offset
+                at = START + timedelta(days=day, hours=SESSION_HOUR) + learner.offset
                 with time_machine.travel(at, tick=False) as traveller:
                     session = Session(traveller, at, tally)
                     _review_session(learner, rates, session)
