@@ -57,7 +57,7 @@ def _fmt(value: object, digits: int = 3) -> str:
 
 def rows_of(tallies: list) -> list[dict[str, str]]:
     """Return one printable row per arm (the first arm is the baseline for the change)."""
-    from tests.simulate.measures import base_rate_log_loss, log_loss, rmse_bins
+    from tests.simulate.measures import LAST_DAYS, base_rate_log_loss, log_loss, rmse_bins
 
     base = tallies[0].explicit_reviews / max(1, tallies[0].learners) if tallies else 0
     rows = []
@@ -77,6 +77,7 @@ def rows_of(tallies: list) -> list[dict[str, str]]:
                 "end recall": (
                     _fmt(sum(t.end_recall) / len(t.end_recall), 4) if t.end_recall else "-"
                 ),
+                f"avoid last {LAST_DAYS} d": _fmt(t.daily_avoid.mean_last(), 4),
                 "pred logloss": _fmt(log_loss(t.predictions)),
                 "mean-guess LL": _fmt(base_rate_log_loss(t.predictions)),
                 "pred rmse": _fmt(rmse_bins(t.predictions)),

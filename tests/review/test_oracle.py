@@ -53,7 +53,7 @@ def test_more_reviews_and_better_retention_as_the_threshold_rises():
     tallies = [_run(oracle.Policy("t", theta)) for theta in oracle.THRESHOLDS]
     reviews = [t.reviews for t in tallies]
     assert reviews == sorted(reviews)
-    over_time = [practice.mean_avoid_last()] + [t.mean_avoid_last() for t in tallies]
+    over_time = [practice.daily_avoid.mean_last()] + [t.daily_avoid.mean_last() for t in tallies]
     assert over_time == sorted(over_time)
     assert _avoid(practice) < _avoid(tallies[0]) < _avoid(tallies[5]) < _avoid(tallies[-1])
 
@@ -69,7 +69,11 @@ def test_cramming_changes_only_the_last_day_and_lifts_only_the_snapshot():
     plain = _run(oracle.Policy("t", 0.9))
     cram = _run(oracle.Policy("c", 0.9, cram_last_day=True))
     before_last_day = _run(oracle.Policy("t", 0.9), days=29)
-    assert cram.day_avoid_sum[:-1] == plain.day_avoid_sum[:-1] == before_last_day.day_avoid_sum
+    assert (
+        cram.daily_avoid.sums[:-1]
+        == plain.daily_avoid.sums[:-1]
+        == before_last_day.daily_avoid.sums
+    )
     # On the last day each of the 3 learners reviews up to the limit, every day before as plain.
     assert cram.reviews == before_last_day.reviews + 3 * oracle.DAILY_LIMIT
     assert _avoid(cram) > _avoid(plain)
@@ -172,3 +176,18 @@ def test_a_problem_is_answered_by_the_cohorts_rules():
     del others[shown], before[shown]
     assert others == before
     assert learner.tally.review_seconds == 60 + 45 + 30
+
+
+def test_the_time_averaged_avoid_is_the_mean_of_the_last_days_means():
+    from tests.simulate.measures import DailyAvoid
+
+    daily = DailyAvoid()
+    daily.add(0, [])
+    daily.add(1, [0.5, 1.0])
+    daily.add(1, [0.75])
+    daily.add(2, [1.0])
+    assert daily.counts == [0, 3, 1]
+    assert daily.mean_last(2) == pytest.approx((0.75 + 1.0) / 2)
+    assert daily.mean_last() == pytest.approx((0.75 + 1.0) / 2)  # a day with nothing met is out
+    assert daily.mean_last(1) == 1.0
+    assert DailyAvoid().mean_last() is None

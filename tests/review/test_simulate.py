@@ -115,6 +115,11 @@ def test_a_short_run_keeps_its_invariants():
         assert tally.recalls and all(0.0 <= r <= 1.0 for r in tally.recalls)
         assert all(0.0 <= p <= 1.0 and y in (0, 1) for p, y in tally.predictions)
         assert tally.end_avoid and all(0.0 <= a <= 1.0 for a in tally.end_avoid)
+        # One day-end figure a day; the last day's end is the end the snapshot reads.
+        assert len(tally.daily_avoid.sums) == len(tally.daily_avoid.counts) == 3
+        assert tally.daily_avoid.counts[-1] == len(tally.end_avoid)
+        assert tally.daily_avoid.sums[-1] == pytest.approx(sum(tally.end_avoid))
+        assert 0.0 < tally.daily_avoid.mean_last() <= 1.0
         assert 0 <= tally.held_reviews <= tally.catalogued_reviews <= tally.explicit_reviews
         assert tally.seconds > tally.review_seconds > 0
     assert everything.explicit_reviews == everything.review_problems_logged

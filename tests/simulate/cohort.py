@@ -281,15 +281,27 @@ def run_arm(
                     session = Session(traveller, at, tally)
                     _review_session(learner, rates, session)
                     _practice_session(learner, rates, session, ideas, day)
+            day_end = START + timedelta(days=day + 1)
+            for learner in cohort:
+                tally.daily_avoid.add(day, _avoid_at(learner, day_end))
         end = START + timedelta(days=days)
         for learner in cohort:
-            for lesson in learner.mind.lessons.values():
-                if lesson.learned:
-                    tally.end_recall.append(lesson.recall(end))
-                    tally.end_avoid.append(1.0 - lesson.chance_of_mistake(end))
+            tally.end_recall += [
+                lesson.recall(end) for lesson in learner.mind.lessons.values() if lesson.learned
+            ]
+            tally.end_avoid += _avoid_at(learner, end)
         _count_logs(tally)
         _held_out(tally)
     return tally
+
+
+def _avoid_at(learner: SimLearner, at: datetime) -> list[float]:
+    """Return the hidden chance of avoiding each mistake the learner has met, at ``at``."""
+    return [
+        1.0 - lesson.chance_of_mistake(at)
+        for lesson in learner.mind.lessons.values()
+        if lesson.learned
+    ]
 
 
 def _count_logs(tally: Tally) -> None:

@@ -6,6 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 HELD = 0.9  # hidden recall above which a mistake counts as held
+LAST_DAYS = 30  # the window of the time-averaged retention
 
 # The policy switches: today's policy has every one off.
 IMPLICIT = "REVIEW_IMPLICIT_CREDIT"
@@ -52,6 +53,31 @@ ARMS = (
 
 
 @dataclass
+class DailyAvoid:
+    """Per simulated day: the sum of the hidden avoid probabilities of every mistake met, at
+    the day's end, and their count -- for a retention averaged over time, not one snapshot
+    (which a policy that knew the last day could game by cramming on it)."""
+
+    sums: list[float] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)
+
+    def add(self, day: int, avoid: list[float]) -> None:
+        """Add one learner's avoid probabilities at the end of ``day``."""
+        while len(self.sums) <= day:
+            self.sums.append(0.0)
+            self.counts.append(0)
+        self.sums[day] += sum(avoid)
+        self.counts[day] += len(avoid)
+
+    def mean_last(self, days: int = LAST_DAYS) -> float | None:
+        """Return the mean over the last ``days`` days of the cohort's mean avoid at each
+        day's end (days when no mistake had been met yet left out)."""
+        pairs = list(zip(self.sums, self.counts, strict=True))[-days:]
+        means = [total / n for total, n in pairs if n]
+        return sum(means) / len(means) if means else None
+
+
+@dataclass
 class Tally:
     """What one arm measured."""
 
@@ -69,6 +95,7 @@ class Tally:
     recalls: list[float] = field(default_factory=list)  # every hidden recall computed
     end_avoid: list[float] = field(default_factory=list)  # 1 - chance of mistake, at the end
     end_recall: list[float] = field(default_factory=list)
+    daily_avoid: DailyAvoid = field(default_factory=DailyAvoid)
     review_logs: int = 0
     review_problems_logged: int = 0
     implicit_logs: int = 0

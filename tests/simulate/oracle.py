@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 
 import grading
 
-from .measures import HELD
+from .measures import HELD, LAST_DAYS, DailyAvoid
 from .memory import Learner, Lesson, MistakeRates
 from .schedule import (
     EXPLANATION_SECONDS,
@@ -47,7 +47,6 @@ from .schedule import (
 )
 
 DAILY_LIMIT = 20  # the site's daily limit of reviews
-LAST_DAYS = 30  # the window of the time-averaged retention
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.99)
 RISKS = (0.02, 0.01, 0.005, 0.003)
 HELD_ALLOWANCE = 0.25  # held reviews per review of a mistake not held: a held share <= 0.2
@@ -90,16 +89,7 @@ class OracleTally:
     review_seconds: float = 0.0
     end_avoid: list[float] = field(default_factory=list)
     end_recall: list[float] = field(default_factory=list)
-    # Per day: the sum of the avoid probabilities of every mistake met, and their count.
-    day_avoid_sum: list[float] = field(default_factory=list)
-    day_avoid_count: list[int] = field(default_factory=list)
-
-    def mean_avoid_last(self, days: int = LAST_DAYS) -> float | None:
-        """Return the mean over the last ``days`` days of the cohort's mean avoid at each
-        day's end (a retention averaged over time, not one snapshot)."""
-        pairs = list(zip(self.day_avoid_sum, self.day_avoid_count, strict=True))[-days:]
-        means = [total / n for total, n in pairs if n]
-        return sum(means) / len(means) if means else None
+    daily_avoid: DailyAvoid = field(default_factory=DailyAvoid)
 
 
 class OracleLearner:
@@ -203,9 +193,7 @@ def _review_session(learner: OracleLearner, policy: Policy, *, last_day: bool) -
 
 def _day_end(learner: OracleLearner, tally: OracleTally, day: int, at: datetime) -> None:
     """Add the learner's hidden avoid probabilities at the end of ``day`` to the tally."""
-    avoid = [1.0 - lesson.chance_of_mistake(at) for _r, _k, lesson in _met(learner)]
-    tally.day_avoid_sum[day] += sum(avoid)
-    tally.day_avoid_count[day] += len(avoid)
+    tally.daily_avoid.add(day, [1.0 - lesson.chance_of_mistake(at) for *_, lesson in _met(learner)])
 
 
 def run_policy(
@@ -220,8 +208,7 @@ def run_policy(
     ``n`` is the cohort's learner ``n`` for the seed (same rates, offset and stream)."""
     ideas = ideas if ideas is not None else course_ideas_from_files()
     rates = MistakeRates(seed)
-    tally = OracleTally(policy.name, learners, days, day_avoid_sum=[0.0] * days)
-    tally.day_avoid_count = [0] * days
+    tally = OracleTally(policy.name, learners, days)
     end = START + timedelta(days=days)
     for n in range(learners):
         learner = OracleLearner(seed, n, rates, tally)
@@ -258,7 +245,7 @@ def rows_of(tallies: list[OracleTally]) -> list[dict[str, str]]:
                 "end recall": (
                     _fmt(sum(t.end_recall) / len(t.end_recall), 4) if t.end_recall else "-"
                 ),
-                f"avoid last {LAST_DAYS} d": _fmt(t.mean_avoid_last(), 4),
+                f"avoid last {LAST_DAYS} d": _fmt(t.daily_avoid.mean_last(), 4),
                 "practice mistakes/learner": _fmt(t.practice_mistakes / per, 1),
             }
         )
