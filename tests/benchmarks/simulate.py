@@ -154,7 +154,7 @@ def _run_in_children(args: argparse.Namespace, indexes: list[int]) -> list:
         if child.returncode != 0:
             raise SystemExit(f"arm {index} failed with exit status {child.returncode}")
         (data,) = json.loads(out)
-        results[index] = Tally(**data)
+        results[index] = Tally.from_dict(data)
     return [results[index] for index in indexes]
 
 

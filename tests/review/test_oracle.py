@@ -191,3 +191,16 @@ def test_the_time_averaged_avoid_is_the_mean_of_the_last_days_means():
     assert daily.mean_last() == pytest.approx((0.75 + 1.0) / 2)  # a day with nothing met is out
     assert daily.mean_last(1) == 1.0
     assert DailyAvoid().mean_last() is None
+
+
+def test_a_tally_survives_the_trip_from_a_child_process():
+    import dataclasses
+    import json
+
+    from tests.simulate.measures import Tally
+
+    tally = Tally(arm="a", learners=1, days=2, end_avoid=[0.9])
+    tally.daily_avoid.add(1, [0.5, 1.0])
+    back = Tally.from_dict(json.loads(json.dumps(dataclasses.asdict(tally))))
+    assert back == tally
+    assert back.daily_avoid.mean_last() == 0.75

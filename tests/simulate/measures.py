@@ -108,6 +108,11 @@ class Tally:
     default_rmse: float | None = None
     held_out_reviews: int = 0
 
+    @classmethod
+    def from_dict(cls, data: dict) -> "Tally":
+        """Rebuild a tally from ``dataclasses.asdict`` (a child process sends its tally as JSON)."""
+        return cls(**{**data, "daily_avoid": DailyAvoid(**data["daily_avoid"])})
+
 
 def log_loss(pairs: list[tuple[float, int]]) -> float | None:
     """Return the mean log loss of predicted probabilities against 0/1 outcomes."""
