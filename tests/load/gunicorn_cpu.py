@@ -6,8 +6,11 @@ request's (Python, the template engine, the database driver; not PostgreSQL's ow
 writes its totals as JSON into ``LOAD_CPU_DIR`` when it exits, and the load test adds them up.
 
 With ``LOAD_PROFILE_DIR`` set, one worker (the first to claim the directory) also runs cProfile
-around each request it serves and writes ``<pid>.prof`` there as it exits (read it with
-``python -m pstats``); the other workers are not profiled, so the load is the same.
+around each request it serves, timing the process's CPU (not wall time, which on a busy machine
+charges a function for the time the process waited its turn after a system call), and writes
+``<pid>.prof`` there as it exits (read it with ``python -m pstats``). The other workers are not
+profiled; the profiled one spends more CPU per request, so a profiled run's figures are not
+the load test's.
 """
 
 import cProfile
@@ -55,7 +58,7 @@ def post_fork(server: object, worker: object) -> None:
     """Start this worker's profiler when LOAD_PROFILE_DIR is set and no worker has claimed it."""
     directory = os.environ.get("LOAD_PROFILE_DIR")
     if directory and claim_profile(Path(directory)):
-        _profile["profile"] = cProfile.Profile()
+        _profile["profile"] = cProfile.Profile(time.process_time)
 
 
 def pre_request(worker: object, req: object) -> None:
