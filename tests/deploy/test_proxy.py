@@ -24,89 +24,23 @@ from pathlib import Path
 
 import pytest
 
+from tests.deploy_layout import (
+    HOST,
+    NGINX,
+    ROOT,
+    make_certificate,
+    start_gunicorn,
+    start_nginx,
+    stop,
+    wait_for_port,
+)
+from tests.throwaway import free_port
+
 pytestmark = pytest.mark.deploy
 
-ROOT = Path(__file__).resolve().parents[2]
-DEPLOY = ROOT / "deploy"
-NGINX = os.environ.get("BASISLAB_NGINX", "/usr/sbin/nginx")
-HOST = "practice.example.org"
 SLOW_LINES = 6  # header lines, one a second, after the request line
 QUICK_VISITS = 5
 SECRET = "deploy-test-" + "k9fQ2-vT7!mZ4@xL8#pR1$wN6%bC3^hJ5&dS0*" * 2
-
-
-def free_port() -> int:
-    """Return a loopback port nobody listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: float = 60) -> None:
-    """Wait until something accepts on the port; fail with the log if the process died."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"exited with {process.returncode}:\n{log.read_text()}")
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise AssertionError(f"nothing listens on {port} after {timeout} s:\n{log.read_text()}")
-
-
-def replace_once(text: str, old: str, new: str) -> str:
-    """Replace a line of deploy/'s file, failing loudly when the file no longer has it."""
-    assert text.count(old) == 1, f"deploy/nginx/basislab.conf has no single {old!r}"
-    return text.replace(old, new)
-
-
-def render_site(
-    *, http_port: int, https_port: int, upstream: str, static_root: Path, cert: Path, key: Path
-) -> str:
-    """Return deploy/nginx/basislab.conf with loopback ports, the test's upstream and paths."""
-    text = (DEPLOY / "nginx" / "basislab.conf").read_text()
-    text = replace_once(text, "    listen 80;\n", f"    listen 127.0.0.1:{http_port};\n")
-    text = replace_once(text, "    listen [::]:80;\n", "")
-    text = replace_once(
-        text, "    listen 443 ssl http2;\n", f"    listen 127.0.0.1:{https_port} ssl http2;\n"
-    )
-    text = replace_once(text, "    listen [::]:443 ssl http2;\n", "")
-    text = replace_once(
-        text,
-        "server unix:/run/basislab/gunicorn.sock fail_timeout=0;",
-        f"server {upstream} fail_timeout=0;",
-    )
-    text = replace_once(text, "alias /srv/basislab/staticfiles/;", f"alias {static_root}/;")
-    text = replace_once(text, "/etc/letsencrypt/live/practice.example.org/fullchain.pem", str(cert))
-    text = replace_once(text, "/etc/letsencrypt/live/practice.example.org/privkey.pem", str(key))
-    return text
-
-
-def main_config(*, site: Path, work: Path) -> str:
-    """Return a whole nginx.conf of the test's own: Debian's mime types, the site, temp dirs."""
-    # Started by root, nginx's workers would run as nobody and could not read pytest's
-    # private temporary directory; they keep root's rights here (loopback only, a test).
-    user = "user root;\n" if os.geteuid() == 0 else ""
-    temp = "\n".join(
-        f"    {name}_temp_path {work / name};" for name in ("client_body", "proxy", "fastcgi")
-    )
-    return f"""{user}daemon off;
-master_process on;
-worker_processes 1;
-pid {work / "nginx.pid"};
-error_log {work / "error.log"} info;
-events {{ worker_connections 256; }}
-http {{
-    include /etc/nginx/mime.types;
-    default_type application/octet-stream;
-    access_log {work / "access.log"};
-{temp}
-    uwsgi_temp_path {work / "uwsgi"};
-    scgi_temp_path {work / "scgi"};
-    include {site};
-}}
-"""
 
 
 @dataclass
@@ -152,17 +86,7 @@ def stack(tmp_path_factory) -> Iterator[Stack]:
         pytest.fail(f"nginx not found at {NGINX}: apt-get install nginx", pytrace=False)
     work = tmp_path_factory.mktemp("deploy")
     static_root = work / "static"
-    cert, key = work / "cert.pem", work / "key.pem"
-    subprocess.run(
-        [
-            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-            "-subj", f"/CN={HOST}", "-addext", f"subjectAltName=DNS:{HOST}",
-            "-keyout", str(key), "-out", str(cert),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )  # fmt: skip
+    cert, key = make_certificate(work)
     env = {
         key: value
         for key, value in os.environ.items()
@@ -196,58 +120,22 @@ def stack(tmp_path_factory) -> Iterator[Stack]:
         )
     gunicorn_port = free_port()
     gunicorn_log = work / "gunicorn.log"
-    gunicorn = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "-c",
-            str(DEPLOY / "gunicorn.conf.py"),
-        ],
-        cwd=ROOT,
-        env={**env, "GUNICORN_BIND": f"127.0.0.1:{gunicorn_port}"},
-        stdout=gunicorn_log.open("w"),
-        stderr=subprocess.STDOUT,
-    )
+    gunicorn = start_gunicorn(env=env, bind=f"127.0.0.1:{gunicorn_port}", log=gunicorn_log)
     nginx = None
     try:
         wait_for_port(gunicorn_port, gunicorn, gunicorn_log)
-        http_port, https_port = free_port(), free_port()
-        site = work / "basislab.conf"
-        site.write_text(
-            render_site(
-                http_port=http_port,
-                https_port=https_port,
-                upstream=f"127.0.0.1:{gunicorn_port}",
-                static_root=static_root,
-                cert=cert,
-                key=key,
-            )
+        nginx = start_nginx(
+            work=work,
+            upstream=f"127.0.0.1:{gunicorn_port}",
+            static_root=static_root,
+            cert=cert,
+            key=key,
         )
-        conf = work / "nginx.conf"
-        conf.write_text(main_config(site=site, work=work))
-        check = subprocess.run(
-            [NGINX, "-t", "-c", str(conf), "-e", str(work / "error.log")],
-            capture_output=True,
-            text=True,
-            timeout=30,
+        yield Stack(
+            gunicorn_port, nginx.http_port, nginx.https_port, cert, gunicorn_log, static_root
         )
-        assert check.returncode == 0, check.stderr
-        nginx_log = work / "nginx.out"
-        nginx = subprocess.Popen(
-            [NGINX, "-c", str(conf), "-e", str(work / "error.log")],
-            stdout=nginx_log.open("w"),
-            stderr=subprocess.STDOUT,
-        )
-        wait_for_port(https_port, nginx, nginx_log)
-        yield Stack(gunicorn_port, http_port, https_port, cert, gunicorn_log, static_root)
     finally:
-        for process in (nginx, gunicorn):
-            if process is not None and process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+        stop(nginx.process if nginx else None, gunicorn)
 
 
 def read_response(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:

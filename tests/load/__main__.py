@@ -2,12 +2,17 @@
 
 Needs PostgreSQL named by DATABASE_URL. A scratch database (the named one plus ``_load``) is
 created, migrated, loaded with the course and 50 signed-in learners, then dropped at the end,
-so the named database is never written. The app is served by gunicorn on 127.0.0.1 at a free
-port; Locust runs headless for a bounded time (60 s by default) and the summary is printed:
-requests/s, p50/p99 per request type and overall, errors.
+so the named database is never written. The app is served on loopback in the production
+layout (nginx from deploy/nginx over HTTPS with a throwaway certificate, gunicorn from
+deploy/gunicorn.conf.py, DEBUG=0; see tests/load/layout.py) or, with LOAD_LAYOUT=debug-http,
+by gunicorn alone over plain HTTP with DEBUG=1. Locust runs headless for a bounded time (60 s
+by default) and the summary is printed: requests/s, p50/p99 per request type and overall,
+errors, and the server's CPU per request, overall and per request type.
 
-Environment: LOAD_USERS (50), LOAD_RUN_TIME (60s), LOAD_WORKERS (gunicorn workers, 2 per CPU),
-CACHE_URL (the preview's rate limit; the development file cache when unset).
+Environment: LOAD_LAYOUT (production | debug-http), LOAD_USERS (50), LOAD_RUN_TIME (60s),
+LOAD_WORKERS (gunicorn workers; deploy's 2 per CPU + 1, or 2 per CPU in debug-http),
+LOAD_PROFILE_DIR (cProfile files from one worker), PRACTICE_PREVIEW_RATE (600/m here),
+CACHE_URL (the cache of the rate limits and fragments; the development file cache when unset).
 """
 
 import csv
@@ -15,20 +20,17 @@ import json
 import os
 import resource
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
-from tests.throwaway import free_port
+from tests.load.layout import Knobs, Served, django_env, knobs_from_env, new_secret, run_seconds
+from tests.load.layout import serve as serve_layout
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 COURSE_DIR = ROOT / "courses" / "content" / "how-text-becomes-numbers"
-HOST = "127.0.0.1"
 
 
 def _scratch_url(url: str) -> tuple[str, str, str]:
@@ -54,37 +56,21 @@ def _recreate_database(maintenance_url: str, name: str, *, create: bool) -> None
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def _django_env(database_url: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        DATABASE_URL=database_url,
-        DJANGO_SETTINGS_MODULE="basislab.settings",
-        # DEBUG keeps the session cookie usable over plain http on loopback; everything else
-        # (templates, grading, database) runs as in production.
-        DEBUG="1",
-        LOG_LEVEL="WARNING",
-        DATABASE_CONN_MAX_AGE="60",
-        PYTHONPATH=str(ROOT),
-    )
-    return env
-
-
-def _prepare(env: dict[str, str], users: int, workdir: Path) -> Path:
-    """Migrate, load the course and sign in the learners; return the learners file."""
+def _prepare(knobs: Knobs, env: dict[str, str], workdir: Path) -> Path:
+    """Migrate, load the course, collect the static files (production: the manifest the
+    templates name), sign in the learners; return the learners file."""
     python = str(VENV_BIN / "python")
-    subprocess.run(
-        [python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    subprocess.run(
-        [python, "manage.py", "load_course", str(COURSE_DIR)],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    commands = [
+        ["manage.py", "migrate", "--noinput", "-v0"],
+        ["manage.py", "load_course", str(COURSE_DIR)],
+    ]
+    if knobs.layout == "production":
+        commands.append(["manage.py", "collectstatic", "--noinput", "-v0"])
+    for command in commands:
+        subprocess.run([python, *command], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
     learners_file = workdir / "learners.json"
     subprocess.run(
-        [python, "-m", "tests.load.setup", str(users), str(learners_file)],
+        [python, "-m", "tests.load.setup", str(knobs.users), str(learners_file)],
         cwd=ROOT,
         env=env,
         check=True,
@@ -92,27 +78,15 @@ def _prepare(env: dict[str, str], users: int, workdir: Path) -> Path:
     return learners_file
 
 
-def _wait_until_serving(url: str, process: subprocess.Popen, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError("gunicorn exited before serving")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError(f"gunicorn did not answer {url} within {timeout:.0f} s")
-
-
-def _cpu_seconds(pid: int) -> float:
-    """Return the user+system CPU seconds of a process and its children (the gunicorn workers)."""
+def cpu_seconds(pid: int) -> float:
+    """Return the user+system CPU seconds of a process and its descendants, counting the
+    children it has already reaped (a gunicorn worker recycled by max_requests)."""
     import psutil
 
     root = psutil.Process(pid)
-    total = 0.0
-    for process in [root, *root.children(recursive=True)]:
+    times = root.cpu_times()
+    total = times.user + times.system + times.children_user + times.children_system
+    for process in root.children(recursive=True):
         try:
             times = process.cpu_times()
         except psutil.NoSuchProcess:
@@ -153,6 +127,59 @@ def _print_table(table: list[dict], total: dict) -> None:
         )
 
 
+def _locust(knobs: Knobs, served: Served, env: dict[str, str], workdir: Path) -> int:
+    """Run Locust headless against the served layout; return its exit code."""
+    locust_env = dict(env, LOAD_CA_FILE=str(served.ca_file or ""))
+    result = subprocess.run(
+        [
+            str(VENV_BIN / "locust"),
+            "-f", str(Path(__file__).with_name("locustfile.py")),
+            "--headless",
+            "--users", str(knobs.users),
+            "--spawn-rate", str(knobs.users),
+            "--run-time", knobs.run_time,
+            "--stop-timeout", "10",
+            "--host", served.base_url,
+            "--csv", str(workdir / "load"),
+            "--only-summary",
+            "--loglevel", "WARNING",
+        ],
+        cwd=ROOT,
+        env=locust_env,
+        timeout=run_seconds(knobs.run_time) + 120,
+        stdout=subprocess.DEVNULL,
+        stderr=(workdir / "locust.log").open("w"),
+    )  # fmt: skip
+    return result.returncode
+
+
+def _load(knobs: Knobs, env: dict[str, str], workdir: Path, learners: Path) -> dict:
+    """Serve the layout, run Locust, stop the servers; return the CPU seconds spent."""
+    cpus = os.cpu_count() or 1
+    with serve_layout(knobs, env, workdir, cpus) as served:
+        print(f"# {served.description}; {knobs.users} learners for {knobs.run_time} ...",
+              file=sys.stderr, flush=True)  # fmt: skip
+        before = {
+            "gunicorn": cpu_seconds(served.gunicorn.pid),
+            "nginx": cpu_seconds(served.nginx.pid) if served.nginx else 0.0,
+        }
+        children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        oracle_env = dict(
+            env, LOAD_LEARNERS_FILE=str(learners), LOAD_ORACLE_URL=env["DATABASE_URL"]
+        )
+        code = _locust(knobs, served, oracle_env, workdir)
+        spent = {
+            "gunicorn": cpu_seconds(served.gunicorn.pid) - before["gunicorn"],
+            "nginx": (cpu_seconds(served.nginx.pid) - before["nginx"]) if served.nginx else 0.0,
+        }
+        children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    spent["locust"] = (children_after.ru_utime + children_after.ru_stime) - (
+        children_before.ru_utime + children_before.ru_stime
+    )
+    spent["locust_exit"] = code
+    return spent
+
+
 def main() -> int:
     """Set up, serve, load, report, tear down; return 0 when no request failed."""
     database_url = os.environ.get("DATABASE_URL", "")
@@ -164,121 +191,54 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
-    users = int(os.environ.get("LOAD_USERS", "50"))
-    run_time = os.environ.get("LOAD_RUN_TIME", "60s")
-    workers = int(os.environ.get("LOAD_WORKERS", str(2 * (os.cpu_count() or 1))))
+    try:
+        knobs = knobs_from_env(os.environ)
+    except ValueError as exc:
+        print(f"The load test cannot start: {exc}", file=sys.stderr)
+        return 2
     scratch_url, scratch_name, maintenance_url = _scratch_url(database_url)
-    env = _django_env(scratch_url)
     workdir = Path(tempfile.mkdtemp(prefix="basislab-load-"))
-    server = None
+    env = django_env(
+        knobs, os.environ, database_url=scratch_url, workdir=workdir, secret=new_secret()
+    )
     try:
         print(f"# preparing scratch database {scratch_name} ...", file=sys.stderr, flush=True)
         _recreate_database(maintenance_url, scratch_name, create=True)
-        learners_file = _prepare(env, users, workdir)
-        port = free_port()
-        base = f"http://{HOST}:{port}"
-        cpu_dir = workdir / "cpu"
-        cpu_dir.mkdir()
-        server = subprocess.Popen(
-            [
-                str(VENV_BIN / "gunicorn"),
-                "basislab.wsgi:application",
-                "--bind",
-                f"{HOST}:{port}",
-                "--workers",
-                str(workers),
-                "--timeout",
-                "30",
-                "--log-level",
-                "warning",
-                # Hooks that add up each worker's CPU per request type (tests/load/gunicorn_cpu.py).
-                "--config",
-                str(Path(__file__).with_name("gunicorn_cpu.py")),
-            ],
-            cwd=ROOT,
-            env=dict(env, LOAD_CPU_DIR=str(cpu_dir)),
-            start_new_session=True,
-        )
-        _wait_until_serving(f"{base}/", server)
-        print(
-            f"# gunicorn ({workers} workers) on {base}; {users} learners for {run_time} ...",
-            file=sys.stderr,
-            flush=True,
-        )
-        cpu_before = _cpu_seconds(server.pid)
-        children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        locust_env = dict(env, LOAD_LEARNERS_FILE=str(learners_file), LOAD_ORACLE_URL=scratch_url)
-        result = subprocess.run(
-            [
-                str(VENV_BIN / "locust"),
-                "-f",
-                str(Path(__file__).with_name("locustfile.py")),
-                "--headless",
-                "--users",
-                str(users),
-                "--spawn-rate",
-                str(users),
-                "--run-time",
-                run_time,
-                "--stop-timeout",
-                "10",
-                "--host",
-                base,
-                "--csv",
-                str(workdir / "load"),
-                "--only-summary",
-                "--loglevel",
-                "WARNING",
-            ],
-            cwd=ROOT,
-            env=locust_env,
-            timeout=_seconds(run_time) + 120,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        server_cpu = _cpu_seconds(server.pid) - cpu_before
-        children_after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        locust_cpu = (children_after.ru_utime + children_after.ru_stime) - (
-            children_before.ru_utime + children_before.ru_stime
-        )
-        _stop(server)
-        table, total = _summary(workdir / "load_stats.csv")
-        _print_table(table, total)
-        _print_cpu_per_type(cpu_dir)
-        failures = workdir / "load_failures.csv"
-        if total.get("errors"):
-            print("\nerrors:")
-            print(failures.read_text())
-        print(
-            f"\n{users} learners, {run_time}, gunicorn {workers} workers on PostgreSQL: "
-            f"{total['rps']:.1f} requests/s, p50 {total['p50_ms']:.0f} ms, "
-            f"p99 {total['p99_ms']:.0f} ms, {total['errors']} errors "
-            f"({total['requests']} requests; locust exit {result.returncode})"
-        )
-        if total["requests"]:
-            print(
-                f"server CPU: {server_cpu:.1f} s in all, "
-                f"{1000 * server_cpu / total['requests']:.0f} ms per request; "
-                f"Locust CPU: {locust_cpu:.1f} s (the machine has {os.cpu_count()} CPUs)"
-            )
-        return 0 if total.get("errors") == 0 else 1
+        learners = _prepare(knobs, env, workdir)
+        spent = _load(knobs, env, workdir, learners)
+        return _report(knobs, workdir, spent)
     finally:
-        if server is not None:
-            _stop(server)
         _recreate_database(maintenance_url, scratch_name, create=False)
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _stop(server: subprocess.Popen) -> None:
-    """Stop gunicorn (its workers write their CPU totals as they exit); kill it if it hangs."""
-    if server.poll() is not None:
-        return
-    os.killpg(server.pid, signal.SIGTERM)
-    try:
-        server.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.wait()
+def _report(knobs: Knobs, workdir: Path, spent: dict) -> int:
+    """Print the tables and the summary; return 0 when Locust counted requests and no error."""
+    table, total = _summary(workdir / "load_stats.csv")
+    _print_table(table, total)
+    _print_cpu_per_type(workdir / "cpu")
+    if total.get("errors"):
+        print("\nerrors:")
+        print((workdir / "load_failures.csv").read_text())
+    workers = knobs.workers or "default"
+    print(
+        f"\n{knobs.users} learners, {knobs.run_time}, layout {knobs.layout}, gunicorn workers "
+        f"{workers}, PostgreSQL: {total['rps']:.1f} requests/s, p50 {total['p50_ms']:.0f} ms, "
+        f"p99 {total['p99_ms']:.0f} ms, {total['errors']} errors "
+        f"({total['requests']} requests; locust exit {spent['locust_exit']})"
+    )
+    if not total["requests"]:
+        print("Locust counted no request:\n" + (workdir / "locust.log").read_text()[-3000:])
+        return 1
+    per = 1000 / total["requests"]
+    server = spent["gunicorn"] + spent["nginx"]
+    print(
+        f"server CPU: gunicorn {spent['gunicorn']:.1f} s ({spent['gunicorn'] * per:.1f} ms per "
+        f"request), nginx {spent['nginx']:.1f} s ({spent['nginx'] * per:.1f} ms), together "
+        f"{server * per:.1f} ms per request; Locust CPU: {spent['locust']:.1f} s "
+        f"(the machine has {os.cpu_count()} CPUs)"
+    )
+    return 0 if total["errors"] == 0 else 1
 
 
 def _print_cpu_per_type(cpu_dir: Path) -> None:
@@ -298,13 +258,6 @@ def _print_cpu_per_type(cpu_dir: Path) -> None:
     count = sum(entry[0] for entry in totals.values())
     seconds = sum(entry[1] for entry in totals.values())
     print(f"{'all HTTP requests (inside Django)':34} {count:>7} {1000 * seconds / count:>7.1f}")
-
-
-def _seconds(run_time: str) -> int:
-    units = {"s": 1, "m": 60, "h": 3600}
-    if run_time[-1] in units:
-        return int(float(run_time[:-1]) * units[run_time[-1]])
-    return int(run_time)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,12 @@ Each learner takes a pre-signed-in session from LOAD_LEARNERS_FILE. For each pro
 (two htmx previews), submits a catalogued wrong answer (about one time in ten an unreadable
 one), reads the Verdict, then submits the right answer and opens the next problem. The right
 and wrong answers come from an oracle: the stored spec (read from the scratch database) and
-the grading engine's own `expected_answer` / `mistaken_answers`.
+the grading engine's own right answer and mistake catalog, typed for the problem's answer shape
+(tests/load/answers.py).
+
+Over HTTPS (the production layout) the learners trust the throwaway certificate named by
+LOAD_CA_FILE, and send the Origin header a browser sends with a form or htmx post (Django
+checks it against CSRF_TRUSTED_ORIGINS on a secure request).
 """
 
 import json
@@ -13,18 +18,19 @@ import random
 import re
 
 import psycopg
-import sympy
 from locust import HttpUser, between, events, task
 
-import grading
+from tests.load.answers import half_typed, typed_answers, unreadable
 
 _DATA = json.loads(open(os.environ["LOAD_LEARNERS_FILE"]).read())  # noqa: SIM115
 _LEARNERS = list(_DATA["learners"])
 _IDEAS = _DATA["ideas"]
+_COOKIE = _DATA.get("cookie", "sessionid")
 _TOKEN = re.compile(r'name="token" value="([0-9a-f-]{36})"')
 _CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 _PROBLEM = re.compile(r"/problems/(\d+)/$")
 _oracle: dict = {}
+_RNG = random.Random()
 
 
 @events.test_start.add_listener
@@ -32,30 +38,14 @@ def _connect(environment, **kwargs) -> None:
     _oracle["db"] = psycopg.connect(os.environ["LOAD_ORACLE_URL"], autocommit=True)
 
 
-def _vector_text(vector) -> str:
-    return "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
-
-
-def _answers(problem_id: int) -> tuple[str, str]:
-    """Return (right, wrong) answers for the stored problem."""
+def _answers(problem_id: int) -> tuple[str, str | None]:
+    """Return (right, wrong) answers for the stored problem, typed for its answer shape."""
     row = (
         _oracle["db"]
         .execute("SELECT spec FROM practice_probleminstance WHERE id = %s", (problem_id,))
         .fetchone()
     )
-    spec = row[0]
-    right = _vector_text(grading.expected_answer(spec))
-    expected = [float(x) for x in grading.expected_answer(spec)]
-    # Some mistakes coincide with the right answer for some terms; a learner's wrong answer
-    # here is one that is really wrong.
-    wrong_vectors = [
-        vector
-        for _, vector in grading.mistaken_answers(spec)
-        if len(vector) != len(expected)
-        or max(abs(float(a) - b) for a, b in zip(vector, expected, strict=True)) > 1e-6
-    ]
-    wrong = _vector_text(random.choice(wrong_vectors)) if wrong_vectors else "[0, 0]"
-    return right, wrong
+    return typed_answers(row[0], _RNG)
 
 
 class Learner(HttpUser):
@@ -64,7 +54,9 @@ class Learner(HttpUser):
     def on_start(self) -> None:
         me = _LEARNERS.pop()
         self.copy_id = me["copy_id"]
-        self.client.cookies.set("sessionid", me["session"])
+        self.client.cookies.set(_COOKIE, me["session"])
+        if os.environ.get("LOAD_CA_FILE"):
+            self.client.verify = os.environ["LOAD_CA_FILE"]
         self.open_problem()
 
     def _read_form(self, response) -> None:
@@ -90,7 +82,7 @@ class Learner(HttpUser):
         self.step = 0
 
     def _post(self, path: str, data: dict, name: str, **kwargs):
-        headers = {"X-CSRFToken": self.csrf, **kwargs.pop("headers", {})}
+        headers = {"X-CSRFToken": self.csrf, "Origin": self.host, **kwargs.pop("headers", {})}
         return self.client.post(path, data=data, headers=headers, name=name, **kwargs)
 
     @task
@@ -99,10 +91,12 @@ class Learner(HttpUser):
             self.open_problem()
             return
         base = f"/course/{self.copy_id}/problems/{self.problem_id}/"
+        if self.wrong is None:
+            self.step = 1  # no catalogued mistake differs from the right answer here
         text = self.wrong if self.step == 0 else self.right
         if self.step == 0 and random.random() < 0.1:
-            text = text[:-1] + " +"  # unreadable: costs the learner nothing
-        for typed in (text[: len(text) // 2], text):
+            text = unreadable(text)  # costs the learner nothing
+        for typed in (half_typed(text), text):
             self._post(
                 f"{base}preview/", {"text": typed}, "preview (htmx)", headers={"HX-Request": "true"}
             )

@@ -41,7 +41,8 @@ def main(count: int, path: str) -> None:
     if not ideas:
         raise SystemExit("the loaded course lists no problem kinds under any idea")
     with open(path, "w") as handle:
-        json.dump({"learners": learners, "ideas": ideas}, handle)
+        cookie = settings.SESSION_COOKIE_NAME
+        json.dump({"learners": learners, "ideas": ideas, "cookie": cookie}, handle)
 
 
 if __name__ == "__main__":
