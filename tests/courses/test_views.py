@@ -199,9 +199,9 @@ def test_dashboard_before_any_course_is_loaded_is_404(learner_client, settings):
     assert learner_client.get(reverse("courses:dashboard")).status_code == 404
 
 
-# Continue's next step (practice.today): due items, the unfinished problem, the ideas, their
-# progress, the page worked on last and the answers per kind.
-CONTINUE_QUERIES = 6
+# Continue's next step (practice.today): one statement (due items, the unfinished problem, the
+# progress, the page worked on last and the answers per kind); the ideas are read once per process.
+CONTINUE_QUERIES = 1
 # The learner's zone and goal, today's count, the days in a row, the forecast and the weeks.
 TODAY_QUERIES = 6
 
