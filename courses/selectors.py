@@ -57,6 +57,11 @@ def _version_ideas(key: VersionKey) -> tuple[Idea, ...]:
     )
 
 
+@lru_cache(maxsize=64)
+def _version_outline(key: VersionKey) -> tuple[Page, ...]:
+    return tuple(Page.objects.filter(version_id=key[0]).order_by("order").prefetch_related("ideas"))
+
+
 def copy_page(*, copy: CourseCopy, page_slug: str) -> Page:
     """Return the page of the copy's version with this slug, with its ideas; raise Http404.
 
@@ -71,6 +76,14 @@ def copy_pages(*, copy: CourseCopy) -> tuple[Page, ...]:
     Read once per process and version, as ``copy_page``; treat them as read-only.
     """
     return _version_pages(_version_key(copy.version))
+
+
+def copy_outline(*, copy: CourseCopy) -> tuple[Page, ...]:
+    """Return every page of the copy's version in course order, whole, with its ideas.
+
+    Read once per process and version, as ``copy_page``; treat them as read-only.
+    """
+    return _version_outline(_version_key(copy.version))
 
 
 def copy_ideas(*, copy: CourseCopy) -> tuple[Idea, ...]:

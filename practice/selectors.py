@@ -47,8 +47,11 @@ def access_attempt(
     filters = Q(pk=attempt_id, copy__owner=user)
     if copy_id is not None:
         filters &= Q(copy_id=copy_id)
-    # The problem's copy is the attempt's: joined too, so the page never reads it again.
-    attempt = Attempt.objects.select_related("problem__copy", "copy").filter(filters).first()
+    # The problem's copy is the attempt's: joined too, so the page never reads it again, with
+    # its version (Continue finds the course's ideas by it).
+    attempt = (
+        Attempt.objects.select_related("problem__copy__version", "copy").filter(filters).first()
+    )
     if attempt is None:
         raise Http404("No such attempt")
     return attempt
