@@ -244,3 +244,30 @@ def test_pages_read_once_per_version_show_the_new_version_after_moving(
     assert 'id="idea-one-id-one-row"' in first
     assert 'id="idea-one-row"' not in first
     assert learner_client.get(page_url(course_copy, "third-page")).status_code == 200
+
+
+@pytest.mark.parametrize("text", ["", 'Weights <add> to "one".', "  "])
+def test_the_written_out_note_box_is_the_one_django_draws(course_copy, learner_client, text):
+    from courses.forms import NoteForm
+
+    if text:
+        note_save(copy=course_copy, page_slug="first-page", text=text)
+
+    html = learner_client.get(page_url(course_copy)).content.decode()
+
+    assert str(NoteForm(initial={"text": text})["text"]) in html
+
+
+def test_the_written_out_note_box_with_an_error_is_the_one_django_draws(
+    course_copy, learner_client
+):
+    from courses.forms import NoteForm
+
+    response = learner_client.post(note_url(course_copy), {"text": "x" * 20_001})
+
+    bound = NoteForm({"text": "x" * 20_001})
+    assert not bound.is_valid()
+    html = response.content.decode()
+    assert str(bound["text"]) in html
+    assert 'aria-invalid="true"' in html
+    assert f'<p class="field__error">{bound.errors["text"][0]}</p>' in html
