@@ -10,6 +10,7 @@ from .labels import kind_label
 from .loader import IDEA_MARKER
 from .mathml import render_markdown
 from .models import CourseCopy, Idea, IdeaProgress, Page
+from .selectors import copy_outline
 
 ProgressMap = dict[tuple[str, str], IdeaProgress]
 
@@ -83,7 +84,7 @@ def idea_box(*, copy: CourseCopy, page: Page, idea: Idea, progress: ProgressMap)
 
 def dashboard_pages(*, copy: CourseCopy, progress: ProgressMap) -> list[PageSummary]:
     """Return every page of the copy's version with its ideas' progress, in course order."""
-    pages = copy.version.pages.order_by("order").prefetch_related("ideas")
+    pages = copy_outline(copy=copy)
     return [
         PageSummary(
             page=page,

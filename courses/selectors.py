@@ -6,7 +6,7 @@ from functools import lru_cache
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import Http404
 
-from .models import CourseCopy, CourseVersion, IdeaProgress, Note, Page
+from .models import CourseCopy, CourseVersion, Idea, IdeaProgress, Note, Page
 
 
 def access_copy(*, user: AbstractBaseUser | AnonymousUser, copy_id: int) -> CourseCopy:
@@ -48,6 +48,20 @@ def _version_pages(key: VersionKey) -> tuple[Page, ...]:
     )
 
 
+@lru_cache(maxsize=64)
+def _version_ideas(key: VersionKey) -> tuple[Idea, ...]:
+    return tuple(
+        Idea.objects.filter(page__version_id=key[0])
+        .select_related("page")
+        .order_by("page__order", "order")
+    )
+
+
+@lru_cache(maxsize=64)
+def _version_outline(key: VersionKey) -> tuple[Page, ...]:
+    return tuple(Page.objects.filter(version_id=key[0]).order_by("order").prefetch_related("ideas"))
+
+
 def copy_page(*, copy: CourseCopy, page_slug: str) -> Page:
     """Return the page of the copy's version with this slug, with its ideas; raise Http404.
 
@@ -62,6 +76,22 @@ def copy_pages(*, copy: CourseCopy) -> tuple[Page, ...]:
     Read once per process and version, as ``copy_page``; treat them as read-only.
     """
     return _version_pages(_version_key(copy.version))
+
+
+def copy_outline(*, copy: CourseCopy) -> tuple[Page, ...]:
+    """Return every page of the copy's version in course order, whole, with its ideas.
+
+    Read once per process and version, as ``copy_page``; treat them as read-only.
+    """
+    return _version_outline(_version_key(copy.version))
+
+
+def copy_ideas(*, copy: CourseCopy) -> tuple[Idea, ...]:
+    """Return every idea of the copy's version with its page, in course order (page, idea).
+
+    One query, read once per process and version, as ``copy_page``; treat them as read-only.
+    """
+    return _version_ideas(_version_key(copy.version))
 
 
 def copy_progress(*, copy: CourseCopy) -> dict[tuple[str, str], IdeaProgress]:

@@ -1,6 +1,8 @@
 """Forms for answering a problem: the answer text and its one-time form token."""
 
+import json
 import uuid
+from functools import lru_cache
 from typing import Any
 
 from django import forms
@@ -14,11 +16,19 @@ import grading
 MAX_ANSWER_LENGTH = 2000
 
 
+@lru_cache(maxsize=1024)
+def _spec_help(spec_json: str) -> str:
+    # grading.answer_help is a pure function of the spec (it grades example answers against
+    # it, in words that are not translated), so each spec's help is worked out once per
+    # process. A SpecError is raised through and not cached.
+    return grading.answer_help(json.loads(spec_json))
+
+
 def answer_help(spec: dict) -> str:
     """Return how the answer to `spec` is typed (a stored spec the grader no longer reads gets
-    the general help)."""
+    the general help, in the active language)."""
     try:
-        return grading.answer_help(spec)
+        return _spec_help(json.dumps(spec, separators=(",", ":")))
     except grading.SpecError:
         return str(GENERAL_HELP)
 

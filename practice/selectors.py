@@ -25,14 +25,15 @@ def access_problem(
     """
     if not user.is_authenticated:
         raise Http404("No such problem")
-    problems = ProblemInstance.objects.select_related("copy")
     filters = Q(pk=problem_id, copy__owner=user)
     if copy_id is not None:
         filters &= Q(copy_id=copy_id)
-    problem = problems.filter(filters).first()
-    if problem is None:
-        raise Http404("No such problem")
-    return problem
+    # One get() with the ownership filter: cheaper to build than filter().first(), which
+    # adds an ordering for a lookup by primary key.
+    try:
+        return ProblemInstance.objects.select_related("copy").get(filters)
+    except ProblemInstance.DoesNotExist:
+        raise Http404("No such problem") from None
 
 
 def access_attempt(
@@ -47,10 +48,14 @@ def access_attempt(
     filters = Q(pk=attempt_id, copy__owner=user)
     if copy_id is not None:
         filters &= Q(copy_id=copy_id)
-    # The problem's copy is the attempt's: joined too, so the page never reads it again.
-    attempt = Attempt.objects.select_related("problem__copy", "copy").filter(filters).first()
-    if attempt is None:
-        raise Http404("No such attempt")
+    # The problem with its copy and the copy's version (Continue finds the course's ideas by
+    # it), joined, so the page never reads them again; the attempt's copy is the problem's.
+    try:
+        attempt = Attempt.objects.select_related("problem__copy__version").get(filters)
+    except Attempt.DoesNotExist:
+        raise Http404("No such attempt") from None
+    if attempt.copy_id == attempt.problem.copy_id:
+        attempt.copy = attempt.problem.copy
     return attempt
 
 

@@ -28,16 +28,12 @@ def access_review_item(
     """Return the review item if the user owns its copy; raise Http404 otherwise."""
     if not user.is_authenticated:
         raise Http404("No such review")
-    item = (
-        ReviewItem.objects.select_related(
+    try:
+        return ReviewItem.objects.select_related(
             "copy", "copy__course", "copy__owner", "source_problem", "source_attempt", "problem"
-        )
-        .filter(pk=item_id, copy_id=copy_id, copy__owner=user)
-        .first()
-    )
-    if item is None:
-        raise Http404("No such review")
-    return item
+        ).get(pk=item_id, copy_id=copy_id, copy__owner=user)
+    except ReviewItem.DoesNotExist:
+        raise Http404("No such review") from None
 
 
 def review_item_for_attempt(*, attempt: Attempt) -> ReviewItem | None:

@@ -17,10 +17,13 @@ from django.utils.translation import ngettext
 
 from courses.labels import kind_label
 from courses.models import MASTERY_CORRECT, CourseCopy, Idea, IdeaProgress
+from courses.selectors import copy_ideas
 from practice.generators import GENERATORS
 from practice.models import Attempt, ProblemInstance
 from practice.review.models import ReviewItem
 from practice.review.selectors import review_next
+
+from .continue_sql import OpenProblem, continue_facts
 
 
 class StepKind(enum.StrEnum):
@@ -66,27 +69,40 @@ def _unfinished_problem(copy: CourseCopy) -> ProblemInstance | None:
     )
 
 
-def _next_idea(copy: CourseCopy) -> tuple[Idea, IdeaProgress | None] | None:
-    """Return the idea to practise next and its progress, or None when every idea is mastered.
+def _choose_idea(
+    ideas: list[Idea],
+    levels: dict[tuple[str, str], int],
+    mastered: set[tuple[str, str]],
+    last_page: str | None,
+) -> Idea | None:
+    """Return the idea to practise next, or None when every idea with practice is mastered.
 
     On the page the learner last answered a practice problem, the unmastered idea with the
     lowest level (course order breaks ties); else the first unmastered idea in course order.
     """
-    ideas = [
-        idea
-        for idea in Idea.objects.filter(page__version_id=copy.version_id)
+    open_ideas = [
+        idea for idea in ideas if idea.problem_kinds and (idea.page.slug, idea.slug) not in mastered
+    ]
+    if not open_ideas:
+        return None
+    on_last_page = [idea for idea in open_ideas if idea.page.slug == last_page]
+    if not on_last_page:
+        return open_ideas[0]
+    # min() keeps the first of equals: course order breaks ties.
+    return min(on_last_page, key=lambda i: levels.get((i.page.slug, i.slug), 1))
+
+
+def _next_idea(copy: CourseCopy) -> tuple[Idea, IdeaProgress | None] | None:
+    """Return the idea to practise next and its progress (see ``_choose_idea``), by the ORM."""
+    ideas = list(
+        Idea.objects.filter(page__version_id=copy.version_id)
         .select_related("page")
         .order_by("page__order", "order")
-        if idea.problem_kinds
-    ]
+    )
     progress = {(p.page_slug, p.idea_slug): p for p in IdeaProgress.objects.filter(copy=copy)}
-
-    def mastered(idea: Idea) -> bool:
-        row = progress.get((idea.page.slug, idea.slug))
-        return row is not None and row.correct >= MASTERY_CORRECT
-
-    open_ideas = [idea for idea in ideas if not mastered(idea)]
-    if not open_ideas:
+    mastered = {key for key, row in progress.items() if row.correct >= MASTERY_CORRECT}
+    levels = {key: row.level for key, row in progress.items()}
+    if _choose_idea(ideas, levels, mastered, None) is None:
         return None
     last_page = (
         Attempt.objects.filter(copy=copy, problem__purpose=ProblemInstance.Purpose.PRACTICE)
@@ -94,18 +110,8 @@ def _next_idea(copy: CourseCopy) -> tuple[Idea, IdeaProgress | None] | None:
         .values_list("problem__page_slug", flat=True)
         .first()
     )
-    on_last_page = [idea for idea in open_ideas if idea.page.slug == last_page]
-    if on_last_page:
-        # min() keeps the first of equals: course order breaks ties.
-        idea = min(
-            on_last_page,
-            key=lambda i: (
-                progress[(i.page.slug, i.slug)].level if (i.page.slug, i.slug) in progress else 1
-            ),
-        )
-    else:
-        idea = open_ideas[0]
-    return idea, progress.get((idea.page.slug, idea.slug))
+    idea = _choose_idea(ideas, levels, mastered, last_page)
+    return None if idea is None else (idea, progress.get((idea.page.slug, idea.slug)))
 
 
 def _least_practised_kind(copy: CourseCopy, idea: Idea) -> str:
@@ -121,54 +127,97 @@ def _least_practised_kind(copy: CourseCopy, idea: Idea) -> str:
     return min(idea.problem_kinds, key=lambda kind: counts.get(kind, 0))
 
 
-def next_step(*, copy: CourseCopy, now: datetime | None = None) -> NextStep:
-    """Return the next thing worth doing in the copy, the same for the dashboard and after a
-    verdict: the first due review (the review queue's order, within today's limit), else the
-    open problem touched last, else the next unmastered idea (see ``_next_idea``), else the
-    review queue with nothing left to learn.
-    """
-    now = now or timezone.now()
-    # Most of the time nothing is due: one query says so before the queue's three.
-    due = ReviewItem.objects.filter(copy=copy, due__lte=now).exists()
-    queue = review_next(copy=copy, now=now) if due else []
-    if queue:
-        n = len(queue)
-        return NextStep(
-            kind=StepKind.REVIEW,
-            url=reverse("review:review", kwargs={"copy_id": copy.pk, "item_id": queue[0].pk}),
-            reason=ngettext("%(n)d review due", "%(n)d reviews due", n) % {"n": n},
-        )
-    problem = _unfinished_problem(copy)
-    if problem is not None:
-        title = _idea_titles(copy).get((problem.page_slug, problem.idea_slug), problem.idea_slug)
-        return NextStep(
-            kind=StepKind.PROBLEM,
-            url=reverse("practice:problem", kwargs={"copy_id": copy.pk, "problem_id": problem.pk}),
-            reason=_("unfinished problem: %(kind)s, under “%(idea)s”")
-            % {"kind": kind_label(problem.kind), "idea": title},
-        )
-    found = _next_idea(copy)
-    if found is None:
+def _review_step(copy: CourseCopy, queue: list[ReviewItem]) -> NextStep:
+    n = len(queue)
+    return NextStep(
+        kind=StepKind.REVIEW,
+        url=reverse("review:review", kwargs={"copy_id": copy.pk, "item_id": queue[0].pk}),
+        reason=ngettext("%(n)d review due", "%(n)d reviews due", n) % {"n": n},
+    )
+
+
+def _problem_step(copy: CourseCopy, problem: ProblemInstance | OpenProblem, title: str) -> NextStep:
+    return NextStep(
+        kind=StepKind.PROBLEM,
+        url=reverse("practice:problem", kwargs={"copy_id": copy.pk, "problem_id": problem.pk}),
+        reason=_("unfinished problem: %(kind)s, under “%(idea)s”")
+        % {"kind": kind_label(problem.kind), "idea": title},
+    )
+
+
+def _idea_step(copy: CourseCopy, idea: Idea | None, kind: str, started: bool) -> NextStep:
+    """Return the step to the idea's problem of this kind (None: every idea is mastered)."""
+    if idea is None:
         return NextStep(
             kind=StepKind.DONE,
             url=reverse("review:queue", kwargs={"copy_id": copy.pk}),
             reason=_("every idea is mastered: the review queue shows what comes back next"),
         )
-    idea, progress = found
     url = reverse(
         "practice:problem_open",
         kwargs={
             "copy_id": copy.pk,
             "page_slug": idea.page.slug,
             "idea_slug": idea.slug,
-            "kind": _least_practised_kind(copy, idea),
+            "kind": kind,
         },
     )
-    if progress is None:
-        reason = _("next idea: %(idea)s") % {"idea": idea.title}
-    else:
+    if started:
         reason = _("keep going: %(idea)s") % {"idea": idea.title}
+    else:
+        reason = _("next idea: %(idea)s") % {"idea": idea.title}
     return NextStep(kind=StepKind.IDEA, url=url, reason=reason)
+
+
+def next_step(*, copy: CourseCopy, now: datetime | None = None) -> NextStep:
+    """Return the next thing worth doing in the copy, the same for the dashboard and after a
+    verdict: the first due review (the review queue's order, within today's limit), else the
+    open problem touched last, else the next unmastered idea (see ``_choose_idea``), else the
+    review queue with nothing left to learn.
+
+    One statement unless something is due (``continue_sql``), and the course's ideas read once
+    per process (``copy_ideas``); ``next_step_by_orm`` is the same answer read by the ORM.
+    """
+    now = now or timezone.now()
+    facts = continue_facts(copy_id=copy.pk, now=now)
+    queue = review_next(copy=copy, now=now) if facts.due else []
+    if queue:
+        return _review_step(copy, queue)
+    ideas = copy_ideas(copy=copy)
+    problem = facts.problem
+    if problem is not None:
+        titles = {(i.page.slug, i.slug): i.title for i in ideas}
+        title = titles.get((problem.page_slug, problem.idea_slug), problem.idea_slug)
+        return _problem_step(copy, problem, title)
+    mastered = {key for key, (correct, _lv) in facts.progress.items() if correct >= MASTERY_CORRECT}
+    levels = {key: level for key, (_n, level) in facts.progress.items()}
+    idea = _choose_idea(list(ideas), levels, mastered, facts.last_page)
+    if idea is None:
+        return _idea_step(copy, None, "", started=False)
+    key = (idea.page.slug, idea.slug)
+    # The idea's kind with the fewest answers by the learner (listed order on ties).
+    kind = min(idea.problem_kinds, key=lambda k: facts.answers.get((*key, k), 0))
+    return _idea_step(copy, idea, kind, started=key in facts.progress)
+
+
+def next_step_by_orm(*, copy: CourseCopy, now: datetime | None = None) -> NextStep:
+    """Return what ``next_step`` returns, read by the ORM (up to six statements): the
+    reference its one statement is tested against."""
+    now = now or timezone.now()
+    # Most of the time nothing is due: one query says so before the queue's three.
+    due = ReviewItem.objects.filter(copy=copy, due__lte=now).exists()
+    queue = review_next(copy=copy, now=now) if due else []
+    if queue:
+        return _review_step(copy, queue)
+    problem = _unfinished_problem(copy)
+    if problem is not None:
+        title = _idea_titles(copy).get((problem.page_slug, problem.idea_slug), problem.idea_slug)
+        return _problem_step(copy, problem, title)
+    found = _next_idea(copy)
+    if found is None:
+        return _idea_step(copy, None, "", started=False)
+    idea, progress = found
+    return _idea_step(copy, idea, _least_practised_kind(copy, idea), started=progress is not None)
 
 
 def idea_top_level(kinds: list[str]) -> int:

@@ -199,29 +199,30 @@ def test_dashboard_before_any_course_is_loaded_is_404(learner_client, settings):
     assert learner_client.get(reverse("courses:dashboard")).status_code == 404
 
 
-# Continue's next step (practice.today): due items, the unfinished problem, the ideas, their
-# progress, the page worked on last and the answers per kind.
-CONTINUE_QUERIES = 6
+# Continue's next step (practice.today): one statement (due items, the unfinished problem, the
+# progress, the page worked on last and the answers per kind); the ideas are read once per process.
+CONTINUE_QUERIES = 1
 # The learner's zone and goal, today's count, the days in a row, the forecast and the weeks.
 TODAY_QUERIES = 6
 
 
 def test_page_and_dashboard_queries_do_not_grow_with_the_course(
-    real_course, learner, learner_client, django_assert_max_num_queries
+    real_course, learner, learner_client, django_assert_num_queries
 ):
     learner_client.get(reverse("courses:dashboard"))
     copy = CourseCopy.objects.get(owner=learner)
 
     # Session, user, copy, page, ideas, note, page list, progress: no query per page or idea.
-    with django_assert_max_num_queries(8 + CONTINUE_QUERIES):
+    with django_assert_num_queries(8 + CONTINUE_QUERIES):
         learner_client.get(page_url(copy, "the-same-word-twice"))
     # A version never changes, so its pages, ideas and page list are read once per process:
     # session, user, copy, note, progress (and Continue's step).
-    with django_assert_max_num_queries(5 + CONTINUE_QUERIES):
+    with django_assert_num_queries(5 + CONTINUE_QUERIES):
         learner_client.get(page_url(copy, "the-same-word-twice"))
-    # The same, plus the course and the review badge's count, and today's practice (its day and
-    # the numbers of its two pictures).
-    with django_assert_max_num_queries(10 + CONTINUE_QUERIES + TODAY_QUERIES):
+    # Session, user, the course, the copy, progress, the course's newest version and the review
+    # badge's count (the pages and their ideas read once per process, as above), Continue's
+    # step, and today's practice (its day and the numbers of its two pictures).
+    with django_assert_num_queries(7 + CONTINUE_QUERIES + TODAY_QUERIES):
         learner_client.get(reverse("courses:dashboard"))
 
 
@@ -243,3 +244,30 @@ def test_pages_read_once_per_version_show_the_new_version_after_moving(
     assert 'id="idea-one-id-one-row"' in first
     assert 'id="idea-one-row"' not in first
     assert learner_client.get(page_url(course_copy, "third-page")).status_code == 200
+
+
+@pytest.mark.parametrize("text", ["", 'Weights <add> to "one".', "  "])
+def test_the_written_out_note_box_is_the_one_django_draws(course_copy, learner_client, text):
+    from courses.forms import NoteForm
+
+    if text:
+        note_save(copy=course_copy, page_slug="first-page", text=text)
+
+    html = learner_client.get(page_url(course_copy)).content.decode()
+
+    assert str(NoteForm(initial={"text": text})["text"]) in html
+
+
+def test_the_written_out_note_box_with_an_error_is_the_one_django_draws(
+    course_copy, learner_client
+):
+    from courses.forms import NoteForm
+
+    response = learner_client.post(note_url(course_copy), {"text": "x" * 20_001})
+
+    bound = NoteForm({"text": "x" * 20_001})
+    assert not bound.is_valid()
+    html = response.content.decode()
+    assert str(bound["text"]) in html
+    assert 'aria-invalid="true"' in html
+    assert f'<p class="field__error">{bound.errors["text"][0]}</p>' in html

@@ -139,7 +139,7 @@ def test_a_right_first_try_crediting_two_items_takes_nineteen_statements(
     assert ReviewLog.objects.filter(origin=ReviewLog.Origin.IMPLICIT).count() == items
 
 
-def test_the_verdict_page_takes_four_statements_and_continues_with_three(
+def test_the_verdict_page_takes_four_statements_and_continues_with_one(
     learner_client, answered, django_assert_num_queries
 ):
     attempt = Attempt.objects.get(problem=answered)
@@ -147,9 +147,9 @@ def test_the_verdict_page_takes_four_statements_and_continues_with_three(
         "practice:attempt", kwargs={"copy_id": answered.copy_id, "attempt_id": attempt.pk}
     )
     learner_client.get(url)  # the typeset explanation and picture are cached from here on
-    # session, user, the attempt with its problem and copy (the problem's copy joined, not
-    # read again by the page), the problem's own attempts; then Continue's next step with
-    # nothing due: whether anything is due, the unfinished problem, the idea's title.
-    with django_assert_num_queries(4 + 3):
+    # session, user, the attempt with its problem and copy (the problem's copy and its version
+    # joined, not read again by the page), the problem's own attempts; then Continue's next
+    # step with nothing due, one statement (practice.today.continue_sql).
+    with django_assert_num_queries(4 + 1):
         response = learner_client.get(url)
     assert response.status_code == 200

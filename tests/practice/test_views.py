@@ -400,3 +400,25 @@ def test_opening_an_open_problem_again_takes_four_statements(
     assert response.url == reverse(
         "practice:problem", kwargs={"copy_id": copy.pk, "problem_id": problem.pk}
     )
+
+
+def test_the_written_out_token_is_the_hidden_input_django_draws(learner_client, problem):
+    import re
+
+    from django.template.loader import render_to_string
+
+    from practice.forms import AnswerForm
+
+    html = learner_client.get(_problem_url(problem)).content.decode()
+    token = re.search(r'<input type="hidden" name="token" value="([^"]+)"', html).group(1)
+    assert str(AnswerForm(initial={"token": uuid.UUID(token)})["token"]) in html
+    # The preview without JavaScript draws the form bound to what was sent.
+    response = learner_client.post(_preview_url(problem), {"text": "[1]", "token": token})
+    assert str(response.context["form"]["token"]) in response.content.decode()
+
+    # Bound to a token that is no UUID (escaped), or to none (no value at all).
+    for sent in ({"text": "[1, 2]", "token": 'no<"uuid'}, {"text": "[1, 2]"}):
+        bound = AnswerForm(sent)
+        assert not bound.is_valid()
+        drawn = render_to_string("practice/_answer_form.html", {"form": bound, "action_url": "/"})
+        assert str(bound["token"]) in drawn
