@@ -6,6 +6,7 @@ from functools import lru_cache
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import Http404
 
+from .graph import CreditEdge, credit_targets, graph_from_json
 from .models import CourseCopy, CourseVersion, Idea, IdeaProgress, Note, Page
 
 
@@ -92,6 +93,46 @@ def copy_ideas(*, copy: CourseCopy) -> tuple[Idea, ...]:
     One query, read once per process and version, as ``copy_page``; treat them as read-only.
     """
     return _version_ideas(_version_key(copy.version))
+
+
+@lru_cache(maxsize=64)
+def _version_graph(key: VersionKey) -> tuple[CreditEdge, ...]:
+    stored = CourseVersion.objects.filter(pk=key[0]).values_list("credit_graph", flat=True).first()
+    return graph_from_json(stored)
+
+
+@lru_cache(maxsize=1024)
+def _version_credit_targets(
+    key: VersionKey, kind: str
+) -> tuple[tuple[tuple[str, str | None], float], ...]:
+    return tuple(credit_targets(_version_graph(key), kind).items())
+
+
+def copy_credit_graph(*, copy: CourseCopy) -> tuple[CreditEdge, ...]:
+    """Return the credit graph's edges of the copy's version, read once per process and
+    version (``courses.graph``)."""
+    return _version_graph(_version_key(copy.version))
+
+
+def copy_credit_targets(*, copy: CourseCopy, kind: str) -> dict[tuple[str, str | None], float]:
+    """Return what a right answer to ``kind`` credits down the copy's version's graph
+    (``courses.graph.credit_targets``), worked out once per process, version and kind; the
+    dict is the caller's own."""
+    return dict(_version_credit_targets(_version_key(copy.version), kind))
+
+
+def version_caches_clear(**_kwargs: object) -> None:
+    """Forget every version read above. A stored version never changes in the site; this is
+    for whatever saves one again (a test, the admin) in this process."""
+    for cached in (
+        _version_page,
+        _version_pages,
+        _version_ideas,
+        _version_outline,
+        _version_graph,
+        _version_credit_targets,
+    ):
+        cached.cache_clear()
 
 
 def copy_progress(*, copy: CourseCopy) -> dict[tuple[str, str], IdeaProgress]:

@@ -31,7 +31,7 @@ def access_problem(
     # One get() with the ownership filter: cheaper to build than filter().first(), which
     # adds an ordering for a lookup by primary key.
     try:
-        return ProblemInstance.objects.select_related("copy").get(filters)
+        return ProblemInstance.objects.select_related("copy__version").get(filters)
     except ProblemInstance.DoesNotExist:
         raise Http404("No such problem") from None
 

@@ -14,8 +14,8 @@ from django.db.models import F, OuterRef, Q, Subquery
 from django.http import Http404
 from django.utils import timezone
 
-from courses.graph import graph_from_json
-from courses.models import CourseCopy, CourseVersion
+from courses.models import CourseCopy
+from courses.selectors import copy_credit_graph
 from practice.models import Attempt, ProblemInstance
 
 from . import clearing, policy
@@ -163,12 +163,7 @@ def _clearing_queue(
     implicit, graph = policy.implicit_credit(), policy.graph_credit()
     edges: tuple = ()
     if graph:
-        stored = (
-            CourseVersion.objects.filter(pk=copy.version_id)
-            .values_list("credit_graph", flat=True)
-            .first()
-        )
-        edges = graph_from_json(stored)
+        edges = copy_credit_graph(copy=copy)
     day_end = _next_local_midnight(now=now, zone=row.zone)
     covers = clearing.coverage(
         due,

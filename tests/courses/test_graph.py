@@ -16,6 +16,7 @@ from courses.graph import (
     parse_graph,
 )
 from courses.loader import CourseSourceError, read_course
+from courses.selectors import copy_credit_graph, copy_credit_targets
 from courses.services import course_source_save
 from grading.kinds import KINDS
 from tests.conftest import FIXTURE_COURSE_DIR, REAL_COURSE_DIR
@@ -173,3 +174,28 @@ def test_a_new_graph_is_a_new_course_version_that_stores_it(course_dir):
     ]
     first.refresh_from_db()
     assert first.credit_graph == []
+
+
+@pytest.mark.django_db
+def test_a_versions_graph_is_read_once_per_process_and_afresh_when_the_version_is_saved(
+    course_copy, django_assert_num_queries
+):
+    version = course_copy.version
+    version.credit_graph = [{"from": "contrast", "to": "weighted_sum", "fraction": 0.5, "why": "x"}]
+    version.save(update_fields=["credit_graph"])
+    with django_assert_num_queries(1):
+        assert copy_credit_targets(copy=course_copy, kind="contrast") == {
+            ("weighted_sum", None): 0.5
+        }
+    with django_assert_num_queries(0):
+        assert copy_credit_targets(copy=course_copy, kind="contrast") == {
+            ("weighted_sum", None): 0.5
+        }
+        assert len(copy_credit_graph(copy=course_copy)) == 1
+    # The targets handed out are the caller's own: changing them changes nothing cached.
+    copy_credit_targets(copy=course_copy, kind="contrast").clear()
+    assert copy_credit_targets(copy=course_copy, kind="contrast")
+    version.credit_graph = []
+    version.save(update_fields=["credit_graph"])
+    assert copy_credit_targets(copy=course_copy, kind="contrast") == {}
+    assert copy_credit_graph(copy=course_copy) == ()

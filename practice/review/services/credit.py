@@ -9,8 +9,9 @@ double submit or a second recording of the attempt credits once.
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from courses.graph import credit_fraction, credit_targets, graph_from_json
-from courses.models import CourseVersion
+from courses.graph import credit_fraction
+from courses.models import CourseCopy
+from courses.selectors import copy_credit_targets
 from practice.models import Attempt
 
 from .. import policy
@@ -35,15 +36,12 @@ class CreditPlan:
         return credit_fraction(self.targets, item.kind, item.mistake)
 
 
-def credit_targets_of(*, version_id: int, kind: str) -> dict[tuple[str, str | None], float]:
-    """Return what a right answer to ``kind`` credits down the graph of a course version
-    (nothing when graph credit is switched off)."""
+def credit_targets_of(*, copy: CourseCopy, kind: str) -> dict[tuple[str, str | None], float]:
+    """Return what a right answer to ``kind`` credits down the graph of the copy's course
+    version (nothing when graph credit is switched off); read once per process and version."""
     if not policy.graph_credit():
         return {}
-    stored = (
-        CourseVersion.objects.filter(pk=version_id).values_list("credit_graph", flat=True).first()
-    )
-    return credit_targets(graph_from_json(stored), kind)
+    return copy_credit_targets(copy=copy, kind=kind)
 
 
 def credit_plan_lock(*, attempt: Attempt) -> CreditPlan | None:
@@ -60,7 +58,7 @@ def credit_plan_lock(*, attempt: Attempt) -> CreditPlan | None:
     plan = CreditPlan(
         kind=kind,
         implicit=implicit,
-        targets=credit_targets_of(version_id=attempt.copy.version_id, kind=kind),
+        targets=credit_targets_of(copy=attempt.copy, kind=kind),
     )
     kinds = {k for k, _mistake in plan.targets}
     if implicit:
