@@ -194,6 +194,34 @@ def _lock_state_and_token(
     return row[0], row[1]
 
 
+@functools.cache
+def _solve_sql() -> str:
+    # Marks the problem solved and returns whether a wrong answer to it came before: run after
+    # the problem's lock is held, so it sees every attempt committed before this one.
+    problem, attempt = ProblemInstance._meta.db_table, Attempt._meta.db_table
+    return (
+        f'UPDATE "{problem}" SET state = %s WHERE id = %s RETURNING EXISTS ('  # noqa: S608
+        f'SELECT 1 FROM "{attempt}" a WHERE a.problem_id = %s AND a.status = %s)'
+    )
+
+
+def _mark_solved(problem: ProblemInstance) -> bool | None:
+    """Mark the problem solved (the caller holds its lock); return whether a wrong answer to
+    it came before, read in the same statement where the database returns rows from an update
+    (PostgreSQL, SQLite 3.35+), else None: review then reads it itself."""
+    solved = ProblemInstance.State.SOLVED
+    returns = connection.vendor == "postgresql" or (
+        connection.vendor == "sqlite" and connection.features.can_return_columns_from_insert
+    )
+    if not returns:
+        ProblemInstance.objects.filter(pk=problem.pk).update(state=solved)
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_solve_sql(), [solved, problem.pk, problem.pk, Status.INCORRECT.value])
+        (retried,) = cursor.fetchone()
+    return bool(retried)
+
+
 def attempt_submit(
     *, copy: CourseCopy, problem: ProblemInstance, text: str, token: uuid.UUID | str
 ) -> Attempt:
@@ -258,9 +286,10 @@ def _attempt_store(
         )
         if status == Status.INVALID:
             return attempt
+        retried = None
         if status == Status.CORRECT:
             state = ProblemInstance.State.SOLVED
-            ProblemInstance.objects.filter(pk=problem.pk).update(state=state)
+            retried = _mark_solved(problem)
         _low, high = _level_bounds(ProblemKind(problem.kind))
         progress_record(
             copy=copy,
@@ -269,7 +298,7 @@ def _attempt_store(
             correct=status == Status.CORRECT,
             max_level=high,
         )
-        review_record_attempt(attempt=attempt)
+        review_record_attempt(attempt=attempt, retried=retried)
     problem.state = state
     return attempt
 

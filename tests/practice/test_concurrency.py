@@ -56,6 +56,21 @@ def _race(call: Callable[[], object]) -> list:
     return results
 
 
+def wait_until_a_session_waits_for_a_lock() -> None:
+    """Return once another session of this PostgreSQL test database waits for a lock (about
+    2 s at most); fail the test otherwise."""
+    with connection.cursor() as cursor:
+        for _ in range(200):
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.01)
+    pytest.fail("the second submit never waited for the lock")
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("answer", ["wrong", "right"])
 def test_racing_double_submit_records_one_attempt_and_counts_once(course_copy, answer):
@@ -149,17 +164,7 @@ def test_a_double_submit_that_waited_on_the_lock_returns_the_first_attempt(cours
     assert submitted.wait(timeout=20)
     waiter = threading.Thread(target=second)
     waiter.start()
-    with connection.cursor() as cursor:
-        for _ in range(200):
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
-            )
-            if cursor.fetchone()[0]:
-                break
-            time.sleep(0.01)
-        else:
-            pytest.fail("the second submit never waited for the lock")
+    wait_until_a_session_waits_for_a_lock()
     release.set()
     holder.join(timeout=30)
     waiter.join(timeout=30)

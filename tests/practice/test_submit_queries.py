@@ -97,15 +97,16 @@ def test_a_first_wrong_answer_to_a_new_problem_takes_thirteen_statements(
     assert ReviewLog.objects.filter(attempt__problem=problem).count() == 1
 
 
-def test_a_right_answer_after_a_wrong_one_takes_ten_statements(
+def test_a_right_answer_after_a_wrong_one_takes_nine_statements(
     learner_client, answered, django_assert_max_num_queries
 ):
-    # the problem marked solved; progress; review: whether the answer was a
-    # first try (it was not, so it credits nothing).
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + PROGRESS + 1):
+    # the problem marked solved, returning whether a wrong answer came before (one did, so
+    # review credits nothing and reads nothing); progress.
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + PROGRESS):
         _post(learner_client, answered, right_answer(answered))
     answered.refresh_from_db()
     assert answered.state == ProblemInstance.State.SOLVED
+    assert not ReviewLog.objects.filter(origin=ReviewLog.Origin.IMPLICIT).exists()
 
 
 def test_a_repeated_token_takes_seven_statements(
@@ -119,7 +120,7 @@ def test_a_repeated_token_takes_seven_statements(
     assert Attempt.objects.filter(form_token=token).count() == 1
 
 
-def test_a_right_first_try_crediting_two_items_takes_eighteen_statements(
+def test_a_right_first_try_crediting_two_items_takes_seventeen_statements(
     learner_client, copy, problem, django_assert_max_num_queries
 ):
     # Two review items of the kind: a catalogued mistake and one no mistake explains (each on
@@ -131,12 +132,13 @@ def test_a_right_first_try_crediting_two_items_takes_eighteen_statements(
     problem = services.problem_new_variant(copy=copy, problem=problem)
     items = ReviewItem.objects.count()
     assert items == 2
-    # the problem marked solved; progress; review: first try? the kind's items locked, which
-    # of them this attempt credited already, the learner's retention, the fitted parameters in
-    # use (once), then a log and an update per item. The course's idea graph is read once per
-    # process and version (courses.selectors.copy_credit_targets), here before counting.
+    # the problem marked solved, returning whether a wrong answer came before (none: a first
+    # try); progress; review: the kind's items locked, which of them this attempt credited
+    # already, the learner's retention, the fitted parameters in use (once), then a log and an
+    # update per item. The course's idea graph is read once per process and version
+    # (courses.selectors.copy_credit_targets), here before counting.
     copy_credit_targets(copy=copy, kind=problem.kind)
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + PROGRESS + 5 + 2 * items):
+    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + PROGRESS + 4 + 2 * items):
         _post(learner_client, problem, right_answer(problem))
     assert ReviewLog.objects.filter(origin=ReviewLog.Origin.IMPLICIT).count() == items
 

@@ -8,6 +8,7 @@ import uuid
 
 import pytest
 import time_machine
+from django.db import connection, transaction
 from django.utils import timezone
 
 import grading
@@ -15,9 +16,9 @@ from practice import services
 from practice.models import Attempt
 from practice.review.models import ReviewItem, ReviewLog
 from practice.review.services.variants import review_open
-from tests.practice.answers import right_answer, vector_text
+from tests.practice.answers import right_answer, vector_text, wrong_answer
 from tests.practice.conftest import IDEA_SLUG, PAGE_SLUG
-from tests.practice.test_concurrency import RACERS, _race
+from tests.practice.test_concurrency import RACERS, _race, wait_until_a_session_waits_for_a_lock
 
 
 def _items_made(copy, count: int) -> list[ReviewItem]:
@@ -91,3 +92,49 @@ def test_right_answers_to_several_reviews_at_once_each_credit_the_others_once(co
             "review"
         ]
         assert ReviewItem.objects.get(pk=item.pk).reps == item.reps + RACERS
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_right_answer_that_waited_for_a_wrong_ones_lock_is_a_retry_and_credits_nothing(
+    course_copy,
+):
+    # The wrong answer's transaction holds the problem's lock until the right answer (another
+    # form) is seen waiting for it; the right answer must then see the wrong one before it
+    # (it is read after the lock, not from the waiting select's older snapshot).
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite refuses a second writer instead of making it wait")
+    (item,) = _items_made(course_copy, 1)
+    problem = services.problem_open(
+        copy=course_copy, page_slug=PAGE_SLUG, idea_slug=IDEA_SLUG, kind="weighted_sum"
+    )
+    submitted, release = threading.Event(), threading.Event()
+    results: dict = {}
+    errors: list = []
+
+    def submit(name: str, text: str, hold: bool) -> None:
+        try:
+            with transaction.atomic():
+                results[name] = services.attempt_submit(
+                    copy=course_copy, problem=problem, text=text, token=uuid.uuid4()
+                )
+                if hold:
+                    submitted.set()
+                    assert release.wait(timeout=20)
+        except Exception as exc:  # asserted below
+            errors.append(exc)
+        finally:
+            submitted.set()
+            connection.close()
+
+    wrong = threading.Thread(target=submit, args=("wrong", wrong_answer(problem)[1], True))
+    wrong.start()
+    assert submitted.wait(timeout=20)
+    right = threading.Thread(target=submit, args=("right", right_answer(problem), False))
+    right.start()
+    wait_until_a_session_waits_for_a_lock()
+    release.set()
+    wrong.join(timeout=30)
+    right.join(timeout=30)
+    assert not errors, errors
+    assert results["wrong"].status == "incorrect" and results["right"].status == "correct"
+    assert not ReviewLog.objects.filter(item=item, origin="implicit").exists()

@@ -56,6 +56,7 @@ def _review_on_variant(
     item: ReviewItem,
     attempt: Attempt,
     retention: Callable[[], float],
+    retried: Callable[[], bool],
     mistake: str | None,
 ) -> ReviewLog | None:
     """Rate the item from an attempt at one of its review variants (caller holds the lock).
@@ -65,7 +66,8 @@ def _review_on_variant(
     on, a wrong answer is Again only when it is the item's own mistake (``mistake``, as
     ``_mistake_of`` gives it): another mistake relapses that mistake's item instead, and an
     undiagnosed answer with unexplained items off still rates Again (nothing else would record
-    it). ``retention`` gives the learner's desired retention, read only when a card is rated.
+    it). ``retention`` gives the learner's desired retention, read only when a card is rated;
+    ``retried`` whether a wrong answer to the variant came before, read only when needed.
     """
     problem = attempt.problem
     ratings = set(
@@ -76,7 +78,7 @@ def _review_on_variant(
     if attempt.status == Status.CORRECT:
         if ratings & {ReviewLog.Rating.HARD, ReviewLog.Rating.GOOD, ReviewLog.Rating.EASY}:
             return None
-        rating = scheduling.rating_for(correct=True, retried=_retried(attempt))
+        rating = scheduling.rating_for(correct=True, retried=retried())
     else:
         if ReviewLog.Rating.AGAIN in ratings:
             return None
@@ -159,7 +161,11 @@ def _item_for_mistake(
 
 
 def _record_on_variant(
-    *, attempt: Attempt, mistake: str | None, retention: Callable[[], float]
+    *,
+    attempt: Attempt,
+    mistake: str | None,
+    retention: Callable[[], float],
+    retried: Callable[[], bool],
 ) -> tuple[int | None, ReviewLog | None, bool]:
     """Rate the item whose review variant the attempt answers (locking it); return the item's
     id (None when the variant has none), the log written, and whether the attempt's mistake is
@@ -173,7 +179,9 @@ def _record_on_variant(
     )
     if item is None:
         return None, None, False
-    log = _review_on_variant(item=item, attempt=attempt, retention=retention, mistake=mistake)
+    log = _review_on_variant(
+        item=item, attempt=attempt, retention=retention, retried=retried, mistake=mistake
+    )
     return item.pk, log, mistake is not None and _is_own_mistake(item, mistake)
 
 
@@ -229,9 +237,11 @@ def _work_of(attempt: Attempt) -> tuple[bool, str | None, bool] | None:
     return is_variant, mistake, crediting
 
 
-def review_record_attempt(*, attempt: Attempt) -> list[ReviewLog]:
+def review_record_attempt(*, attempt: Attempt, retried: bool | None = None) -> list[ReviewLog]:
     """Schedule review from one graded attempt; call inside the attempt's transaction, holding
-    its problem's row lock (as ``attempt_submit`` does).
+    its problem's row lock (as ``attempt_submit`` does). ``retried`` says whether a wrong answer
+    to the same problem came before, when the caller read it under that lock (``attempt_submit``
+    does, in the statement that marks a right answer's problem solved); None reads it here.
 
     - An attempt at a review variant rates that item's card (Good, Hard or Again; see
       ``_review_on_variant`` for which wrong answers are the item's own).
@@ -258,6 +268,7 @@ def review_record_attempt(*, attempt: Attempt) -> list[ReviewLog]:
     retention = functools.cache(
         lambda: review_settings_get_or_create(user_id=owner_id).desired_retention
     )
+    was_retried = functools.cache(lambda: _retried(attempt) if retried is None else retried)
     now = scheduling.to_utc(attempt.created_at or timezone.now())
     logs: list[ReviewLog] = []
     rated_item_id: int | None = None
@@ -265,10 +276,10 @@ def review_record_attempt(*, attempt: Attempt) -> list[ReviewLog]:
     with transaction.atomic(savepoint=False):
         # Credit locks its items first, all in primary-key order (the variant's item among
         # them), so answers crediting overlapping items wait for each other, never deadlock.
-        plan = credit_plan_lock(attempt=attempt) if crediting and not _retried(attempt) else None
+        plan = credit_plan_lock(attempt=attempt) if crediting and not was_retried() else None
         if is_variant:
             rated_item_id, log, own = _record_on_variant(
-                attempt=attempt, mistake=mistake, retention=retention
+                attempt=attempt, mistake=mistake, retention=retention, retried=was_retried
             )
             logs.extend([log] if log is not None else [])
             explained = explained and not own  # the variant's own mistake: rated above, once
