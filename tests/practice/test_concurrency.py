@@ -56,7 +56,7 @@ def _race(call: Callable[[], object]) -> list:
     return results
 
 
-def wait_until_a_session_waits_for_a_lock() -> None:
+def _wait_until_a_session_waits_for_a_lock() -> None:
     """Return once another session of this PostgreSQL test database waits for a lock (about
     2 s at most); fail the test otherwise."""
     with connection.cursor() as cursor:
@@ -69,6 +69,43 @@ def wait_until_a_session_waits_for_a_lock() -> None:
                 return
             time.sleep(0.01)
     pytest.fail("the second submit never waited for the lock")
+
+
+def behind_a_held_lock(first: Callable[[], object], second: Callable[[], object]) -> tuple:
+    """Run ``first`` in a transaction held open (its row locks with it) until ``second``, in
+    another thread and its own transactions, is seen waiting for a lock on PostgreSQL; then let
+    ``first`` commit.
+    Return what each returned; fail on any error of either."""
+    submitted, release = threading.Event(), threading.Event()
+    results: dict = {}
+    errors: list = []
+
+    def run(name: str, call: Callable[[], object], hold: bool) -> None:
+        try:
+            if not hold:
+                results[name] = call()
+                return
+            with transaction.atomic():
+                results[name] = call()
+                submitted.set()
+                assert release.wait(timeout=20)
+        except Exception as exc:  # asserted below
+            errors.append(exc)
+        finally:
+            submitted.set()
+            connection.close()
+
+    holder = threading.Thread(target=run, args=("first", first, True))
+    holder.start()
+    assert submitted.wait(timeout=20)
+    waiter = threading.Thread(target=run, args=("second", second, False))
+    waiter.start()
+    _wait_until_a_session_waits_for_a_lock()
+    release.set()
+    holder.join(timeout=30)
+    waiter.join(timeout=30)
+    assert not errors, errors
+    return results["first"], results["second"]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -131,44 +168,11 @@ def test_a_double_submit_that_waited_on_the_lock_returns_the_first_attempt(cours
     )
     text = right_answer(problem) if answer == "right" else wrong_answer(problem)[1]
     token = uuid.uuid4()
-    submitted, release = threading.Event(), threading.Event()
-    results: dict = {}
-    errors: list = []
 
-    def first() -> None:
-        try:
-            with transaction.atomic():
-                results["first"] = services.attempt_submit(
-                    copy=course_copy, problem=problem, text=text, token=token
-                )
-                submitted.set()
-                assert release.wait(timeout=20)
-        except Exception as exc:  # asserted below
-            errors.append(exc)
-        finally:
-            submitted.set()
-            connection.close()
+    def submit() -> Attempt:
+        return services.attempt_submit(copy=course_copy, problem=problem, text=text, token=token)
 
-    def second() -> None:
-        try:
-            results["second"] = services.attempt_submit(
-                copy=course_copy, problem=problem, text=text, token=token
-            )
-        except Exception as exc:  # asserted below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=first)
-    holder.start()
-    assert submitted.wait(timeout=20)
-    waiter = threading.Thread(target=second)
-    waiter.start()
-    wait_until_a_session_waits_for_a_lock()
-    release.set()
-    holder.join(timeout=30)
-    waiter.join(timeout=30)
-    assert not errors, errors
-    assert results["second"].pk == results["first"].pk
+    first, second = behind_a_held_lock(submit, submit)
+    assert second.pk == first.pk
     assert Attempt.objects.count() == 1
     assert IdeaProgress.objects.get(copy=course_copy, idea_slug=IDEA_SLUG).attempts == 1

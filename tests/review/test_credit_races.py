@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 import time_machine
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 
 import grading
@@ -18,7 +18,7 @@ from practice.review.models import ReviewItem, ReviewLog
 from practice.review.services.variants import review_open
 from tests.practice.answers import right_answer, vector_text, wrong_answer
 from tests.practice.conftest import IDEA_SLUG, PAGE_SLUG
-from tests.practice.test_concurrency import RACERS, _race, wait_until_a_session_waits_for_a_lock
+from tests.practice.test_concurrency import RACERS, _race, behind_a_held_lock
 
 
 def _items_made(copy, count: int) -> list[ReviewItem]:
@@ -107,34 +107,14 @@ def test_a_right_answer_that_waited_for_a_wrong_ones_lock_is_a_retry_and_credits
     problem = services.problem_open(
         copy=course_copy, page_slug=PAGE_SLUG, idea_slug=IDEA_SLUG, kind="weighted_sum"
     )
-    submitted, release = threading.Event(), threading.Event()
-    results: dict = {}
-    errors: list = []
 
-    def submit(name: str, text: str, hold: bool) -> None:
-        try:
-            with transaction.atomic():
-                results[name] = services.attempt_submit(
-                    copy=course_copy, problem=problem, text=text, token=uuid.uuid4()
-                )
-                if hold:
-                    submitted.set()
-                    assert release.wait(timeout=20)
-        except Exception as exc:  # asserted below
-            errors.append(exc)
-        finally:
-            submitted.set()
-            connection.close()
+    def submit(text: str):
+        return lambda: services.attempt_submit(
+            copy=course_copy, problem=problem, text=text, token=uuid.uuid4()
+        )
 
-    wrong = threading.Thread(target=submit, args=("wrong", wrong_answer(problem)[1], True))
-    wrong.start()
-    assert submitted.wait(timeout=20)
-    right = threading.Thread(target=submit, args=("right", right_answer(problem), False))
-    right.start()
-    wait_until_a_session_waits_for_a_lock()
-    release.set()
-    wrong.join(timeout=30)
-    right.join(timeout=30)
-    assert not errors, errors
-    assert results["wrong"].status == "incorrect" and results["right"].status == "correct"
+    wrong, right = behind_a_held_lock(
+        submit(wrong_answer(problem)[1]), submit(right_answer(problem))
+    )
+    assert wrong.status == "incorrect" and right.status == "correct"
     assert not ReviewLog.objects.filter(item=item, origin="implicit").exists()
