@@ -1,7 +1,7 @@
 """What Continue needs to know of a copy, read in one hand-written statement.
 
 ``selectors.next_step`` runs on the dashboard, on every course page and after every Verdict. Its
-ORM form (``selectors.next_step_by_orm``, kept as the reference the tests compare against) took
+ORM form (kept as the tests' reference in ``tests/practice/continue_by_orm.py``) took
 up to six statements; this one statement returns, as tagged rows of one ``UNION ALL``:
 
 - ``due``: one row when any review item of the copy is due (the queue itself is read only then);

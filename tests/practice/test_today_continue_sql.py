@@ -1,7 +1,8 @@
 """Continue's one statement (``practice.today.continue_sql``) against its ORM reference.
 
 Each state below is built on the mini course (or the real one), then ``next_step`` and
-``next_step_by_orm`` must return the same step; the one statement is counted too.
+``next_step_by_orm`` (``continue_by_orm``, the ORM reference) must return the same step; the
+one statement is counted too.
 """
 
 from collections.abc import Callable
@@ -16,8 +17,10 @@ from grading.kinds import Status
 from practice.models import Attempt, ProblemInstance
 from practice.review.models import CardState, ReviewItem
 from practice.services import problem_open
-from practice.today.selectors import StepKind, next_step, next_step_by_orm
+from practice.today.selectors import StepKind, next_step
 from tests.review.conftest import make_attempt
+
+from .continue_by_orm import next_step_by_orm
 
 
 def _open(copy: CourseCopy, idea: str, kind: str, page: str = "first-page") -> ProblemInstance:
