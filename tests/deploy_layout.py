@@ -8,6 +8,7 @@ so both tests keep measuring the file that is deployed.
 """
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -142,6 +143,25 @@ def start_gunicorn(*, env: dict[str, str], bind: str, log: Path, config: Path = 
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+
+
+def gunicorn_printed_config(config: Path, **environ: str) -> dict[str, str]:
+    """Return the settings gunicorn prints for a configuration file (``--check-config
+    --print-config``, the test's environment plus ``environ``), by name; fail with its output
+    when gunicorn refuses the file."""
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    gunicorn = str(Path(sys.executable).parent / "gunicorn")
+    result = subprocess.run(
+        [gunicorn, "--check-config", "--print-config", "-c", str(config)],
+        cwd=ROOT,
+        env={**env, **environ},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    printed = re.findall(r"^(\w+)\s+=\s+(.*)$", result.stdout, flags=re.M)
+    return {name: value.strip() for name, value in printed}
 
 
 @dataclass

@@ -2,13 +2,12 @@
 names only settings the project reads, and gunicorn accepts its configuration."""
 
 import configparser
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.deploy_layout import gunicorn_printed_config
 
 pytestmark = pytest.mark.deploy
 
@@ -48,25 +47,9 @@ def test_the_environment_example_names_only_settings_the_project_reads():
 
 
 def test_gunicorn_accepts_the_configuration(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env.update(GUNICORN_BIND="127.0.0.1:0", BASISLAB_VAR_DIR=str(tmp_path))
-    result = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "--check-config",
-            "--print-config",
-            "-c",
-            str(DEPLOY / "gunicorn.conf.py"),
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    printed = gunicorn_printed_config(
+        DEPLOY / "gunicorn.conf.py", GUNICORN_BIND="127.0.0.1:0", BASISLAB_VAR_DIR=str(tmp_path)
     )
-
-    assert result.returncode == 0, result.stdout + result.stderr
-    printed = dict(re.findall(r"^(\w+)\s+=\s+(.*)$", result.stdout, flags=re.M))
     assert printed["worker_class"] == "sync"
     assert printed["timeout"] == "30"
     assert printed["limit_request_line"] == "4094"

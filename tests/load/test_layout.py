@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.deploy_layout import gunicorn_printed_config
 from tests.load import gunicorn_cpu
 from tests.load.layout import (
     LOAD_PREVIEW_RATE,
@@ -20,7 +21,6 @@ from tests.load.layout import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-GUNICORN = str(Path(sys.executable).parent / "gunicorn")
 
 
 def test_the_production_layout_is_the_default():
@@ -126,23 +126,11 @@ def test_the_preview_rate_is_raised_only_by_the_environment():
 
 
 def test_the_production_gunicorn_is_deploys_configuration_with_the_hooks(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env.update(
+    printed = gunicorn_printed_config(
+        ROOT / "tests" / "load" / "gunicorn_production.py",
         GUNICORN_BIND="127.0.0.1:0", GUNICORN_WORKERS="3", BASISLAB_VAR_DIR=str(tmp_path),
         PYTHONPATH=str(ROOT),
     )  # fmt: skip
-    result = subprocess.run(
-        [GUNICORN, "--check-config", "--print-config", "-c", "tests/load/gunicorn_production.py"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-    assert result.returncode == 0, result.stdout + result.stderr
-    printed = dict(line.split(" = ", 1) for line in result.stdout.splitlines() if " = " in line)
-    printed = {name.strip(): value.strip() for name, value in printed.items()}
     assert printed["workers"] == "3"
     assert printed["worker_class"] == "sync"
     assert printed["bind"] == "['127.0.0.1:0']"
