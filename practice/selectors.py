@@ -7,6 +7,7 @@ from django.db.models import Count, F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
 
+from basislab.prepared import PreparedSelect
 from courses.models import CourseCopy
 from grading.kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind, Status
 
@@ -14,6 +15,35 @@ from .models import Attempt, ProblemInstance
 
 # How many example answers the authors' page shows for each mistake.
 EXAMPLES_PER_MISTAKE = 3
+
+
+# The ownership-checked lookups every practice request makes, built by the ORM once per process
+# (basislab.prepared): the problem with its copy and the copy's version; the attempt with its
+# problem, the problem's copy and that copy's version (Continue finds the course's ideas by it).
+def _owned_problem(problem_id: int, owner_id: int, copy_id: int | None = None) -> QuerySet:
+    found = ProblemInstance.objects.select_related("copy__version")
+    found = found.filter(pk=problem_id, copy__owner_id=owner_id)
+    return found if copy_id is None else found.filter(copy_id=copy_id)
+
+
+def _owned_attempt(attempt_id: int, owner_id: int, copy_id: int | None = None) -> QuerySet:
+    found = Attempt.objects.select_related("problem__copy__version")
+    found = found.filter(pk=attempt_id, copy__owner_id=owner_id)
+    return found if copy_id is None else found.filter(copy_id=copy_id)
+
+
+_PROBLEM = PreparedSelect(_owned_problem, problem_id=int, owner_id=int)
+_PROBLEM_IN_COPY = PreparedSelect(_owned_problem, problem_id=int, owner_id=int, copy_id=int)
+_ATTEMPT = PreparedSelect(_owned_attempt, attempt_id=int, owner_id=int)
+_ATTEMPT_IN_COPY = PreparedSelect(_owned_attempt, attempt_id=int, owner_id=int, copy_id=int)
+# How many of a problem's own attempts its page lists, newest first.
+PROBLEM_ATTEMPTS_SHOWN = 20
+_PROBLEM_ATTEMPTS = PreparedSelect(
+    lambda problem_id: Attempt.objects.filter(problem_id=problem_id).order_by("-created_at", "-pk")[
+        :PROBLEM_ATTEMPTS_SHOWN
+    ],
+    problem_id=int,
+)
 
 
 def access_problem(
@@ -25,15 +55,13 @@ def access_problem(
     """
     if not user.is_authenticated:
         raise Http404("No such problem")
-    filters = Q(pk=problem_id, copy__owner=user)
-    if copy_id is not None:
-        filters &= Q(copy_id=copy_id)
-    # One get() with the ownership filter: cheaper to build than filter().first(), which
-    # adds an ordering for a lookup by primary key.
-    try:
-        return ProblemInstance.objects.select_related("copy__version").get(filters)
-    except ProblemInstance.DoesNotExist:
-        raise Http404("No such problem") from None
+    if copy_id is None:
+        rows = _PROBLEM.rows(problem_id=problem_id, owner_id=user.pk)
+    else:
+        rows = _PROBLEM_IN_COPY.rows(problem_id=problem_id, owner_id=user.pk, copy_id=copy_id)
+    if not rows:
+        raise Http404("No such problem")
+    return rows[0]
 
 
 def access_attempt(
@@ -45,15 +73,14 @@ def access_attempt(
     """
     if not user.is_authenticated:
         raise Http404("No such attempt")
-    filters = Q(pk=attempt_id, copy__owner=user)
-    if copy_id is not None:
-        filters &= Q(copy_id=copy_id)
-    # The problem with its copy and the copy's version (Continue finds the course's ideas by
-    # it), joined, so the page never reads them again; the attempt's copy is the problem's.
-    try:
-        attempt = Attempt.objects.select_related("problem__copy__version").get(filters)
-    except Attempt.DoesNotExist:
-        raise Http404("No such attempt") from None
+    if copy_id is None:
+        rows = _ATTEMPT.rows(attempt_id=attempt_id, owner_id=user.pk)
+    else:
+        rows = _ATTEMPT_IN_COPY.rows(attempt_id=attempt_id, owner_id=user.pk, copy_id=copy_id)
+    if not rows:
+        raise Http404("No such attempt")
+    attempt = rows[0]
+    # The attempt's copy is its problem's (joined), so the page never reads it again.
     if attempt.copy_id == attempt.problem.copy_id:
         attempt.copy = attempt.problem.copy
     return attempt
@@ -66,9 +93,9 @@ def attempt_history(*, copy: CourseCopy) -> QuerySet[Attempt]:
     )
 
 
-def problem_attempts(*, problem: ProblemInstance) -> QuerySet[Attempt]:
-    """Return the problem's own attempts, newest first."""
-    return Attempt.objects.filter(problem=problem).order_by("-created_at", "-pk")
+def problem_attempts(*, problem: ProblemInstance) -> list[Attempt]:
+    """Return the problem's own attempts, newest first, the first PROBLEM_ATTEMPTS_SHOWN."""
+    return _PROBLEM_ATTEMPTS.rows(problem_id=problem.pk)
 
 
 def problem_current(*, problem: ProblemInstance) -> ProblemInstance | None:

@@ -88,7 +88,7 @@ def _problem_context(
         "attempt": attempt,
         "verdict": attempt.verdict if attempt else None,
         "preview": preview,
-        "attempts": selectors.problem_attempts(problem=problem)[:HISTORY_PAGE_SIZE],
+        "attempts": selectors.problem_attempts(problem=problem),
         "current": None if is_open else selectors.problem_current(problem=problem),
         # The worked solution: always on a revealed problem, on request on another closed one.
         "show_solution": show_solution,

@@ -1,0 +1,136 @@
+"""The prepared selects (basislab.prepared) against the querysets they stand for.
+
+Each prepared select must send the very statement its queryset sends, with the same values, and
+give back the same rows as the same models: every field converted as the ORM converts it (the
+spec's JSON, times with their zone) and the joined objects in place, read without a query.
+"""
+
+import uuid
+
+import pytest
+from django.db import connection
+from django.http import Http404
+from django.test.utils import CaptureQueriesContext
+
+from basislab.prepared import PreparedSelect
+from courses.models import Note
+from practice import selectors
+from practice.models import Attempt, ProblemInstance
+
+
+def _fields(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+def _statements(run) -> tuple[list, list[str]]:
+    with CaptureQueriesContext(connection) as captured:
+        result = list(run())
+    return result, [q["sql"] for q in captured.captured_queries]
+
+
+@pytest.fixture
+def attempts(copy, problem, submit):
+    submit(problem, "[1, 2]")
+    submit(problem, "not an answer")
+    return list(Attempt.objects.filter(problem=problem))
+
+
+@pytest.mark.parametrize("in_copy", [True, False])
+def test_a_prepared_problem_lookup_sends_the_querysets_statement_and_makes_the_same_models(
+    learner, copy, problem, in_copy
+):
+    copy_id = copy.pk if in_copy else None
+    args = (problem.pk, learner.pk, copy_id) if in_copy else (problem.pk, learner.pk)
+    orm_rows, orm_sql = _statements(lambda: selectors._owned_problem(*args))
+    prepared = selectors._PROBLEM_IN_COPY if in_copy else selectors._PROBLEM
+    values = {"problem_id": problem.pk, "owner_id": learner.pk}
+    if in_copy:
+        values["copy_id"] = copy.pk
+    rows, sql = _statements(lambda: prepared.rows(**values))
+    assert sql == orm_sql
+    assert [_fields(r) for r in rows] == [_fields(r) for r in orm_rows]
+    assert isinstance(rows[0].spec, dict) and rows[0].spec == problem.spec
+    with CaptureQueriesContext(connection) as more:
+        assert _fields(rows[0].copy.version) == _fields(problem.copy.version)
+    assert more.captured_queries == []
+
+
+def test_a_prepared_attempt_lookup_joins_the_problem_its_copy_and_version(learner, copy, attempts):
+    for attempt in attempts:
+        orm = list(selectors._owned_attempt(attempt.pk, learner.pk, copy.pk))
+        with CaptureQueriesContext(connection) as captured:
+            got = selectors.access_attempt(user=learner, attempt_id=attempt.pk, copy_id=copy.pk)
+            assert _fields(got) == _fields(orm[0]) == _fields(attempt)
+            assert got.verdict == attempt.verdict and got.created_at == attempt.created_at
+            assert got.created_at.tzinfo is not None
+            assert _fields(got.problem) == _fields(orm[0].problem)
+            assert got.copy is got.problem.copy
+            assert got.problem.copy.version.pk == copy.version_id
+        assert len(captured.captured_queries) == 1
+
+
+def test_the_problem_attempts_are_the_querysets_newest_first_and_at_most_twenty(problem, submit):
+    for index in range(selectors.PROBLEM_ATTEMPTS_SHOWN + 3):
+        submit(problem, f"[{index}, 0]")
+    query = Attempt.objects.filter(problem=problem).order_by("-created_at", "-pk")
+    orm, orm_sql = _statements(lambda: query[: selectors.PROBLEM_ATTEMPTS_SHOWN])
+    rows, sql = _statements(lambda: selectors.problem_attempts(problem=problem))
+    assert sql == orm_sql
+    assert [a.pk for a in rows] == [a.pk for a in orm]
+    assert [_fields(a) for a in rows] == [_fields(a) for a in orm]
+    assert len(rows) == selectors.PROBLEM_ATTEMPTS_SHOWN
+
+
+def test_another_learners_or_a_missing_id_is_not_found(learner, other_learner, copy, problem):
+    for user, problem_id, copy_id in (
+        (other_learner, problem.pk, copy.pk),
+        (other_learner, problem.pk, None),
+        (learner, problem.pk, copy.pk + 1),
+        (learner, problem.pk + 1000, None),
+    ):
+        with pytest.raises(Http404):
+            selectors.access_problem(user=user, problem_id=problem_id, copy_id=copy_id)
+        with pytest.raises(Http404):
+            selectors.access_attempt(user=user, attempt_id=problem_id, copy_id=copy_id)
+
+
+def test_a_select_is_built_once_per_connection(problem):
+    built = []
+
+    def build(problem_id):
+        built.append(problem_id)
+        return ProblemInstance.objects.filter(pk=problem_id)
+
+    prepared = PreparedSelect(build, problem_id=int)
+    assert [p.pk for p in prepared.rows(problem_id=problem.pk)] == [problem.pk]
+    assert prepared.rows(problem_id=problem.pk + 1000) == []
+    assert [p.pk for p in prepared.rows(problem_id=str(problem.pk))] == [problem.pk]
+    assert len(built) == 1 and built[0] < 0  # the placeholder, never a real id
+
+
+def test_a_string_value_is_bound_too(copy):
+    Note.objects.create(copy=copy, page_slug="first-page", text="mine")
+    prepared = PreparedSelect(
+        lambda copy_id, slug: Note.objects.filter(copy_id=copy_id, page_slug=slug),
+        copy_id=int,
+        slug=str,
+    )
+    assert [n.text for n in prepared.rows(copy_id=copy.pk, slug="first-page")] == ["mine"]
+    assert prepared.rows(copy_id=copy.pk, slug="other-page") == []
+
+
+@pytest.mark.django_db
+def test_what_cannot_be_prepared_is_refused_with_the_reason():
+    with pytest.raises(TypeError, match="int or str"):
+        PreparedSelect(lambda token: Attempt.objects.filter(form_token=token), token=uuid.UUID)
+    rewritten = PreparedSelect(lambda text: Attempt.objects.filter(text__contains=text), text=str)
+    with pytest.raises(ValueError, match=r"does not bind \['text'\]"):
+        rewritten.rows(text="1")
+    annotated = PreparedSelect(
+        lambda pk: Attempt.objects.filter(pk=pk).annotate(twice=selectors.F("pk") * 2), pk=int
+    )
+    with pytest.raises(ValueError, match="no annotations"):
+        annotated.rows(pk=1)
+    plain = PreparedSelect(lambda pk: Attempt.objects.filter(pk=pk), pk=int)
+    with pytest.raises(TypeError, match="expected values for"):
+        plain.rows(id=1)
