@@ -6,8 +6,27 @@ from functools import lru_cache
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import Http404
 
+from basislab.prepared import PreparedSelect
+
 from .graph import CreditEdge, credit_targets, graph_from_json
 from .models import CourseCopy, CourseVersion, Idea, IdeaProgress, Note, Page
+
+# Reads every page of a copy makes, built by the ORM once per process (basislab.prepared).
+_COPY = PreparedSelect(
+    lambda copy_id, owner_id: CourseCopy.objects.select_related("course", "version").filter(
+        pk=copy_id, owner_id=owner_id
+    ),
+    copy_id=int,
+    owner_id=int,
+)
+_PROGRESS = PreparedSelect(
+    lambda copy_id: IdeaProgress.objects.filter(copy_id=copy_id), copy_id=int
+)
+_NOTE = PreparedSelect(
+    lambda copy_id, page_slug: Note.objects.filter(copy_id=copy_id, page_slug=page_slug),
+    copy_id=int,
+    page_slug=str,
+)
 
 
 def access_copy(*, user: AbstractBaseUser | AnonymousUser, copy_id: int) -> CourseCopy:
@@ -17,10 +36,10 @@ def access_copy(*, user: AbstractBaseUser | AnonymousUser, copy_id: int) -> Cour
     """
     if not user.is_authenticated:
         raise Http404("No such course copy")
-    try:
-        return CourseCopy.objects.select_related("course", "version").get(pk=copy_id, owner=user)
-    except CourseCopy.DoesNotExist:
-        raise Http404("No such course copy") from None
+    rows = _COPY.rows(copy_id=copy_id, owner_id=user.pk)
+    if not rows:
+        raise Http404("No such course copy")
+    return rows[0]
 
 
 # A stored course version never changes (new content makes a new version), so its pages are
@@ -137,13 +156,14 @@ def version_caches_clear(**_kwargs: object) -> None:
 
 def copy_progress(*, copy: CourseCopy) -> dict[tuple[str, str], IdeaProgress]:
     """Return the copy's progress rows keyed by (page slug, idea slug)."""
-    return {(p.page_slug, p.idea_slug): p for p in IdeaProgress.objects.filter(copy=copy)}
+    return {(p.page_slug, p.idea_slug): p for p in _PROGRESS.rows(copy_id=copy.pk)}
 
 
 def copy_note_text(*, copy: CourseCopy, page_slug: str) -> str:
     """Return the learner's note on the page, or an empty string."""
-    note = Note.objects.filter(copy=copy, page_slug=page_slug).first()
-    return note.text if note else ""
+    # At most one note a page (unique per copy and page).
+    notes = _NOTE.rows(copy_id=copy.pk, page_slug=page_slug)
+    return notes[0].text if notes else ""
 
 
 def copy_newer_version(*, copy: CourseCopy) -> CourseVersion | None:
