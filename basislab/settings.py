@@ -155,7 +155,7 @@ STORAGES = {
 CACHES = {
     "default": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "basislab.redis_cache.RedisCache",
             "LOCATION": env_str("CACHE_URL"),
         }
         if env_str("CACHE_URL")
@@ -166,15 +166,20 @@ CACHES = {
     )
 }
 
-# Sessions in the database by default. "django.contrib.sessions.backends.cached_db" reads them
-# from the cache above instead (one statement fewer per request, docs/benchmarks.md); sign-out
-# still ends the session in both. Signed cookies are not offered: a server cannot end them.
-SESSION_ENGINE = env_str("SESSION_ENGINE", "django.contrib.sessions.backends.db")
-if SESSION_ENGINE not in (
+# Sessions in the database by default, read through a statement built once per process
+# (basislab.sessions: Django's database sessions otherwise unchanged). Django's own
+# "django.contrib.sessions.backends.db" is the same table read by the ORM, and
+# "django.contrib.sessions.backends.cached_db" reads sessions from the cache above instead (one
+# statement fewer per request, docs/benchmarks.md); sign-out ends the session in all three.
+# Signed cookies are not offered: a server cannot end them.
+SESSION_ENGINES = (
+    "basislab.sessions",
     "django.contrib.sessions.backends.db",
     "django.contrib.sessions.backends.cached_db",
-):
-    raise RuntimeError("SESSION_ENGINE must be django.contrib.sessions.backends.db or .cached_db")
+)
+SESSION_ENGINE = env_str("SESSION_ENGINE", SESSION_ENGINES[0])
+if SESSION_ENGINE not in SESSION_ENGINES:
+    raise RuntimeError(f"SESSION_ENGINE must be one of {', '.join(SESSION_ENGINES)}")
 
 # Email: the console by default; SMTP when EMAIL_HOST is set.
 EMAIL_BACKEND = env_str(
