@@ -13,6 +13,7 @@ from django.db import IntegrityError, connection, transaction
 from django.http import Http404
 from django.utils import timezone
 
+from basislab.prepared import PreparedSelect
 from courses.models import CourseCopy, IdeaProgress, Note
 from courses.selectors import copy_page
 from courses.services import progress_record
@@ -45,15 +46,37 @@ def _level_bounds(kind: ProblemKind) -> tuple[int, int]:
     return levels[0], levels[-1]
 
 
+# Reads of opening a problem, built by the ORM once per process (basislab.prepared).
+_IDEA_PROGRESS = PreparedSelect(
+    lambda copy_id, page_slug, idea_slug: IdeaProgress.objects.filter(
+        copy_id=copy_id, page_slug=page_slug, idea_slug=idea_slug
+    ),
+    copy_id=int,
+    page_slug=str,
+    idea_slug=str,
+)
+_OPEN_PROBLEM = PreparedSelect(
+    lambda copy_id, page_slug, idea_slug, kind: ProblemInstance.objects.filter(
+        copy_id=copy_id,
+        page_slug=page_slug,
+        idea_slug=idea_slug,
+        kind=kind,
+        purpose=ProblemInstance.Purpose.PRACTICE,
+        state=ProblemInstance.State.OPEN,
+    ).order_by("-created_at", "-pk")[:1],
+    copy_id=int,
+    page_slug=str,
+    idea_slug=str,
+    kind=str,
+)
+
+
 def _current_level(*, copy: CourseCopy, page_slug: str, idea_slug: str, kind: ProblemKind) -> int:
     """Return the learner's level on the idea, clamped to what the generator offers."""
-    level = (
-        IdeaProgress.objects.filter(copy=copy, page_slug=page_slug, idea_slug=idea_slug)
-        .values_list("level", flat=True)
-        .first()
-    )
+    # At most one row (unique per copy, page and idea).
+    rows = _IDEA_PROGRESS.rows(copy_id=copy.pk, page_slug=page_slug, idea_slug=idea_slug)
     low, high = _level_bounds(kind)
-    return min(max(level or low, low), high)
+    return min(max(rows[0].level if rows else low, low), high)
 
 
 def _check_idea(*, copy: CourseCopy, page_slug: str, idea_slug: str, kind: str) -> ProblemKind:
@@ -100,18 +123,11 @@ def _problem_create(
 def _open_problem(
     *, copy: CourseCopy, page_slug: str, idea_slug: str, kind: ProblemKind
 ) -> ProblemInstance | None:
-    return (
-        ProblemInstance.objects.filter(
-            copy=copy,
-            page_slug=page_slug,
-            idea_slug=idea_slug,
-            kind=kind.value,
-            purpose=ProblemInstance.Purpose.PRACTICE,
-            state=ProblemInstance.State.OPEN,
-        )
-        .order_by("-created_at")
-        .first()
+    # At most one (a partial unique constraint), the newest if ever more.
+    rows = _OPEN_PROBLEM.rows(
+        copy_id=copy.pk, page_slug=page_slug, idea_slug=idea_slug, kind=kind.value
     )
+    return rows[0] if rows else None
 
 
 def _open_or_create(

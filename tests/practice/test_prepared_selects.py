@@ -13,9 +13,13 @@ from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
 from basislab.prepared import PreparedSelect
-from courses.models import Note
-from practice import selectors
+from courses.models import IdeaProgress, Note
+from courses.services import copy_get_or_create
+from grading.kinds import ProblemKind
+from practice import selectors, services
 from practice.models import Attempt, ProblemInstance
+
+from .conftest import IDEA_SLUG, PAGE_SLUG
 
 
 def _fields(obj) -> dict:
@@ -134,3 +138,40 @@ def test_what_cannot_be_prepared_is_refused_with_the_reason():
     plain = PreparedSelect(lambda pk: Attempt.objects.filter(pk=pk), pk=int)
     with pytest.raises(TypeError, match="expected values for"):
         plain.rows(id=1)
+
+
+def test_the_open_problem_of_an_idea_and_kind_is_the_newest_open_one_of_this_copy(
+    copy, problem, other_learner
+):
+
+    def open_one(of_copy, kind=ProblemKind.WEIGHTED_SUM):
+        return services._open_problem(
+            copy=of_copy, page_slug=PAGE_SLUG, idea_slug=IDEA_SLUG, kind=kind
+        )
+
+    assert open_one(copy) == problem
+    assert open_one(copy, ProblemKind.CONTRAST) is None
+    fresh = services.problem_new_variant(copy=copy, problem=problem)
+    assert fresh.pk != problem.pk and open_one(copy) == fresh
+    theirs = copy_get_or_create(user=other_learner, course_slug=copy.course.slug)
+    assert open_one(theirs) is None
+
+
+def test_a_new_problem_is_made_at_the_learners_level_on_the_idea(copy):
+
+    def level() -> int:
+        return services._current_level(
+            copy=copy, page_slug=PAGE_SLUG, idea_slug=IDEA_SLUG, kind=ProblemKind.WEIGHTED_SUM
+        )
+
+    low, high = services._level_bounds(ProblemKind.WEIGHTED_SUM)
+    assert level() == low
+    row = IdeaProgress.objects.create(copy=copy, page_slug=PAGE_SLUG, idea_slug=IDEA_SLUG)
+    for stored, expected in ((low + 1, min(low + 1, high)), (high + 5, high)):
+        row.level = stored
+        row.save(update_fields=["level"])
+        assert level() == expected
+    IdeaProgress.objects.create(copy=copy, page_slug=PAGE_SLUG, idea_slug="one-row", level=high)
+    row.level = low
+    row.save(update_fields=["level"])
+    assert level() == low
