@@ -98,19 +98,40 @@ def problem_attempts(*, problem: ProblemInstance) -> list[Attempt]:
     return _PROBLEM_ATTEMPTS.rows(problem_id=problem.pk)
 
 
+_OPEN_PRACTICE_PROBLEM = PreparedSelect(
+    lambda copy_id, page_slug, idea_slug, kind: ProblemInstance.objects.filter(
+        copy_id=copy_id,
+        page_slug=page_slug,
+        idea_slug=idea_slug,
+        kind=kind,
+        purpose=ProblemInstance.Purpose.PRACTICE,
+        state=ProblemInstance.State.OPEN,
+    ).order_by("-created_at", "-pk")[:1],
+    copy_id=int,
+    page_slug=str,
+    idea_slug=str,
+    kind=str,
+)
+
+
+def open_practice_problem(
+    *, copy_id: int, page_slug: str, idea_slug: str, kind: str
+) -> ProblemInstance | None:
+    """Return the copy's open practice problem for the idea and kind (at most one: a partial
+    unique constraint; the newest if ever more), or None."""
+    rows = _OPEN_PRACTICE_PROBLEM.rows(
+        copy_id=copy_id, page_slug=page_slug, idea_slug=idea_slug, kind=kind
+    )
+    return rows[0] if rows else None
+
+
 def problem_current(*, problem: ProblemInstance) -> ProblemInstance | None:
     """Return the open practice problem that stands for the same idea and kind now, if any."""
-    return (
-        ProblemInstance.objects.filter(
-            copy_id=problem.copy_id,
-            page_slug=problem.page_slug,
-            idea_slug=problem.idea_slug,
-            kind=problem.kind,
-            purpose=ProblemInstance.Purpose.PRACTICE,
-            state=ProblemInstance.State.OPEN,
-        )
-        .order_by("-created_at")
-        .first()
+    return open_practice_problem(
+        copy_id=problem.copy_id,
+        page_slug=problem.page_slug,
+        idea_slug=problem.idea_slug,
+        kind=problem.kind,
     )
 
 

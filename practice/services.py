@@ -21,6 +21,7 @@ from grading import Verdict, grade
 from grading.kinds import ProblemKind, Status
 from practice.generators import GENERATORS, generate
 
+from . import selectors
 from .models import Attempt, ProblemInstance
 from .problems import problem_replace, problem_store
 from .review.services.export import review_export
@@ -46,7 +47,7 @@ def _level_bounds(kind: ProblemKind) -> tuple[int, int]:
     return levels[0], levels[-1]
 
 
-# Reads of opening a problem, built by the ORM once per process (basislab.prepared).
+# The learner's progress on an idea, built by the ORM once per process (basislab.prepared).
 _IDEA_PROGRESS = PreparedSelect(
     lambda copy_id, page_slug, idea_slug: IdeaProgress.objects.filter(
         copy_id=copy_id, page_slug=page_slug, idea_slug=idea_slug
@@ -54,20 +55,6 @@ _IDEA_PROGRESS = PreparedSelect(
     copy_id=int,
     page_slug=str,
     idea_slug=str,
-)
-_OPEN_PROBLEM = PreparedSelect(
-    lambda copy_id, page_slug, idea_slug, kind: ProblemInstance.objects.filter(
-        copy_id=copy_id,
-        page_slug=page_slug,
-        idea_slug=idea_slug,
-        kind=kind,
-        purpose=ProblemInstance.Purpose.PRACTICE,
-        state=ProblemInstance.State.OPEN,
-    ).order_by("-created_at", "-pk")[:1],
-    copy_id=int,
-    page_slug=str,
-    idea_slug=str,
-    kind=str,
 )
 
 
@@ -123,11 +110,9 @@ def _problem_create(
 def _open_problem(
     *, copy: CourseCopy, page_slug: str, idea_slug: str, kind: ProblemKind
 ) -> ProblemInstance | None:
-    # At most one (a partial unique constraint), the newest if ever more.
-    rows = _OPEN_PROBLEM.rows(
+    return selectors.open_practice_problem(
         copy_id=copy.pk, page_slug=page_slug, idea_slug=idea_slug, kind=kind.value
     )
-    return rows[0] if rows else None
 
 
 def _open_or_create(

@@ -14,6 +14,7 @@ from django.db.models import F, OuterRef, Q, Subquery
 from django.http import Http404
 from django.utils import timezone
 
+from basislab.prepared import PreparedSelect
 from courses.models import CourseCopy
 from courses.selectors import copy_credit_graph
 from practice.models import Attempt, ProblemInstance
@@ -72,10 +73,28 @@ def is_unsubscribe_token(token: str) -> bool:
     return bool(_TOKEN.fullmatch(token or ""))
 
 
+# Reads of every verdict page that credited something, built by the ORM once per process
+# (basislab.prepared): the learner's settings (one row a learner) and an attempt's review logs
+# with their items, without the reviewed item's own when the attempt answered a review.
+_SETTINGS = PreparedSelect(
+    lambda user_id: ReviewSettings.objects.filter(user_id=user_id).order_by("pk")[:1],
+    user_id=int,
+)
+
+
+def _attempt_logs(attempt_id: int, item_id: int | None = None):
+    logs = ReviewLog.objects.filter(attempt_id=attempt_id).exclude(item_id=item_id)
+    return logs.select_related("item").order_by("item__kind", "item__mistake")
+
+
+_ATTEMPT_LOGS = PreparedSelect(_attempt_logs, attempt_id=int)
+_ATTEMPT_LOGS_BUT_ITEM = PreparedSelect(_attempt_logs, attempt_id=int, item_id=int)
+
+
 def review_settings_of(*, user_id: int) -> ReviewSettings:
     """Return the learner's review settings, or the unsaved defaults if none are stored yet."""
-    found = ReviewSettings.objects.filter(user_id=user_id).first()
-    return found if found is not None else ReviewSettings(user_id=user_id)
+    found = _SETTINGS.rows(user_id=user_id)
+    return found[0] if found else ReviewSettings(user_id=user_id)
 
 
 def review_settings_by_token(*, token: str) -> ReviewSettings | None:
@@ -230,12 +249,10 @@ def review_attempt_credit(*, attempt: Attempt, item: ReviewItem | None = None) -
     ``item`` is the reviewed item when the attempt answered a review variant: its own rating
     is not credit, and another item's relapse is reported as such.
     """
-    logs = list(
-        ReviewLog.objects.filter(attempt=attempt)
-        .exclude(item_id=item.pk if item is not None else None)
-        .select_related("item")
-        .order_by("item__kind", "item__mistake")
-    )
+    if item is None:
+        logs = _ATTEMPT_LOGS.rows(attempt_id=attempt.pk)
+    else:
+        logs = _ATTEMPT_LOGS_BUT_ITEM.rows(attempt_id=attempt.pk, item_id=item.pk)
     if not logs:
         return AttemptCredit()
     zone = review_settings_of(user_id=attempt.copy.owner_id).zone

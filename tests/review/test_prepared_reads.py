@@ -1,0 +1,77 @@
+"""Review's prepared reads (basislab.prepared) against the querysets they stand for: the
+learner's settings, and the review logs a right answer left, with and without the reviewed
+item's own."""
+
+from datetime import timedelta
+
+import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from grading.kinds import MistakeCode, Status
+from practice.review.models import ReviewItem, ReviewLog, ReviewSettings
+from practice.review.selectors import review_attempt_credit, review_settings_of
+from practice.review.services.recording import review_record_attempt
+from practice.review.services.review_settings import review_settings_get_or_create
+from practice.review.services.variants import review_open
+
+from .conftest import NOW, make_attempt, make_problem
+
+
+def _fields(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+def _items(copy, *mistakes: str) -> list[ReviewItem]:
+    with time_machine.travel(NOW, tick=False):
+        for mistake in mistakes:
+            review_record_attempt(
+                attempt=make_attempt(make_problem(copy), mistake=MistakeCode(mistake))
+            )
+    return list(ReviewItem.objects.filter(copy=copy).order_by("pk"))
+
+
+def _orm_logs(attempt, item=None) -> list[ReviewLog]:
+    logs = ReviewLog.objects.filter(attempt=attempt).exclude(item_id=item.pk if item else None)
+    return list(logs.select_related("item").order_by("item__kind", "item__mistake"))
+
+
+def test_settings_are_the_stored_row_or_unsaved_defaults(copy):
+    owner = copy.owner
+    default = review_settings_of(user_id=owner.pk)
+    assert default.pk is None and default.user_id == owner.pk
+    stored = review_settings_get_or_create(user_id=owner.pk)
+    found = review_settings_of(user_id=owner.pk)
+    assert found.pk == stored.pk
+    assert _fields(found) == _fields(ReviewSettings.objects.get(user=owner))
+
+
+def test_a_practice_answers_credit_logs_are_the_querysets_with_their_items(copy):
+    a, b = _items(copy, "omitted_term", "wrong_row")
+    at = NOW + timedelta(hours=3)
+    with time_machine.travel(at, tick=False):
+        attempt = make_attempt(make_problem(copy), status=Status.CORRECT)
+        review_record_attempt(attempt=attempt)
+    orm = _orm_logs(attempt)
+    assert len(orm) == 2
+    with CaptureQueriesContext(connection) as captured:
+        credit = review_attempt_credit(attempt=attempt)
+        items = [log.item for log in credit.credited]
+    assert [_fields(log) for log in credit.credited] == [_fields(log) for log in orm]
+    assert [_fields(item) for item in items] == [_fields(log.item) for log in orm]
+    assert {item.pk for item in items} == {a.pk, b.pk}
+    # The logs (items joined) and the learner's time zone: nothing more.
+    assert len(captured.captured_queries) == 2
+
+
+def test_a_reviews_own_log_is_left_out_of_its_credit(copy):
+    first, other = _items(copy, "omitted_term", "wrong_row")
+    with time_machine.travel(first.due, tick=False):
+        variant = review_open(copy=copy, item=first)
+        attempt = make_attempt(variant, status=Status.CORRECT)
+        review_record_attempt(attempt=attempt)
+    assert ReviewLog.objects.filter(attempt=attempt, item=first).exists()
+    credit = review_attempt_credit(attempt=attempt, item=first)
+    orm = _orm_logs(attempt, first)
+    assert [log.pk for log in credit.credited] == [log.pk for log in orm]
+    assert [log.item_id for log in credit.credited] == [other.pk]
