@@ -72,6 +72,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # {% url %} with its reversals remembered per process (basislab/url_tag.py).
+            "builtins": ["basislab.url_tag"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

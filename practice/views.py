@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_ratelimit.core import is_ratelimited
 
 from basislab.limits import limit_reached, too_many
+from basislab.url_tag import url_reverse
 from courses.selectors import access_copy
 from grading.kinds import ProblemKind, Status
 from practice.generators import render_statement
@@ -105,7 +106,9 @@ def problem_open(
     """Open the learner's problem for an idea and kind (created once) and go to it."""
     copy = access_copy(user=request.user, copy_id=copy_id)
     problem = services.problem_open(copy=copy, page_slug=page_slug, idea_slug=idea_slug, kind=kind)
-    return redirect("practice:problem", copy_id=copy.pk, problem_id=problem.pk)
+    return redirect(
+        url_reverse("practice:problem", kwargs={"copy_id": copy.pk, "problem_id": problem.pk})
+    )
 
 
 @login_required
@@ -120,7 +123,11 @@ def problem_detail(request: HttpRequest, copy_id: int, problem_id: int) -> HttpR
             attempt = answer_submit(request, problem, form)
             if attempt is None:
                 return redirect("practice:problem", copy_id=copy_id, problem_id=problem.pk)
-            return redirect("practice:attempt", copy_id=copy_id, attempt_id=attempt.pk)
+            return redirect(
+                url_reverse(
+                    "practice:attempt", kwargs={"copy_id": copy_id, "attempt_id": attempt.pk}
+                )
+            )
         if "token" in form.errors:
             # A form without its one-time token (tampered with, or cached by a proxy) gets a
             # fresh one; the answer text is kept.
