@@ -94,6 +94,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTHENTICATION_BACKENDS = [
     # AxesStandaloneBackend first: a locked-out sign-in is refused before the password is checked.
     "axes.backends.AxesStandaloneBackend",
+    # Django's ModelBackend with the user read prepared once per process; it ends the chain on a
+    # refused password. Django's own after it only reads sessions made before it existed
+    # (basislab/accounts/backends.py).
+    "basislab.accounts.backends.ModelBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 PASSWORD_HASHERS = [

@@ -21,6 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from pylti1p3.exception import LtiException, OIDCException
 
+from basislab.accounts.backends import SIGN_IN_BACKEND
 from basislab.limits import limit_reached, too_many
 from courses.models import Idea, Page
 
@@ -35,7 +36,6 @@ from .services import launches
 from .tasks import sync_roster
 
 logger = logging.getLogger(__name__)
-SIGN_IN_BACKEND = "django.contrib.auth.backends.ModelBackend"
 DEEP_LINK_SESSION_KEY = "lti_deep_link"
 
 

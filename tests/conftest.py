@@ -17,6 +17,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from basislab.accounts.backends import SIGN_IN_BACKEND
 from courses.models import CourseCopy, CourseVersion
 from courses.services import copy_get_or_create, course_load
 
@@ -24,7 +25,6 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_COURSE_DIR = ROOT / "tests" / "courses" / "fixtures" / "mini-course"
 REAL_COURSE_DIR = ROOT / "courses" / "content" / "how-text-becomes-numbers"
 TEST_PASSWORD = "violet-harbour-tangent-42"
-SIGN_IN_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from basislab.limits import limit_reached, too_many
 
+from .backends import SIGN_IN_BACKEND
 from .forms import SignUpForm, SiteUrlPasswordResetForm
 from .services import lockout_lift, user_create
 
@@ -40,7 +41,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             email=form.cleaned_data["email"],
             password=form.cleaned_data["password1"],
         )
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=SIGN_IN_BACKEND)
         return redirect(next_url or "courses:dashboard")
     return render(request, "registration/signup.html", {"form": form, "next": next_url or ""})
 

@@ -15,7 +15,7 @@ def admin_client(db) -> Client:
         username="operator", email="operator@example.org", password="x-long-admin-pass-1"
     )
     client = Client()
-    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    client.force_login(user, backend="basislab.accounts.backends.ModelBackend")
     return client
 
 
