@@ -19,12 +19,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 
-# Placeholders no row has: negative ids far from any sequence, strings no slug can be.
-_PLACEHOLDER_BASE = -7_300_000_001
+# Placeholders no row has: negative ids far from any sequence, yet inside a 32-bit integer
+# field's range (the ORM drops a lookup out of a field's range before any SQL is made), and
+# strings no slug can be.
+_PLACEHOLDER_BASE = -2_000_000_001
 
 
 def _placeholder(index: int, kind: type) -> int | str:
@@ -86,7 +89,13 @@ class PreparedSelect:
         }
         queryset = self._build(**placeholders)
         compiler = queryset.query.get_compiler(connection=connection)
-        sql, params = compiler.as_sql()
+        try:
+            sql, params = compiler.as_sql()
+        except EmptyResultSet as exc:
+            raise ValueError(
+                f"the ORM made no statement for placeholders {placeholders} (a value out of a "
+                "field's range, as a negative id in a positive field): bind another field"
+            ) from exc
         by_value = {(type(v), v): name for name, v in placeholders.items()}
         slots = tuple(
             by_value.get((type(p), p)) if isinstance(p, int | str) else None for p in params

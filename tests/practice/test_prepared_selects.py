@@ -175,3 +175,19 @@ def test_a_new_problem_is_made_at_the_learners_level_on_the_idea(copy):
     row.level = low
     row.save(update_fields=["level"])
     assert level() == low
+
+
+@pytest.mark.django_db
+def test_a_placeholder_the_orm_drops_as_out_of_range_is_refused_by_name():
+    # A positive field: the ORM drops a negative value before any SQL, so no placeholder fits.
+    counted = PreparedSelect(lambda n: Attempt.objects.filter(problem__level=n), n=int)
+    with pytest.raises(ValueError, match="out of a field's range"):
+        counted.rows(n=1)
+
+
+@pytest.mark.django_db
+def test_placeholders_fit_a_32_bit_id():
+    from django.contrib.auth import get_user_model
+
+    users = PreparedSelect(lambda pk: get_user_model().objects.filter(pk=pk), pk=int)
+    assert users.rows(pk=1) == list(get_user_model().objects.filter(pk=1))
