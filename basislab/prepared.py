@@ -48,6 +48,7 @@ class _Compiled:
     init_list: list[str]
     model_slice: slice
     populators: list
+    annotations: tuple[tuple[str, int], ...]  # each annotation's name and column, as the ORM
 
 
 class PreparedSelect:
@@ -103,8 +104,6 @@ class PreparedSelect:
         missing = set(self._types) - set(slots)
         if missing:
             raise ValueError(f"the query does not bind {sorted(missing)} as a plain parameter")
-        if compiler.annotation_col_map:
-            raise ValueError("a prepared select makes models only: no annotations")
         klass_info, select = compiler.klass_info, compiler.select
         fields = select[klass_info["select_fields"][0] : klass_info["select_fields"][-1] + 1]
         start = klass_info["select_fields"][0]
@@ -117,6 +116,7 @@ class PreparedSelect:
             init_list=[f[0].target.attname for f in fields],
             model_slice=slice(start, start + len(fields)),
             populators=get_related_populators(klass_info, select, connection.alias),
+            annotations=tuple((compiler.annotation_col_map or {}).items()),
         )
 
     def _models(self, compiled: _Compiled, fetched: list) -> list[Model]:
@@ -130,5 +130,7 @@ class PreparedSelect:
             obj = model.from_db(alias, compiled.init_list, row[compiled.model_slice])
             for populator in compiled.populators:
                 populator.populate(row, obj)
+            for name, column in compiled.annotations:
+                setattr(obj, name, row[column])
             objects.append(obj)
         return objects

@@ -9,6 +9,7 @@ import uuid
 
 import pytest
 from django.db import connection
+from django.db.models import Exists, F, OuterRef
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
@@ -130,11 +131,6 @@ def test_what_cannot_be_prepared_is_refused_with_the_reason():
     rewritten = PreparedSelect(lambda text: Attempt.objects.filter(text__contains=text), text=str)
     with pytest.raises(ValueError, match=r"does not bind \['text'\]"):
         rewritten.rows(text="1")
-    annotated = PreparedSelect(
-        lambda pk: Attempt.objects.filter(pk=pk).annotate(twice=selectors.F("pk") * 2), pk=int
-    )
-    with pytest.raises(ValueError, match="no annotations"):
-        annotated.rows(pk=1)
     plain = PreparedSelect(lambda pk: Attempt.objects.filter(pk=pk), pk=int)
     with pytest.raises(TypeError, match="expected values for"):
         plain.rows(id=1)
@@ -191,3 +187,25 @@ def test_placeholders_fit_a_32_bit_id():
 
     users = PreparedSelect(lambda pk: get_user_model().objects.filter(pk=pk), pk=int)
     assert users.rows(pk=1) == list(get_user_model().objects.filter(pk=1))
+
+
+def test_an_annotation_comes_with_its_model_converted_as_the_orm_does(problem, submit):
+    submit(problem, "[1, 2]")
+    submit(problem, "[3, 4]")
+
+    def build(problem_id):
+        later = Attempt.objects.filter(problem_id=OuterRef("problem_id"), pk__gt=OuterRef("pk"))
+        return (
+            Attempt.objects.filter(problem_id=problem_id)
+            .annotate(superseded=Exists(later), twice=F("pk") * 2)
+            .order_by("pk")
+        )
+
+    prepared = PreparedSelect(build, problem_id=int)
+    rows, sql = _statements(lambda: prepared.rows(problem_id=problem.pk))
+    orm, orm_sql = _statements(lambda: build(problem.pk))
+    assert sql == orm_sql
+    assert [(a.pk, a.superseded, a.twice) for a in rows] == [
+        (a.pk, a.superseded, a.twice) for a in orm
+    ]
+    assert [a.superseded for a in rows] == [True, False]  # booleans, on SQLite too

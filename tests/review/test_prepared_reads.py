@@ -5,13 +5,13 @@ item's own."""
 from datetime import timedelta
 
 import time_machine
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from grading.kinds import MistakeCode, Status
 from practice.review.models import ReviewItem, ReviewLog, ReviewSettings
 from practice.review.selectors import review_attempt_credit, review_settings_of
-from practice.review.services.recording import review_record_attempt
+from practice.review.services.recording import _locked_item, review_record_attempt
 from practice.review.services.review_settings import review_settings_get_or_create
 from practice.review.services.variants import review_open
 
@@ -75,3 +75,19 @@ def test_a_reviews_own_log_is_left_out_of_its_credit(copy):
     orm = _orm_logs(attempt, first)
     assert [log.pk for log in credit.credited] == [log.pk for log in orm]
     assert [log.item_id for log in credit.credited] == [other.pk]
+
+
+def test_the_locked_card_says_whether_this_problem_rated_it(copy):
+    (item,) = _items(copy, "omitted_term")
+    rated_problem = ReviewLog.objects.get(item=item).attempt.problem
+    other = make_problem(copy)
+    with transaction.atomic(), CaptureQueriesContext(connection) as captured:
+        args = {"copy_id": copy.pk, "kind": item.kind, "mistake": item.mistake}
+        assert _locked_item(**args, problem_id=rated_problem.pk).rated_by_problem is True
+        assert _locked_item(**args, problem_id=other.pk).rated_by_problem is False
+        assert _locked_item(**{**args, "mistake": "wrong_row"}, problem_id=other.pk) is None
+    selects = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("SELECT")]
+    assert len(selects) == 3
+    assert (
+        all(s.endswith("FOR UPDATE") for s in selects) == connection.features.has_select_for_update
+    )

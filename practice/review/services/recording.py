@@ -6,10 +6,11 @@ import functools
 from collections.abc import Callable
 from datetime import datetime
 
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from basislab.prepared import PreparedSelect
 from grading.kinds import Status
 from practice.models import Attempt, ProblemInstance
 
@@ -101,28 +102,24 @@ def _review_on_variant(
     return log
 
 
-@functools.cache
-def _locked_item_sql(*, for_update: bool) -> str:
-    # Written out once per process: built by the ORM, this select cost about twenty times its
-    # run time in Python on every explained wrong answer. Only table and column names are
-    # formatted in; values are parameters.
-    item, log, attempt = (m._meta.db_table for m in (ReviewItem, ReviewLog, Attempt))
-    columns = ", ".join(f'r."{f.column}"' for f in ReviewItem._meta.concrete_fields)
-    return (
-        f'SELECT {columns}, EXISTS (SELECT 1 FROM "{log}" l'  # noqa: S608
-        f' INNER JOIN "{attempt}" a ON a.id = l.attempt_id'
-        " WHERE l.item_id = r.id AND a.problem_id = %s) AS rated_by_problem"
-        f' FROM "{item}" r WHERE r.copy_id = %s AND r.kind = %s AND r.mistake = %s'
-        " ORDER BY r.id LIMIT 1" + (" FOR UPDATE" if for_update else "")
-    )
+def _item_rated_by(copy_id: int, kind: str, mistake: str, problem_id: int) -> QuerySet:
+    rated = ReviewLog.objects.filter(item_id=OuterRef("pk"), attempt__problem_id=problem_id)
+    found = ReviewItem.objects.select_for_update().filter(copy_id=copy_id, kind=kind)
+    found = found.filter(mistake=mistake).annotate(rated_by_problem=Exists(rated))
+    return found.order_by("pk")[:1]
+
+
+# Built by the ORM once per process (basislab.prepared): built on every explained wrong answer,
+# this locking select cost about twenty times its run time in Python. FOR UPDATE where the
+# database has it; compiled inside the submit's transaction, as the ORM requires.
+_LOCKED_ITEM = PreparedSelect(_item_rated_by, copy_id=int, kind=str, mistake=str, problem_id=int)
 
 
 def _locked_item(*, copy_id: int, kind: str, mistake: str, problem_id: int) -> ReviewItem | None:
     """Return the copy's item for (kind, mistake), locked, with ``rated_by_problem``: whether
     an answer to the problem has rated it; None when there is none."""
-    sql = _locked_item_sql(for_update=connection.features.has_select_for_update)
-    found = ReviewItem.objects.raw(sql, [problem_id, copy_id, kind, mistake])
-    return next(iter(found), None)
+    found = _LOCKED_ITEM.rows(copy_id=copy_id, kind=kind, mistake=mistake, problem_id=problem_id)
+    return found[0] if found else None
 
 
 def _item_for_mistake(
