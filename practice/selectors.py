@@ -46,6 +46,23 @@ _PROBLEM_ATTEMPTS = PreparedSelect(
 )
 
 
+def _owned(
+    user: AbstractBaseUser | AnonymousUser,
+    reads: tuple[PreparedSelect, PreparedSelect],
+    copy_id: int | None,
+    **ids: int,
+):
+    """Return the row the user owns through its copy (in copy_id when given), or None."""
+    if not user.is_authenticated:
+        return None
+    anywhere, in_copy = reads
+    if copy_id is None:
+        rows = anywhere.rows(owner_id=user.pk, **ids)
+    else:
+        rows = in_copy.rows(owner_id=user.pk, copy_id=copy_id, **ids)
+    return rows[0] if rows else None
+
+
 def access_problem(
     *, user: AbstractBaseUser | AnonymousUser, problem_id: int, copy_id: int | None = None
 ) -> ProblemInstance:
@@ -53,15 +70,10 @@ def access_problem(
 
     Raises Http404 otherwise: another learner's problem and a missing one look the same.
     """
-    if not user.is_authenticated:
+    problem = _owned(user, (_PROBLEM, _PROBLEM_IN_COPY), copy_id, problem_id=problem_id)
+    if problem is None:
         raise Http404("No such problem")
-    if copy_id is None:
-        rows = _PROBLEM.rows(problem_id=problem_id, owner_id=user.pk)
-    else:
-        rows = _PROBLEM_IN_COPY.rows(problem_id=problem_id, owner_id=user.pk, copy_id=copy_id)
-    if not rows:
-        raise Http404("No such problem")
-    return rows[0]
+    return problem
 
 
 def access_attempt(
@@ -71,15 +83,9 @@ def access_attempt(
 
     Raises Http404 otherwise.
     """
-    if not user.is_authenticated:
+    attempt = _owned(user, (_ATTEMPT, _ATTEMPT_IN_COPY), copy_id, attempt_id=attempt_id)
+    if attempt is None:
         raise Http404("No such attempt")
-    if copy_id is None:
-        rows = _ATTEMPT.rows(attempt_id=attempt_id, owner_id=user.pk)
-    else:
-        rows = _ATTEMPT_IN_COPY.rows(attempt_id=attempt_id, owner_id=user.pk, copy_id=copy_id)
-    if not rows:
-        raise Http404("No such attempt")
-    attempt = rows[0]
     # The attempt's copy is its problem's (joined), so the page never reads it again.
     if attempt.copy_id == attempt.problem.copy_id:
         attempt.copy = attempt.problem.copy
