@@ -12,6 +12,9 @@ tests compare each prepared select with its queryset (tests/test_prepared.py).
 Values are whole numbers (ids) or strings (slugs), named with their type. A placeholder must
 come through the ORM unchanged as one parameter, so a lookup that rewrites its value (``contains``)
 or whose SQL depends on it (``None``, a list) is refused when the select is first compiled.
+The checks the ORM makes while compiling are made then, once per connection: a
+``select_for_update()`` select must first run inside a transaction, as the ORM requires, and a
+later run outside one is not refused again (the reads here run inside the submit's).
 """
 
 import weakref
