@@ -7,7 +7,8 @@ same statement each time with other ids, so ``PreparedSelect`` asks the ORM for 
 with a placeholder id in each slot, and afterwards only binds the ids, runs the statement and
 makes the rows into models with the ORM's own converters and related-object populators. The
 statement is the ORM's, so ownership filters, joins and ordering are exactly the queryset's;
-tests compare each prepared select with its queryset (tests/test_prepared.py).
+tests compare each prepared select with its queryset (docs/practice.md lists the reads and their
+tests; tests/practice/test_prepared_selects.py tests this module).
 
 Values are whole numbers (ids) or strings (slugs), named with their type. A placeholder must
 come through the ORM unchanged as one parameter, so a lookup that rewrites its value (``contains``)
@@ -108,6 +109,8 @@ class PreparedSelect:
         if missing:
             raise ValueError(f"the query does not bind {sorted(missing)} as a plain parameter")
         klass_info, select = compiler.klass_info, compiler.select
+        if klass_info is None:
+            raise ValueError("a prepared select makes models: not values() or values_list()")
         fields = select[klass_info["select_fields"][0] : klass_info["select_fields"][-1] + 1]
         start = klass_info["select_fields"][0]
         return _Compiled(

@@ -131,6 +131,9 @@ def test_what_cannot_be_prepared_is_refused_with_the_reason():
     rewritten = PreparedSelect(lambda text: Attempt.objects.filter(text__contains=text), text=str)
     with pytest.raises(ValueError, match=r"does not bind \['text'\]"):
         rewritten.rows(text="1")
+    values = PreparedSelect(lambda pk: Attempt.objects.filter(pk=pk).values("text"), pk=int)
+    with pytest.raises(ValueError, match="not values"):
+        values.rows(pk=1)
     plain = PreparedSelect(lambda pk: Attempt.objects.filter(pk=pk), pk=int)
     with pytest.raises(TypeError, match="expected values for"):
         plain.rows(id=1)
