@@ -26,7 +26,7 @@ from typing import Any
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import Model, QuerySet
-from django.db.models.query import get_related_populators
+from django.db.models.query import ModelIterable, get_related_populators
 
 # Placeholders no row has: negative ids far from any sequence, yet inside a 32-bit integer
 # field's range (the ORM drops a lookup out of a field's range before any SQL is made), and
@@ -93,6 +93,8 @@ class PreparedSelect:
             for index, (name, kind) in enumerate(self._types.items())
         }
         queryset = self._build(**placeholders)
+        if queryset._iterable_class is not ModelIterable:
+            raise ValueError("a prepared select makes models: not values() or values_list()")
         compiler = queryset.query.get_compiler(connection=connection)
         try:
             sql, params = compiler.as_sql()
@@ -109,8 +111,6 @@ class PreparedSelect:
         if missing:
             raise ValueError(f"the query does not bind {sorted(missing)} as a plain parameter")
         klass_info, select = compiler.klass_info, compiler.select
-        if klass_info is None:
-            raise ValueError("a prepared select makes models: not values() or values_list()")
         fields = select[klass_info["select_fields"][0] : klass_info["select_fields"][-1] + 1]
         start = klass_info["select_fields"][0]
         return _Compiled(
