@@ -89,6 +89,17 @@ DATABASES = {
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DATABASE_PREPARED_STATEMENTS", default=True
+):
+    # Values sent apart from the statement (psycopg's server-side binding), and a statement a
+    # connection has run five times (psycopg's own default) prepared on the server: PostgreSQL
+    # then plans it once per connection, not on every run (Continue's statement took 0.47 ms
+    # to plan and 0.05 ms to run; docs/benchmarks.md). Off (0) behind a pooler in transaction
+    # mode, whose server connections do not keep a client's prepared statements.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        server_side_binding=True, prepare_threshold=5
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
