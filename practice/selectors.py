@@ -3,7 +3,7 @@
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models import Count, F, Q, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
 
@@ -44,6 +44,18 @@ _PROBLEM_ATTEMPTS = PreparedSelect(
     ],
     problem_id=int,
 )
+
+
+def _attempts_beside(attempt_id: int, owner_id: int, copy_id: int) -> QuerySet:
+    # The problem's attempts as problem_attempts lists them, of the problem whose attempt the
+    # owner's copy holds: each with that problem, its copy and the copy's version joined.
+    owned = Attempt.objects.filter(pk=attempt_id, copy__owner_id=owner_id, copy_id=copy_id)
+    found = Attempt.objects.select_related("problem__copy__version")
+    found = found.filter(problem_id=Subquery(owned.values("problem_id")[:1]))
+    return found.order_by("-created_at", "-pk")[:PROBLEM_ATTEMPTS_SHOWN]
+
+
+_ATTEMPTS_BESIDE = PreparedSelect(_attempts_beside, attempt_id=int, owner_id=int, copy_id=int)
 
 
 def _owned(
@@ -90,6 +102,26 @@ def access_attempt(
     if attempt.copy_id == attempt.problem.copy_id:
         attempt.copy = attempt.problem.copy
     return attempt
+
+
+def access_attempt_listed(
+    *, user: AbstractBaseUser | AnonymousUser, attempt_id: int, copy_id: int
+) -> tuple[Attempt, list[Attempt]]:
+    """Return the attempt if the user owns it in copy_id (as ``access_attempt``), with its
+    problem's attempts as ``problem_attempts`` lists them: what the Verdict page shows.
+
+    One statement when the attempt is among those listed (the newest, as after a submit); an
+    older one is then read by ``access_attempt``. Raises Http404 as ``access_attempt`` does.
+    """
+    listed: list[Attempt] = []
+    if user.is_authenticated:
+        listed = _ATTEMPTS_BESIDE.rows(attempt_id=attempt_id, owner_id=user.pk, copy_id=copy_id)
+    attempt = next((row for row in listed if row.pk == attempt_id), None)
+    if attempt is None:
+        # Not listed: no such attempt of the user's, or one older than those listed.
+        return access_attempt(user=user, attempt_id=attempt_id, copy_id=copy_id), listed
+    attempt.copy = attempt.problem.copy
+    return attempt, listed
 
 
 def attempt_history(*, copy: CourseCopy) -> QuerySet[Attempt]:

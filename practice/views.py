@@ -64,10 +64,12 @@ def _problem_context(
     *,
     form: AnswerForm | None = None,
     attempt: Attempt | None = None,
+    attempts: list[Attempt] | None = None,
     preview: dict | None = None,
     show_solution: bool = False,
 ) -> dict:
-    """Build what the problem page shows: statement, picture, form, verdict, own attempts."""
+    """Build what the problem page shows: statement, picture, form, verdict, own attempts (read
+    here unless the caller read them with the attempt)."""
     wrong_picture = None
     if attempt is not None and attempt.status == Status.INCORRECT:
         wrong_picture = functools.partial(answer_picture, problem.spec, attempt.text)
@@ -89,7 +91,7 @@ def _problem_context(
         "attempt": attempt,
         "verdict": attempt.verdict if attempt else None,
         "preview": preview,
-        "attempts": selectors.problem_attempts(problem=problem),
+        "attempts": selectors.problem_attempts(problem=problem) if attempts is None else attempts,
         "current": None if is_open else selectors.problem_current(problem=problem),
         # The worked solution: always on a revealed problem, on request on another closed one.
         "show_solution": show_solution,
@@ -210,8 +212,10 @@ def problem_reveal(request: HttpRequest, copy_id: int, problem_id: int) -> HttpR
 @require_GET
 def attempt_detail(request: HttpRequest, copy_id: int, attempt_id: int) -> HttpResponse:
     """Show one attempt's Verdict on its problem's page, with what to do next."""
-    attempt = selectors.access_attempt(user=request.user, attempt_id=attempt_id, copy_id=copy_id)
-    context = _problem_context(request, attempt.problem, attempt=attempt)
+    attempt, attempts = selectors.access_attempt_listed(
+        user=request.user, attempt_id=attempt_id, copy_id=copy_id
+    )
+    context = _problem_context(request, attempt.problem, attempt=attempt, attempts=attempts)
     return render(request, "practice/problem.html", context)
 
 

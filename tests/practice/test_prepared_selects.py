@@ -8,6 +8,7 @@ spec's JSON, times with their zone) and the joined objects in place, read withou
 import uuid
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.db.models import Exists, F, OuterRef
 from django.http import Http404
@@ -84,6 +85,47 @@ def test_the_problem_attempts_are_the_querysets_newest_first_and_at_most_twenty(
     assert [a.pk for a in rows] == [a.pk for a in orm]
     assert [_fields(a) for a in rows] == [_fields(a) for a in orm]
     assert len(rows) == selectors.PROBLEM_ATTEMPTS_SHOWN
+
+
+def test_the_verdict_pages_attempt_comes_with_its_problems_list_in_one_statement(
+    learner, copy, problem, submit
+):
+    for index in range(selectors.PROBLEM_ATTEMPTS_SHOWN + 3):
+        submit(problem, f"[{index}, 0]")
+    listed = selectors.problem_attempts(problem=problem)
+    oldest_listed, newest = listed[-1], listed[0]
+    older = Attempt.objects.filter(problem=problem).order_by("created_at", "pk").first()
+    assert older.pk not in {a.pk for a in listed}
+    for attempt, statements in ((newest, 1), (oldest_listed, 1), (older, 2)):
+        beside = selectors._attempts_beside(attempt.pk, learner.pk, copy.pk)
+        orm_sql = _statements(lambda beside=beside: beside)[1]
+        with CaptureQueriesContext(connection) as captured:
+            got, rows = selectors.access_attempt_listed(
+                user=learner, attempt_id=attempt.pk, copy_id=copy.pk
+            )
+            assert got.copy is got.problem.copy
+            assert got.problem.copy.version.pk == copy.version_id
+        assert len(captured.captured_queries) == statements
+        assert captured.captured_queries[0]["sql"] == orm_sql[0]
+        alone = selectors.access_attempt(user=learner, attempt_id=attempt.pk, copy_id=copy.pk)
+        assert _fields(got) == _fields(alone) and _fields(got.problem) == _fields(alone.problem)
+        assert [a.pk for a in rows] == [a.pk for a in listed]
+        assert [_fields(a) for a in rows] == [_fields(a) for a in listed]
+
+
+def test_the_verdict_pages_read_finds_no_attempt_of_another_copy_or_learner(
+    learner, other_learner, copy, problem, submit
+):
+    submit(problem, "[1, 2]")
+    attempt = Attempt.objects.get(problem=problem)
+    for user, attempt_id, copy_id in (
+        (other_learner, attempt.pk, copy.pk),
+        (learner, attempt.pk, copy.pk + 1),
+        (learner, attempt.pk + 1000, copy.pk),
+        (AnonymousUser(), attempt.pk, copy.pk),
+    ):
+        with pytest.raises(Http404):
+            selectors.access_attempt_listed(user=user, attempt_id=attempt_id, copy_id=copy_id)
 
 
 def test_another_learners_or_a_missing_id_is_not_found(learner, other_learner, copy, problem):

@@ -143,7 +143,7 @@ def test_a_right_first_try_crediting_two_items_takes_seventeen_statements(
     assert ReviewLog.objects.filter(origin=ReviewLog.Origin.IMPLICIT).count() == items
 
 
-def test_the_verdict_page_takes_four_statements_and_continues_with_one(
+def test_the_verdict_page_takes_three_statements_and_continues_with_one(
     learner_client, answered, django_assert_num_queries
 ):
     attempt = Attempt.objects.get(problem=answered)
@@ -151,9 +151,9 @@ def test_the_verdict_page_takes_four_statements_and_continues_with_one(
         "practice:attempt", kwargs={"copy_id": answered.copy_id, "attempt_id": attempt.pk}
     )
     learner_client.get(url)  # the typeset explanation and picture are cached from here on
-    # session, user, the attempt with its problem and copy (the problem's copy and its version
-    # joined, not read again by the page), the problem's own attempts; then Continue's next
-    # step with nothing due, one statement (practice.today.continue_sql).
-    with django_assert_num_queries(4 + 1):
+    # session, user, the problem's own attempts with the one shown among them, each with its
+    # problem, the problem's copy and the copy's version joined (not read again by the page);
+    # then Continue's next step with nothing due, one statement (practice.today.continue_sql).
+    with django_assert_num_queries(3 + 1):
         response = learner_client.get(url)
     assert response.status_code == 200
