@@ -4,6 +4,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404
 
 from basislab.prepared import PreparedSelect
@@ -11,21 +12,25 @@ from basislab.prepared import PreparedSelect
 from .graph import CreditEdge, credit_targets, graph_from_json
 from .models import CourseCopy, CourseVersion, Idea, IdeaProgress, Note, Page
 
+
 # Reads every page of a copy makes, built by the ORM once per process (basislab.prepared).
-_COPY = PreparedSelect(
-    lambda copy_id, owner_id: CourseCopy.objects.select_related("course", "version").filter(
+def _owned_copy(copy_id: int, owner_id: int) -> QuerySet:
+    return CourseCopy.objects.select_related("course", "version").filter(
         pk=copy_id, owner_id=owner_id
-    ),
-    copy_id=int,
-    owner_id=int,
-)
+    )
+
+
+def _owned_copy_noted(copy_id: int, owner_id: int, page_slug: str) -> QuerySet:
+    # With the learner's note on one page (at most one a page: unique per copy and page), NULL
+    # when there is none.
+    notes = Note.objects.filter(copy_id=OuterRef("pk"), page_slug=page_slug).values("text")[:1]
+    return _owned_copy(copy_id, owner_id).annotate(note_text=Subquery(notes))
+
+
+_COPY = PreparedSelect(_owned_copy, copy_id=int, owner_id=int)
+_COPY_NOTED = PreparedSelect(_owned_copy_noted, copy_id=int, owner_id=int, page_slug=str)
 _PROGRESS = PreparedSelect(
     lambda copy_id: IdeaProgress.objects.filter(copy_id=copy_id), copy_id=int
-)
-_NOTE = PreparedSelect(
-    lambda copy_id, page_slug: Note.objects.filter(copy_id=copy_id, page_slug=page_slug),
-    copy_id=int,
-    page_slug=str,
 )
 
 
@@ -40,6 +45,19 @@ def access_copy(*, user: AbstractBaseUser | AnonymousUser, copy_id: int) -> Cour
     if not rows:
         raise Http404("No such course copy")
     return rows[0]
+
+
+def access_copy_noted(
+    *, user: AbstractBaseUser | AnonymousUser, copy_id: int, page_slug: str
+) -> tuple[CourseCopy, str]:
+    """Return the copy as ``access_copy`` does, with the learner's note on the page (an empty
+    string when there is none), in one statement."""
+    if not user.is_authenticated:
+        raise Http404("No such course copy")
+    rows = _COPY_NOTED.rows(copy_id=copy_id, owner_id=user.pk, page_slug=page_slug)
+    if not rows:
+        raise Http404("No such course copy")
+    return rows[0], rows[0].note_text or ""
 
 
 # A stored course version never changes (new content makes a new version), so its pages are
@@ -157,13 +175,6 @@ def version_caches_clear(**_kwargs: object) -> None:
 def copy_progress(*, copy: CourseCopy) -> dict[tuple[str, str], IdeaProgress]:
     """Return the copy's progress rows keyed by (page slug, idea slug)."""
     return {(p.page_slug, p.idea_slug): p for p in _PROGRESS.rows(copy_id=copy.pk)}
-
-
-def copy_note_text(*, copy: CourseCopy, page_slug: str) -> str:
-    """Return the learner's note on the page, or an empty string."""
-    # At most one note a page (unique per copy and page).
-    notes = _NOTE.rows(copy_id=copy.pk, page_slug=page_slug)
-    return notes[0].text if notes else ""
 
 
 def copy_newer_version(*, copy: CourseCopy) -> CourseVersion | None:

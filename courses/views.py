@@ -13,8 +13,8 @@ from .models import CourseCopy, Page
 from .presenters import dashboard_pages, page_segments
 from .selectors import (
     access_copy,
+    access_copy_noted,
     copy_newer_version,
-    copy_note_text,
     copy_page,
     copy_pages,
     copy_progress,
@@ -40,9 +40,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 @login_required
 def page(request: HttpRequest, copy_id: int, page_slug: str) -> HttpResponse:
     """Show one page of the learner's copy, with its idea boxes and the learner's note."""
-    copy = access_copy(user=request.user, copy_id=copy_id)
+    copy, note_text = access_copy_noted(user=request.user, copy_id=copy_id, page_slug=page_slug)
     course_page = copy_page(copy=copy, page_slug=page_slug)
-    form = NoteForm(initial={"text": copy_note_text(copy=copy, page_slug=page_slug)})
+    form = NoteForm(initial={"text": note_text})
     return _render_page(request, copy, course_page, form)
 
 

@@ -36,9 +36,11 @@ def test_another_learners_copy_or_a_missing_one_is_not_found(course_copy, other_
     for user, copy_id in ((other_learner, course_copy.pk), (learner, course_copy.pk + 1000)):
         with pytest.raises(Http404):
             selectors.access_copy(user=user, copy_id=copy_id)
+        with pytest.raises(Http404):
+            selectors.access_copy_noted(user=user, copy_id=copy_id, page_slug="first-page")
 
 
-def test_progress_and_the_note_are_the_querysets_rows(course_copy, make_user):
+def test_progress_and_the_note_are_the_querysets_rows(course_copy, learner, make_user):
     for idea in ("one-row", "weighted-sum"):
         IdeaProgress.objects.create(
             copy=course_copy, page_slug="first-page", idea_slug=idea, attempts=3, correct=2
@@ -54,6 +56,34 @@ def test_progress_and_the_note_are_the_querysets_rows(course_copy, make_user):
     assert sql == orm_sql
     assert sorted(map(_fields, progress.values()), key=str) == sorted(map(_fields, orm), key=str)
     assert set(progress) == {("first-page", "one-row"), ("first-page", "weighted-sum")}
-    assert selectors.copy_note_text(copy=course_copy, page_slug="first-page") == "mine <b>"
-    assert selectors.copy_note_text(copy=other, page_slug="first-page") == "theirs"
-    assert selectors.copy_note_text(copy=course_copy, page_slug="second-page") == ""
+    for user, copy, page_slug, text in (
+        (learner, course_copy, "first-page", "mine <b>"),
+        (stranger, other, "first-page", "theirs"),
+        (learner, course_copy, "second-page", ""),
+    ):
+        (noted, note_text), sql = _run(
+            lambda user=user, copy=copy, page_slug=page_slug: selectors.access_copy_noted(
+                user=user, copy_id=copy.pk, page_slug=page_slug
+            )
+        )
+        assert note_text == text and len(sql) == 1
+        # The copy itself as access_copy reads it, course and version joined.
+        alone = selectors.access_copy(user=user, copy_id=copy.pk)
+        assert _fields(noted) == _fields(alone)
+        with CaptureQueriesContext(connection) as more:
+            assert _fields(noted.version) == _fields(alone.version)
+            assert _fields(noted.course) == _fields(alone.course)
+        assert more.captured_queries == []
+
+
+def test_the_copy_with_its_note_is_the_querysets_statement(course_copy, learner):
+    Note.objects.create(copy=course_copy, page_slug="first-page", text="mine")
+    query = selectors._owned_copy_noted(course_copy.pk, learner.pk, "first-page")
+    orm, orm_sql = _run(lambda: list(query))
+    (copy, text), sql = _run(
+        lambda: selectors.access_copy_noted(
+            user=learner, copy_id=course_copy.pk, page_slug="first-page"
+        )
+    )
+    assert sql == orm_sql and text == orm[0].note_text == "mine"
+    assert _fields(copy) == _fields(orm[0])
