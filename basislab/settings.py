@@ -163,9 +163,10 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        # Django's and WhiteNoise's storages, each file's URL remembered per process.
+        "BACKEND": "basislab.staticfiles.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "basislab.staticfiles.CompressedManifestStaticFilesStorage"
     },
 }
 
