@@ -10,6 +10,10 @@ up to six statements; this one statement returns, as tagged rows of one ``UNION 
 - ``last``: the page of the copy's newest answer to a practice problem;
 - ``answers``: the copy's answers counted per (page, idea, kind), only when no practice problem
   is open (then the next idea's least practised kind is wanted; otherwise nothing reads them).
+  That test is a one-row table on the left of a ``CROSS JOIN``, which SQLite keeps as the outer
+  loop: with a problem open the row is not there and the attempts are not read at all. (As a
+  condition beside the join's, SQLite read every answer of the copy first: about 85 µs on every
+  page at 2000 answers; PostgreSQL makes either form a one-time filter.)
 
 The text is built once per process from the models' table names; values are always bound
 parameters. It is plain SQL that SQLite and PostgreSQL both run.
@@ -83,10 +87,12 @@ SELECT 'last', NULL, t.page_slug, NULL, NULL, NULL, NULL FROM (
 ) t
 UNION ALL
 SELECT 'answers', NULL, p.page_slug, p.idea_slug, p.kind, COUNT(*), NULL
-FROM "{attempt}" a INNER JOIN "{problem}" p ON p.id = a.problem_id
-WHERE a.copy_id = %s AND NOT EXISTS (
-    SELECT 1 FROM "{problem}" q WHERE q.copy_id = %s AND q.purpose = %s AND q.state = %s
-)
+FROM (
+    SELECT 1 AS x WHERE NOT EXISTS (
+        SELECT 1 FROM "{problem}" q WHERE q.copy_id = %s AND q.purpose = %s AND q.state = %s
+    )
+) idle CROSS JOIN "{attempt}" a INNER JOIN "{problem}" p ON p.id = a.problem_id
+WHERE a.copy_id = %s
 GROUP BY p.page_slug, p.idea_slug, p.kind
 """  # noqa: S608
 
@@ -94,20 +100,24 @@ GROUP BY p.page_slug, p.idea_slug, p.kind
 CONTINUE_SQL = _build()
 
 
-def continue_facts(*, copy_id: int, now: datetime) -> ContinueFacts:
-    """Return what Continue needs to know of the copy at `now`, in one statement."""
+def continue_params(*, copy_id: int, now: datetime) -> list:
+    """Return CONTINUE_SQL's parameters for the copy at `now`, in the statement's order."""
     practice = ProblemInstance.Purpose.PRACTICE.value
     is_open = ProblemInstance.State.OPEN.value
-    params = [
+    return [
         copy_id,
         connection.ops.adapt_datetimefield_value(now),
         *(copy_id, practice, is_open),
         copy_id,
         *(copy_id, practice),
-        *(copy_id, copy_id, practice, is_open),
+        *(copy_id, practice, is_open, copy_id),
     ]
+
+
+def continue_facts(*, copy_id: int, now: datetime) -> ContinueFacts:
+    """Return what Continue needs to know of the copy at `now`, in one statement."""
     with connection.cursor() as cursor:
-        cursor.execute(CONTINUE_SQL, params)
+        cursor.execute(CONTINUE_SQL, continue_params(copy_id=copy_id, now=now))
         rows = cursor.fetchall()
     due, problem, last_page = False, None, None
     progress: dict[IdeaKey, tuple[int, int]] = {}
