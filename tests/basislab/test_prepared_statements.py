@@ -37,20 +37,25 @@ print(json.dumps({"options": options, "prepared": prepared}))
 """
 
 
-def _probe(tmp_path: Path, **env: str) -> dict:
+def _django(tmp_path: Path, code: str, **env: str) -> subprocess.CompletedProcess:
+    """Run `code` in a new Python with the site's settings and this environment added."""
     environment = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     environment.pop("DATABASE_PREPARED_STATEMENTS", None)
     environment.update(
         DJANGO_SETTINGS_MODULE="basislab.settings", BASISLAB_VAR_DIR=str(tmp_path), **env
     )
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE],
+    return subprocess.run(
+        [sys.executable, "-c", code],
         cwd=ROOT,
         env=environment,
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+def _probe(tmp_path: Path, **env: str) -> dict:
+    result = _django(tmp_path, PROBE, **env)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -74,20 +79,11 @@ def test_sqlite_gets_no_postgresql_options(tmp_path):
 
 @pytest.mark.parametrize("value", ["maybe", "2"])
 def test_a_value_that_is_not_on_or_off_is_refused_at_start_up(tmp_path, postgres_url, value):
-    environment = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    environment.update(
-        DJANGO_SETTINGS_MODULE="basislab.settings",
-        BASISLAB_VAR_DIR=str(tmp_path),
+    result = _django(
+        tmp_path,
+        "from django.conf import settings; settings.DATABASES",
         DATABASE_URL=postgres_url,
         DATABASE_PREPARED_STATEMENTS=value,
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", "from django.conf import settings; settings.DATABASES"],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=60,
     )
     assert result.returncode != 0
     assert "DATABASE_PREPARED_STATEMENTS" in result.stderr
