@@ -49,9 +49,9 @@ _PROBLEM_ATTEMPTS = PreparedSelect(
 def _attempts_beside(attempt_id: int, owner_id: int, copy_id: int) -> QuerySet:
     # The problem's attempts as problem_attempts lists them, of the problem whose attempt the
     # owner's copy holds: each with that problem, its copy and the copy's version joined.
-    owned = Attempt.objects.filter(pk=attempt_id, copy__owner_id=owner_id, copy_id=copy_id)
+    owned = _owned_attempt(attempt_id, owner_id, copy_id).values("problem_id")[:1]
     found = Attempt.objects.select_related("problem__copy__version")
-    found = found.filter(problem_id=Subquery(owned.values("problem_id")[:1]))
+    found = found.filter(problem_id=Subquery(owned))
     return found.order_by("-created_at", "-pk")[:PROBLEM_ATTEMPTS_SHOWN]
 
 

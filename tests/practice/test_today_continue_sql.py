@@ -159,7 +159,6 @@ def test_the_page_last_worked_on_gives_the_same_idea_on_the_real_course(real_cou
 def _attempt_rows_read(copy: CourseCopy) -> int:
     """Return how much work the database does for Continue's statement on the copy: SQLite's
     virtual machine steps, or the rows PostgreSQL's plan reads from the attempts table."""
-    params = continue_params(copy_id=copy.pk, now=timezone.now())
     if connection.vendor == "sqlite":
         steps = [0]
 
@@ -175,6 +174,7 @@ def _attempt_rows_read(copy: CourseCopy) -> int:
             connection.connection.set_progress_handler(None, 1)
         return steps[0]
     with connection.cursor() as cursor:
+        params = continue_params(copy_id=copy.pk, now=timezone.now())
         cursor.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + CONTINUE_SQL, params)
         (plan,) = cursor.fetchone()
     plan = json.loads(plan) if isinstance(plan, str) else plan
