@@ -7,6 +7,7 @@ from django.db.models import Count, F, Q, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
 
+from basislab.literal import Choice
 from basislab.prepared import PreparedSelect
 from courses.models import CourseCopy
 from grading.kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind, Status
@@ -142,8 +143,9 @@ _OPEN_PRACTICE_PROBLEM = PreparedSelect(
         page_slug=page_slug,
         idea_slug=idea_slug,
         kind=kind,
-        purpose=ProblemInstance.Purpose.PRACTICE,
-        state=ProblemInstance.State.OPEN,
+        # Written into the text: bound, SQLite compiles again on every run (basislab.literal).
+        purpose=Choice(ProblemInstance.Purpose.PRACTICE),
+        state=Choice(ProblemInstance.State.OPEN),
     ).order_by("-created_at", "-pk")[:1],
     copy_id=int,
     page_slug=str,
