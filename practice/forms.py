@@ -6,7 +6,6 @@ from functools import lru_cache
 from typing import Any
 
 from django import forms
-from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 import grading
@@ -33,7 +32,31 @@ def answer_help(spec: dict) -> str:
         return str(GENERAL_HELP)
 
 
-_lazy_help = lazy(answer_help, str)
+class SpecHelp:
+    """The answer help for a spec, worked out the first time it is shown as text.
+
+    Not Django's ``lazy``: a form's ``BoundField`` reads the help as ``field.help_text or ""``
+    whenever the form is validated, and a lazy string works itself out to answer that, so every
+    submit graded the help's example answers (about 0.4 ms for a spec not seen before, a first
+    answer to every new problem) although a valid submit redirects and never shows the help.
+    This one is true without working anything out, and is worked out once by ``str()``.
+    """
+
+    __slots__ = ("_spec", "_text")
+
+    def __init__(self, spec: dict) -> None:
+        self._spec = spec
+        self._text: str | None = None
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = answer_help(self._spec)
+        return self._text
+
+
 GENERAL_HELP = _("Type your answer in the form the problem asks for.")
 
 
@@ -61,8 +84,8 @@ class AnswerForm(forms.Form):
         (from the answer's shape and kind: grading.answer_help)."""
         super().__init__(*args, **kwargs)
         if spec is not None:
-            # Lazy: worked out (a few gradings of example answers) only when a page shows it.
-            self.fields["text"].help_text = _lazy_help(spec)
+            # Worked out (a few gradings of example answers) only when a page shows it.
+            self.fields["text"].help_text = SpecHelp(spec)
 
     @classmethod
     def fresh(cls, *, text: str = "", spec: dict | None = None) -> "AnswerForm":

@@ -1,10 +1,16 @@
 """The answer form's help: the grader's words, worked out once per spec and process."""
 
+import uuid
+
+from django.urls import reverse
 from django.utils import translation
+from django.utils.html import escape
 
 import grading
 from practice import forms
 from tests.review.conftest import WEIGHTED_SUM_SPEC
+
+from .conftest import wrong_answer
 
 
 def test_the_help_is_the_graders_and_is_worked_out_once_per_spec():
@@ -27,3 +33,41 @@ def test_a_spec_the_grader_cannot_read_gets_the_general_help_in_the_active_langu
         assert forms.answer_help(spec) == str(forms.GENERAL_HELP)
     # Not cached: the general help follows the language active when the page is drawn.
     assert forms._spec_help.cache_info().currsize == 0
+
+
+def test_validating_a_submit_works_out_no_help_and_showing_it_works_it_out_once():
+    # Django's BoundField asks `field.help_text or ""` on every validation: a valid submit
+    # redirects without showing the help, so nothing of it may be worked out then.
+    spec = dict(WEIGHTED_SUM_SPEC, position=1)
+    forms._spec_help.cache_clear()
+    form = forms.AnswerForm({"text": "[1, 2]", "token": str(uuid.uuid4())}, spec=spec)
+
+    assert form.is_valid()
+    assert form["text"].help_text  # true, as a help is, without being worked out
+    assert forms._spec_help.cache_info().misses == 0
+
+    shown = form["text"].help_text
+    assert str(shown) == str(shown) == grading.answer_help(spec)
+    assert forms._spec_help.cache_info().misses == 1
+
+
+def test_an_invalid_submit_is_shown_again_with_its_problems_help():
+    spec = dict(WEIGHTED_SUM_SPEC, position=1)
+    form = forms.AnswerForm({"text": "", "token": "not a token"}, spec=spec)
+
+    assert not form.is_valid()
+    assert str(form["text"].help_text) == grading.answer_help(spec)
+
+
+def test_a_first_answer_works_out_no_help_and_its_verdict_page_shows_it(learner_client, problem):
+    url = reverse("practice:problem", kwargs={"copy_id": problem.copy_id, "problem_id": problem.pk})
+    forms._spec_help.cache_clear()
+
+    response = learner_client.post(url, {"text": wrong_answer(problem)[1], "token": uuid.uuid4()})
+
+    assert response.status_code == 302
+    assert forms._spec_help.cache_info().misses == 0
+    page = learner_client.get(response["Location"])
+    expected = escape(grading.answer_help(problem.spec))
+    assert f'<p class="answer-form__help" id="answer-help">{expected}</p>' in page.text
+    assert forms._spec_help.cache_info().misses == 1
