@@ -92,10 +92,15 @@ _ATTEMPT_LOGS = PreparedSelect(_attempt_logs, attempt_id=int)
 _ATTEMPT_LOGS_BUT_ITEM = PreparedSelect(_attempt_logs, attempt_id=int, item_id=int)
 
 
+def review_settings_stored(*, user_id: int) -> ReviewSettings | None:
+    """Return the learner's stored review settings, or None before their first use."""
+    found = _SETTINGS.rows(user_id=user_id)
+    return found[0] if found else None
+
+
 def review_settings_of(*, user_id: int) -> ReviewSettings:
     """Return the learner's review settings, or the unsaved defaults if none are stored yet."""
-    found = _SETTINGS.rows(user_id=user_id)
-    return found[0] if found else ReviewSettings(user_id=user_id)
+    return review_settings_stored(user_id=user_id) or ReviewSettings(user_id=user_id)
 
 
 def review_settings_by_token(*, token: str) -> ReviewSettings | None:

@@ -10,7 +10,11 @@ from django.test.utils import CaptureQueriesContext
 
 from grading.kinds import MistakeCode, Status
 from practice.review.models import ReviewItem, ReviewLog, ReviewSettings
-from practice.review.selectors import review_attempt_credit, review_settings_of
+from practice.review.selectors import (
+    review_attempt_credit,
+    review_settings_of,
+    review_settings_stored,
+)
 from practice.review.services.recording import _locked_item, review_record_attempt
 from practice.review.services.review_settings import review_settings_get_or_create
 from practice.review.services.variants import review_open
@@ -44,6 +48,17 @@ def test_settings_are_the_stored_row_or_unsaved_defaults(copy):
     found = review_settings_of(user_id=owner.pk)
     assert found.pk == stored.pk
     assert _fields(found) == _fields(ReviewSettings.objects.get(user=owner))
+
+
+def test_getting_stored_settings_is_the_querysets_one_statement(copy):
+    owner = copy.owner
+    created = review_settings_get_or_create(user_id=owner.pk)
+    queryset = ReviewSettings.objects.filter(user_id=owner.pk).order_by("pk")[:1]
+    with CaptureQueriesContext(connection) as captured:
+        again = review_settings_get_or_create(user_id=owner.pk)
+    assert [q["sql"] for q in captured] == [str(queryset.query)]
+    assert _fields(again) == _fields(created) == _fields(queryset.get())
+    assert review_settings_stored(user_id=owner.pk + 1000) is None
 
 
 def test_a_practice_answers_credit_logs_are_the_querysets_with_their_items(copy):

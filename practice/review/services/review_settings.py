@@ -5,13 +5,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from ..models import MAX_DAILY_LIMIT, MAX_DESIRED_RETENTION, MIN_DESIRED_RETENTION, ReviewSettings
-from ..selectors import is_unsubscribe_token
+from ..selectors import is_unsubscribe_token, review_settings_stored
 from ..zones import time_zone_names
 
 
 def review_settings_get_or_create(*, user_id: int) -> ReviewSettings:
-    """Return the learner's review settings, creating the defaults on first use."""
-    found = ReviewSettings.objects.filter(user_id=user_id).first()
+    """Return the learner's review settings, creating the defaults on first use (read by a
+    prepared select: every explained mistake reads the learner's desired retention)."""
+    found = review_settings_stored(user_id=user_id)
     if found is not None:
         return found
     try:
