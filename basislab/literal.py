@@ -6,7 +6,8 @@ statement again on every run, in case this value lets it use the index. ``practi
 has one (at most one open practice problem per idea and kind: ``state = 'open' AND purpose =
 'practice'``), so every read that filters problems by a bound state or purpose paid a full
 compile each time: about 90 µs of Continue's 110 µs statement. Written into the text, the same
-value keeps the compiled statement (PostgreSQL plans either form the same way).
+value keeps the compiled statement (on PostgreSQL a written-in value is as good or better:
+a plan may then use the partial index).
 
 Only a model's choice values are written in: lower-case words, checked, so there is nothing to
 escape; anything else is refused. ``tests/practice/test_sqlite_statements.py`` checks that no
