@@ -2,7 +2,9 @@
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, transaction
@@ -186,6 +188,34 @@ def _progress_upsert(*, correct: bool, max_level: int | None) -> tuple[str, list
     return sql, params
 
 
+class ProgressUpsert(NamedTuple):
+    """The one statement ``progress_record`` runs, its values, and the time it stamps."""
+
+    sql: str
+    params: list[object]
+    at: datetime
+
+
+def progress_statement(
+    *, copy_id: int, page_slug: str, idea_slug: str, correct: bool, max_level: int | None
+) -> ProgressUpsert:
+    """Return the statement ``progress_record`` runs for one marked attempt.
+
+    It ends with its ``RETURNING`` list (the row's id, attempts, correct, streak and level, in
+    that order), so a caller running it inside a statement of its own (PostgreSQL's ``WITH``,
+    as the submit of a right answer does) may add a column after them, and makes the row with
+    ``progress_from_returned``.
+    """
+    now = timezone.now()
+    first = _progress_counted(
+        attempts=0, correct=0, streak=0, level=FIRST_LEVEL, right=correct, max_level=max_level
+    )
+    sql, params = _progress_upsert(correct=correct, max_level=max_level)
+    updated_at = IdeaProgress._meta.get_field("updated_at").get_db_prep_value(now, connection)
+    values = [copy_id, page_slug, idea_slug, *first, updated_at, *params, updated_at]
+    return ProgressUpsert(sql, values, now)
+
+
 def progress_record(
     *,
     copy: CourseCopy,
@@ -203,19 +233,25 @@ def progress_record(
     locked until the caller's transaction ends, and two concurrent first answers on an idea
     cannot both insert: the second waits and updates.
     """
-    now = timezone.now()
-    first = _progress_counted(
-        attempts=0, correct=0, streak=0, level=FIRST_LEVEL, right=correct, max_level=max_level
+    upsert = progress_statement(
+        copy_id=copy.pk,
+        page_slug=page_slug,
+        idea_slug=idea_slug,
+        correct=correct,
+        max_level=max_level,
     )
-    sql, params = _progress_upsert(correct=correct, max_level=max_level)
-    updated_at = IdeaProgress._meta.get_field("updated_at").get_db_prep_value(now, connection)
     with connection.cursor() as cursor:
-        cursor.execute(
-            sql, [copy.pk, page_slug, idea_slug, *first, updated_at, *params, updated_at]
-        )
-        pk, attempts, right, streak, level = cursor.fetchone()
-    # A row as the database holds it (Django's own constructor for loaded rows), with the copy
-    # in hand kept on it.
+        cursor.execute(upsert.sql, upsert.params)
+        returned = cursor.fetchone()
+    return progress_from_returned(copy, page_slug, idea_slug, upsert, returned)
+
+
+def progress_from_returned(
+    copy: CourseCopy, page_slug: str, idea_slug: str, upsert: ProgressUpsert, returned: tuple
+) -> IdeaProgress:
+    """Return the progress row ``upsert`` returned (its first five columns), as the database
+    holds it, with the copy in hand kept on it."""
+    pk, attempts, right, streak, level = returned[:5]
     row = {
         "id": pk,
         "copy_id": copy.pk,
@@ -225,9 +261,10 @@ def progress_record(
         "correct": right,
         "streak": streak,
         "level": level,
-        "updated_at": now,
+        "updated_at": upsert.at,
     }
     fields = IdeaProgress._meta.concrete_fields
+    # Django's own constructor for loaded rows.
     progress = IdeaProgress.from_db(
         connection.alias, [f.attname for f in fields], [row[f.attname] for f in fields]
     )

@@ -16,7 +16,7 @@ from django.utils import timezone
 from basislab.prepared import PreparedSelect
 from courses.models import CourseCopy, IdeaProgress, Note
 from courses.selectors import copy_page
-from courses.services import progress_record
+from courses.services import progress_from_returned, progress_record, progress_statement
 from grading import Verdict, grade
 from grading.kinds import ProblemKind, Status
 from practice.generators import GENERATORS, generate
@@ -202,25 +202,60 @@ def _solve_sql() -> str:
     problem, attempt = ProblemInstance._meta.db_table, Attempt._meta.db_table
     return (
         f'UPDATE "{problem}" SET state = %s WHERE id = %s RETURNING EXISTS ('  # noqa: S608
-        f'SELECT 1 FROM "{attempt}" a WHERE a.problem_id = %s AND a.status = %s)'
+        f'SELECT 1 FROM "{attempt}" a WHERE a.problem_id = %s AND a.status = %s) AS retried'
     )
+
+
+def _solve_params(problem: ProblemInstance) -> list[object]:
+    return [ProblemInstance.State.SOLVED.value, problem.pk, problem.pk, Status.INCORRECT.value]
 
 
 def _mark_solved(problem: ProblemInstance) -> bool | None:
     """Mark the problem solved (the caller holds its lock); return whether a wrong answer to
     it came before, read in the same statement where the database returns rows from an update
     (PostgreSQL, SQLite 3.35+), else None: review then reads it itself."""
-    solved = ProblemInstance.State.SOLVED
     returns = connection.vendor == "postgresql" or (
         connection.vendor == "sqlite" and connection.features.can_return_columns_from_insert
     )
     if not returns:
-        ProblemInstance.objects.filter(pk=problem.pk).update(state=solved)
+        ProblemInstance.objects.filter(pk=problem.pk).update(state=ProblemInstance.State.SOLVED)
         return None
     with connection.cursor() as cursor:
-        cursor.execute(_solve_sql(), [solved, problem.pk, problem.pk, Status.INCORRECT.value])
+        cursor.execute(_solve_sql(), _solve_params(problem))
         (retried,) = cursor.fetchone()
     return bool(retried)
+
+
+def _solve_and_count(*, copy: CourseCopy, problem: ProblemInstance, max_level: int) -> bool | None:
+    """Mark the problem solved and count the right answer in the idea's progress (the caller
+    holds the problem's lock); return whether a wrong answer to it came before (as
+    ``_mark_solved``).
+
+    On PostgreSQL one statement: the update runs in a ``WITH`` around progress's upsert
+    (``courses.services.progress_statement``), one round trip fewer on every right answer.
+    Elsewhere (SQLite has no updates inside ``WITH``) the two statements, as before.
+    """
+    page_slug, idea_slug = problem.page_slug, problem.idea_slug
+    if connection.vendor != "postgresql":
+        retried = _mark_solved(problem)
+        progress_record(
+            copy=copy, page_slug=page_slug, idea_slug=idea_slug, correct=True, max_level=max_level
+        )
+        return retried
+    upsert = progress_statement(
+        copy_id=copy.pk,
+        page_slug=page_slug,
+        idea_slug=idea_slug,
+        correct=True,
+        max_level=max_level,
+    )
+    # Two statements built here and in courses from table names; every value is bound.
+    sql = f"WITH solved AS ({_solve_sql()}) {upsert.sql}, (SELECT retried FROM solved)"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*_solve_params(problem), *upsert.params])
+        returned = cursor.fetchone()
+    progress_from_returned(copy, page_slug, idea_slug, upsert, returned)
+    return bool(returned[-1])
 
 
 def attempt_submit(
@@ -288,17 +323,18 @@ def _attempt_store(
         if status == Status.INVALID:
             return attempt
         retried = None
+        _low, high = _level_bounds(ProblemKind(problem.kind))
         if status == Status.CORRECT:
             state = ProblemInstance.State.SOLVED
-            retried = _mark_solved(problem)
-        _low, high = _level_bounds(ProblemKind(problem.kind))
-        progress_record(
-            copy=copy,
-            page_slug=problem.page_slug,
-            idea_slug=problem.idea_slug,
-            correct=status == Status.CORRECT,
-            max_level=high,
-        )
+            retried = _solve_and_count(copy=copy, problem=problem, max_level=high)
+        else:
+            progress_record(
+                copy=copy,
+                page_slug=problem.page_slug,
+                idea_slug=problem.idea_slug,
+                correct=False,
+                max_level=high,
+            )
         review_record_attempt(attempt=attempt, retried=retried)
     problem.state = state
     return attempt

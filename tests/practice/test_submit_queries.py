@@ -8,9 +8,11 @@ and review. Inside the test's own transaction ``atomic()`` shows as SAVEPOINT an
 import uuid
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 import grading
+from courses.models import IdeaProgress
 from courses.selectors import copy_credit_targets
 from practice import services
 from practice.models import Attempt, ProblemInstance
@@ -97,16 +99,25 @@ def test_a_first_wrong_answer_to_a_new_problem_takes_thirteen_statements(
     assert ReviewLog.objects.filter(attempt__problem=problem).count() == 1
 
 
-def test_a_right_answer_after_a_wrong_one_takes_nine_statements(
-    learner_client, answered, django_assert_max_num_queries
+def test_a_right_answer_after_a_wrong_one_takes_nine_statements_eight_on_postgresql(
+    learner_client, answered, django_assert_num_queries
 ):
     # the problem marked solved, returning whether a wrong answer came before (one did, so
-    # review credits nothing and reads nothing); progress.
-    with django_assert_max_num_queries(REQUEST_READS + TRANSACTION + 1 + PROGRESS):
+    # review credits nothing and reads nothing); progress. On PostgreSQL the two are one
+    # statement (practice.services._solve_and_count: the update in a WITH around the upsert).
+    solve_and_progress = 1 if connection.vendor == "postgresql" else 1 + PROGRESS
+    before = IdeaProgress.objects.get(copy_id=answered.copy_id)
+    with django_assert_num_queries(REQUEST_READS + TRANSACTION + solve_and_progress):
         _post(learner_client, answered, right_answer(answered))
     answered.refresh_from_db()
     assert answered.state == ProblemInstance.State.SOLVED
     assert not ReviewLog.objects.filter(origin=ReviewLog.Origin.IMPLICIT).exists()
+    after = IdeaProgress.objects.get(pk=before.pk)
+    assert (after.attempts, after.correct, after.streak) == (
+        before.attempts + 1,
+        before.correct + 1,
+        before.streak + 1,
+    )
 
 
 def test_a_repeated_token_takes_seven_statements(
