@@ -203,8 +203,7 @@ def progress_statement(
 
     It ends with its ``RETURNING`` list (the row's id, attempts, correct, streak and level, in
     that order), so a caller running it inside a statement of its own (PostgreSQL's ``WITH``,
-    as the submit of a right answer does) may add a column after them, and makes the row with
-    ``progress_from_returned``.
+    as the submit of a right answer does) may add a column after them.
     """
     now = timezone.now()
     first = _progress_counted(
@@ -242,16 +241,9 @@ def progress_record(
     )
     with connection.cursor() as cursor:
         cursor.execute(upsert.sql, upsert.params)
-        returned = cursor.fetchone()
-    return progress_from_returned(copy, page_slug, idea_slug, upsert, returned)
-
-
-def progress_from_returned(
-    copy: CourseCopy, page_slug: str, idea_slug: str, upsert: ProgressUpsert, returned: tuple
-) -> IdeaProgress:
-    """Return the progress row ``upsert`` returned (its first five columns), as the database
-    holds it, with the copy in hand kept on it."""
-    pk, attempts, right, streak, level = returned[:5]
+        pk, attempts, right, streak, level = cursor.fetchone()
+    # A row as the database holds it (Django's own constructor for loaded rows), with the copy
+    # in hand kept on it.
     row = {
         "id": pk,
         "copy_id": copy.pk,
@@ -264,7 +256,6 @@ def progress_from_returned(
         "updated_at": upsert.at,
     }
     fields = IdeaProgress._meta.concrete_fields
-    # Django's own constructor for loaded rows.
     progress = IdeaProgress.from_db(
         connection.alias, [f.attname for f in fields], [row[f.attname] for f in fields]
     )

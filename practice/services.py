@@ -16,7 +16,7 @@ from django.utils import timezone
 from basislab.prepared import PreparedSelect
 from courses.models import CourseCopy, IdeaProgress, Note
 from courses.selectors import copy_page
-from courses.services import progress_from_returned, progress_record, progress_statement
+from courses.services import progress_record, progress_statement
 from grading import Verdict, grade
 from grading.kinds import ProblemKind, Status
 from practice.generators import GENERATORS, generate
@@ -253,8 +253,8 @@ def _solve_and_count(*, copy: CourseCopy, problem: ProblemInstance, max_level: i
     sql = f"WITH solved AS ({_solve_sql()}) {upsert.sql}, (SELECT retried FROM solved)"  # noqa: S608
     with connection.cursor() as cursor:
         cursor.execute(sql, [*_solve_params(problem), *upsert.params])
+        # The progress row's columns, then the solve's answer (the row is not needed here).
         returned = cursor.fetchone()
-    progress_from_returned(copy, page_slug, idea_slug, upsert, returned)
     return bool(returned[-1])
 
 
