@@ -56,7 +56,8 @@ class Recorder:
 
     def authorizer(self, *_args) -> int:
         sql = self.current
-        control = sql.lstrip().upper().startswith(TRANSACTION_CONTROL)
+        # Empty: not sent through Django's cursor (sqlite3's own COMMIT), so not the site's.
+        control = not sql or sql.lstrip().upper().startswith(TRANSACTION_CONTROL)
         if self.recording and not control and sql not in self.compiled:
             self.compiled.append(sql)
         return 0  # SQLITE_OK
