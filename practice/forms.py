@@ -39,22 +39,20 @@ class SpecHelp:
     whenever the form is validated, and a lazy string works itself out to answer that, so every
     submit graded the help's example answers (about 0.4 ms for a spec not seen before, a first
     answer to every new problem) although a valid submit redirects and never shows the help.
-    This one is true without working anything out, and is worked out once by ``str()``.
+    This one is true without working anything out; ``str()`` works it out (once per process and
+    spec: ``answer_help`` remembers it).
     """
 
-    __slots__ = ("_spec", "_text")
+    __slots__ = ("_spec",)
 
     def __init__(self, spec: dict) -> None:
         self._spec = spec
-        self._text: str | None = None
 
     def __bool__(self) -> bool:
         return True
 
     def __str__(self) -> str:
-        if self._text is None:
-            self._text = answer_help(self._spec)
-        return self._text
+        return answer_help(self._spec)
 
 
 GENERAL_HELP = _("Type your answer in the form the problem asks for.")

@@ -226,26 +226,16 @@ def _mark_solved(problem: ProblemInstance) -> bool | None:
     return bool(retried)
 
 
-def _solve_and_count(*, copy: CourseCopy, problem: ProblemInstance, max_level: int) -> bool | None:
-    """Mark the problem solved and count the right answer in the idea's progress (the caller
-    holds the problem's lock); return whether a wrong answer to it came before (as
-    ``_mark_solved``).
-
-    On PostgreSQL one statement: the update runs in a ``WITH`` around progress's upsert
-    (``courses.services.progress_statement``), one round trip fewer on every right answer.
-    Elsewhere (SQLite has no updates inside ``WITH``) the two statements, as before.
-    """
-    page_slug, idea_slug = problem.page_slug, problem.idea_slug
-    if connection.vendor != "postgresql":
-        retried = _mark_solved(problem)
-        progress_record(
-            copy=copy, page_slug=page_slug, idea_slug=idea_slug, correct=True, max_level=max_level
-        )
-        return retried
+def _solve_and_count(*, copy: CourseCopy, problem: ProblemInstance, max_level: int) -> bool:
+    """On PostgreSQL, mark the problem solved and count the right answer in the idea's
+    progress in one statement (the caller holds the problem's lock): the solve runs in a
+    ``WITH`` around progress's upsert (``courses.services.progress_statement``), one round trip
+    fewer on every right answer. Return whether a wrong answer to it came before. (SQLite has
+    no updates inside ``WITH``: there ``_mark_solved`` and ``progress_record`` run apart.)"""
     upsert = progress_statement(
         copy_id=copy.pk,
-        page_slug=page_slug,
-        idea_slug=idea_slug,
+        page_slug=problem.page_slug,
+        idea_slug=problem.idea_slug,
         correct=True,
         max_level=max_level,
     )
@@ -323,16 +313,20 @@ def _attempt_store(
         if status == Status.INVALID:
             return attempt
         retried = None
+        correct = status == Status.CORRECT
         _low, high = _level_bounds(ProblemKind(problem.kind))
-        if status == Status.CORRECT:
+        if correct:
             state = ProblemInstance.State.SOLVED
+        if correct and connection.vendor == "postgresql":
             retried = _solve_and_count(copy=copy, problem=problem, max_level=high)
         else:
+            if correct:
+                retried = _mark_solved(problem)
             progress_record(
                 copy=copy,
                 page_slug=problem.page_slug,
                 idea_slug=problem.idea_slug,
-                correct=False,
+                correct=correct,
                 max_level=high,
             )
         review_record_attempt(attempt=attempt, retried=retried)
