@@ -7,15 +7,16 @@ In this order:
 2. else the local server, ``postgres://postgres@127.0.0.1:5432/postgres`` (CI's, ``.ci/run``),
    when it answers;
 3. else a throwaway cluster of the test run's own: Debian's ``initdb`` and ``postgres`` (from
-   the newest ``/usr/lib/postgresql/<version>/bin``), data and socket under
-   ``var/test-postgres/<pid>/``, a free loopback port, trust authentication, superuser
-   ``postgres``, no fsync. It is started with a parent-death signal (util-linux's ``setpriv
+   the newest ``/usr/lib/postgresql/<version>/bin``), data under ``var/test-postgres/<pid>/``,
+   a free loopback port, trust authentication, superuser ``postgres``, no fsync, and no Unix
+   socket (clients come over TCP: a socket's path is limited to 107 bytes, which a clone's long
+   path would pass). It is started with a parent-death signal (util-linux's ``setpriv
    --pdeathsig``) so even a test run killed outright (SIGKILL) takes it down, and the end of the
    test session stops it and removes its directory, whether the tests passed or failed.
    PostgreSQL refuses to run as root: as root it runs as the ``postgres`` system user Debian's
    package creates (``setpriv --reuid``; its directory is chowned to that user), and when that
    user cannot reach ``var/`` (a clone under ``/root``, mode 700) the cluster goes to
-   ``$TMPDIR/basislab-test-postgres/<pid>/`` instead.
+   ``$TMPDIR/basislab-test-postgres/<pid>/`` instead; ``cluster_parent()`` says which.
 
 Test hook: ``BASISLAB_TEST_POSTGRES_PROBE`` replaces the URL of step 2. Pointing it at a closed
 port (``postgres://postgres@127.0.0.1:1/postgres``) makes a machine that has a local server take
@@ -91,6 +92,24 @@ def _writable_by(drop: list[str], directory: Path) -> bool:
     """Return True when the user the prefix switches to can write in the directory."""
     check = subprocess.run([*drop, "test", "-w", str(directory)], stdin=subprocess.DEVNULL)
     return check.returncode == 0
+
+
+def cluster_parent() -> Path:
+    """Return the folder the session's throwaway cluster goes in: ``var/test-postgres`` when
+    the user the server runs as can write there, else ``$TMPDIR/basislab-test-postgres`` (root
+    running the tests from a clone under ``/root``, which the ``postgres`` user cannot reach)."""
+    parent = ROOT / "var" / "test-postgres"
+    parent.mkdir(parents=True, exist_ok=True)
+    drop = _as_server_user()
+    if not drop:
+        return parent
+    try:
+        pwd.getpwnam(SERVER_USER)
+    except KeyError:
+        return parent  # start() then fails, saying the user is missing
+    # The cluster's own folder is chowned to the server user; it must only get there.
+    reach = subprocess.run([*drop, "test", "-x", str(parent)], stdin=subprocess.DEVNULL)
+    return parent if reach.returncode == 0 else OUT_OF_REACH_PARENT
 
 
 class ThrowawayPostgres:
@@ -172,7 +191,7 @@ class ThrowawayPostgres:
                         "-D", str(self.data),
                         "-p", str(self.port),
                         "-c", "listen_addresses=127.0.0.1",
-                        "-c", f"unix_socket_directories={self.directory}",
+                        "-c", "unix_socket_directories=",
                         "-c", "fsync=off",
                         "-c", "synchronous_commit=off",
                         "-c", "full_page_writes=off",
@@ -215,8 +234,8 @@ def postgres_url() -> Iterator[str]:
     if answers(local):
         yield local
         return
-    parent = ROOT / "var" / "test-postgres"
-    remove_stale(parent)
+    parent = cluster_parent()
+    remove_stale(ROOT / "var" / "test-postgres")
     remove_stale(OUT_OF_REACH_PARENT)
     server = ThrowawayPostgres(parent / str(os.getpid()))
     try:

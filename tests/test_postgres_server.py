@@ -23,6 +23,7 @@ from tests.postgres_server import (
     ROOT,
     ThrowawayPostgres,
     answers,
+    cluster_parent,
     configured_url,
     probe_url,
 )
@@ -114,8 +115,38 @@ def test_the_configured_server_comes_first_then_the_probe():
     assert not answers(closed, timeout=2)
 
 
-def test_a_throwaway_server_answers_under_var_and_is_gone_after_stop():
-    server = ThrowawayPostgres(ROOT / "var" / "test-postgres" / f"check-{os.getpid()}")
+def test_the_cluster_goes_under_var_unless_the_server_user_cannot_reach_it():
+    var = ROOT / "var" / "test-postgres"
+    chosen = cluster_parent()  # creates var/test-postgres
+    if os.geteuid() != 0:  # the server runs as this user
+        assert chosen == var
+        return
+    # As root, the server runs as `postgres`: it must get through every folder above var/.
+    reachable = all(
+        folder.stat().st_mode & 0o001 for folder in [var, *var.parents] if folder != Path("/")
+    )
+    assert chosen == (var if reachable else OUT_OF_REACH_PARENT)
+
+
+def test_a_throwaway_server_with_a_long_path_answers_over_tcp_only():
+    # A Unix socket's path is limited to 107 bytes: a clone's long path must not matter.
+    long = cluster_parent() / ("long-" + "x" * 120) / f"check-{os.getpid()}"
+    server = ThrowawayPostgres(long)
+    url = server.start()
+    try:
+        with psycopg.connect(url) as connection:
+            sockets = connection.execute("SHOW unix_socket_directories").fetchone()[0]
+        socket_files = list(server.directory.glob("**/.s.PGSQL.*"))
+    finally:
+        server.stop()
+        shutil.rmtree(long.parent, ignore_errors=True)
+    assert len(str(server.directory / ".s.PGSQL.65535")) > 107
+    assert sockets == ""
+    assert socket_files == []
+
+
+def test_a_throwaway_server_answers_where_asked_and_is_gone_after_stop():
+    server = ThrowawayPostgres(cluster_parent() / f"check-{os.getpid()}")
     url = server.start()
     try:
         assert url.startswith("postgres://postgres@127.0.0.1:")
@@ -186,7 +217,7 @@ def test_the_server_is_stopped_and_removed_when_the_tests_using_it_fail(tmp_path
     pid, _, url, _, data = output.split("POSTGRES-PID ", 1)[1].split()[:5]
     assert url != DEFAULT_URL  # the throwaway one, not the machine's
     directory = Path(data).parent
-    assert directory.parent == ROOT / "var" / "test-postgres"
+    assert directory.parent == cluster_parent()
     assert wait_gone(int(pid)), f"postgres {pid} still runs after the failed run"
     assert not answers(url, timeout=2)
     assert not directory.exists()
@@ -219,6 +250,6 @@ def test_the_server_dies_with_a_test_run_that_is_killed(tmp_path):
             run.wait()
 
     assert wait_gone(pid), f"postgres {pid} outlived the killed test run"
-    left = ROOT / "var" / "test-postgres" / str(run.pid)
+    left = cluster_parent() / str(run.pid)
     assert left.is_dir()  # the killed run could not remove it; the next run's fixture does
     shutil.rmtree(left)
