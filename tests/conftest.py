@@ -8,6 +8,10 @@
   [weighted_sum, contrast, content_weights], ``second-page`` with ``coming-soon`` []); the
   dashboard is pointed at it. ``course_copy`` is the learner's copy of it.
 - ``real_course``: the authored *How Text Becomes Numbers*, loaded from ``courses/content``.
+- ``postgres_url``: a PostgreSQL server's URL (tests/postgres_server.py).
+
+Tests marked ``database("sqlite")`` or ``database("postgresql")`` are deselected on the other
+database and run on theirs by their module's runner (tests/other_database.py).
 """
 
 from collections.abc import Callable
@@ -15,11 +19,17 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
 
 from basislab.accounts.backends import SIGN_IN_BACKEND
 from courses.models import CourseCopy, CourseVersion
 from courses.services import copy_get_or_create, course_load
+from tests import other_database, postgres_server
+from tests.no_skips import pytest_runtest_makereport  # noqa: F401 (a skip fails the test)
+
+# The PostgreSQL of the backup test and of the PostgreSQL-only tests run from SQLite.
+postgres_url = postgres_server.postgres_url
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_COURSE_DIR = ROOT / "tests" / "courses" / "fixtures" / "mini-course"
@@ -93,3 +103,10 @@ def _fresh_cache():
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.hookimpl(trylast=True)  # after -k and -m have chosen
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the tests meant for another database; their module's runner runs them there
+    (tests/other_database.py)."""
+    other_database.select(config, items, connection.vendor)

@@ -11,20 +11,15 @@ records what is being compiled shows which statements of a request were compiled
 request below runs once to warm every cache, then once more with the recorder on: nothing but
 transaction control (savepoint names count up by design) may be compiled.
 
-These checks are SQLite's: on another database (CI runs PostgreSQL) the last test runs this
-module again in a pytest process of its own on SQLite, so they run whichever database the suite
-is given.
+These checks are SQLite's (``database("sqlite")``): on another database (CI runs PostgreSQL)
+they are deselected and the module's last test runs them in a pytest process of its own on
+SQLite (tests/other_database.py), so they run whichever database the suite is given.
 """
 
-import os
-import re
-import subprocess
-import sys
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 import time_machine
@@ -34,13 +29,11 @@ from django.urls import reverse
 from practice import services
 from practice.models import Attempt, ProblemInstance
 from practice.review.models import ReviewItem
+from tests import other_database
 
 from .conftest import IDEA_SLUG, PAGE_SLUG, right_answer, wrong_answer
 
-sqlite_only = pytest.mark.skipif(
-    connection.vendor != "sqlite",
-    reason="SQLite's statement cache: run on SQLite by the module's last test",
-)
+sqlite_only = pytest.mark.database("sqlite")
 
 # Statements whose text changes by design (Django numbers its savepoints).
 TRANSACTION_CONTROL = ("SAVEPOINT", "RELEASE", "ROLLBACK", "BEGIN", "COMMIT")
@@ -250,21 +243,6 @@ def test_warm_review_pages_and_answers_compile_no_statement_again(learner_client
     assert Attempt.objects.filter(problem=variant).count() == 2
 
 
-# Every test above (parametrized pages counted one by one): all run, none skipped.
-SQLITE_CHECKS = 12
-
-
-@pytest.mark.skipif(connection.vendor == "sqlite", reason="on SQLite the checks above run here")
-def test_on_another_database_the_checks_run_on_sqlite_in_a_process_of_their_own():
-    environment = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CACHE_URL")}
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__],
-        cwd=Path(__file__).resolve().parents[2],
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
-    summary = result.stdout.strip().splitlines()[-1]
-    assert re.search(rf"\b{SQLITE_CHECKS} passed, 1 skipped\b", summary), summary
+test_on_another_database_the_checks_run_on_sqlite_in_a_process_of_their_own = other_database.runner(
+    "sqlite", __file__
+)

@@ -8,7 +8,6 @@ import uuid
 
 import pytest
 import time_machine
-from django.db import connection
 from django.utils import timezone
 
 import grading
@@ -16,6 +15,7 @@ from practice import services
 from practice.models import Attempt
 from practice.review.models import ReviewItem, ReviewLog
 from practice.review.services.variants import review_open
+from tests import other_database
 from tests.practice.answers import right_answer, vector_text, wrong_answer
 from tests.practice.conftest import IDEA_SLUG, PAGE_SLUG
 from tests.practice.test_concurrency import RACERS, _race, behind_a_held_lock
@@ -94,6 +94,9 @@ def test_right_answers_to_several_reviews_at_once_each_credit_the_others_once(co
         assert ReviewItem.objects.get(pk=item.pk).reps == item.reps + RACERS
 
 
+# SQLite refuses a second writer instead of making it wait: on SQLite this test is deselected
+# and the module's runner runs it on PostgreSQL (tests/other_database.py).
+@pytest.mark.database("postgresql")
 @pytest.mark.django_db(transaction=True)
 def test_a_right_answer_that_waited_for_a_wrong_ones_lock_is_a_retry_and_credits_nothing(
     course_copy,
@@ -101,8 +104,6 @@ def test_a_right_answer_that_waited_for_a_wrong_ones_lock_is_a_retry_and_credits
     # The wrong answer's transaction holds the problem's lock until the right answer (another
     # form) is seen waiting for it; the right answer must then see the wrong one before it
     # (it is read after the lock, not from the waiting select's older snapshot).
-    if connection.vendor != "postgresql":
-        pytest.skip("SQLite refuses a second writer instead of making it wait")
     (item,) = _items_made(course_copy, 1)
     problem = services.problem_open(
         copy=course_copy, page_slug=PAGE_SLUG, idea_slug=IDEA_SLUG, kind="weighted_sum"
@@ -118,3 +119,8 @@ def test_a_right_answer_that_waited_for_a_wrong_ones_lock_is_a_retry_and_credits
     )
     assert wrong.status == "incorrect" and right.status == "correct"
     assert not ReviewLog.objects.filter(item=item, origin="implicit").exists()
+
+
+test_on_sqlite_the_lock_waits_run_on_postgresql_in_a_process_of_their_own = other_database.runner(
+    "postgresql", __file__
+)
