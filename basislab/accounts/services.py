@@ -1,14 +1,15 @@
 """Write paths for accounts: create, change the email address, delete, lift a lockout."""
 
+from importlib import import_module
+
 from axes.handlers.proxy import AxesProxyHandler
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.conf import settings
 from django.contrib.admin.models import LogEntry
-from django.contrib.auth import get_user_model
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AbstractUser
 from django.contrib.contenttypes.models import ContentType
-from django.contrib.sessions.models import Session
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -122,18 +123,27 @@ def account_delete(*, user: AbstractBaseUser) -> None:
 
 
 def _sessions_end(*, user_pk: int) -> int:
-    """Delete every stored session signed in as this user (any device); return how many.
+    """End every stored session signed in as this user (any device) through the engine's
+    ``SessionStore``; return how many were stored.
 
-    Sessions keep the user's id inside their encoded data, so each is decoded: a scan of the
-    session table, acceptable for an action as rare as deleting an account.
+    Database-backed engines (``db``, ``cached_db`` and their subclasses) list their sessions in
+    the session table: each is decoded (sessions keep the user's id inside their encoded data,
+    so this is a scan, acceptable for an action as rare as deleting an account) and deleted
+    through its store, which for ``cached_db`` also drops the cache's copy. Engines that cannot
+    list their sessions (``cache``, ``signed_cookies``) need nothing here: a session names its
+    user by id and by a hash of that user's password hash, so once the user row is gone Django
+    signs it in as nobody, and an account that ever got the same id again has another password
+    hash, so Django flushes the old session on sight.
     """
-    # Both engines keep sessions in the table alone (cached_db keeps copies in the cache too).
-    if settings.SESSION_ENGINE not in ("basislab.sessions", "django.contrib.sessions.backends.db"):
-        raise NotImplementedError(f"ending sessions of {settings.SESSION_ENGINE}")
+    engine = import_module(settings.SESSION_ENGINE)
+    store = engine.SessionStore
+    if not hasattr(store, "get_model_class"):
+        return 0
     mine = [
-        session.pk
-        for session in Session.objects.iterator()
-        if session.get_decoded().get("_auth_user_id") == str(user_pk)
+        session.session_key
+        for session in store.get_model_class().objects.iterator()
+        if session.get_decoded().get(SESSION_KEY) == str(user_pk)
     ]
-    Session.objects.filter(pk__in=mine).delete()
+    for key in mine:
+        store(session_key=key).delete()
     return len(mine)

@@ -8,10 +8,12 @@ key to the user, nor their username or email in any text, and no session may sti
 
 import datetime
 import uuid
+from importlib import import_module
 
 import pytest
 from axes.models import AccessAttempt, AccessLog
 from django.apps import apps
+from django.conf import settings as django_settings
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
@@ -193,3 +195,49 @@ def test_the_settings_page_leads_to_every_account_action(learner_client, course_
         f'href="{reverse("account_settings")}"'
         in learner_client.get(reverse("home")).content.decode()
     )
+
+
+# Django's four standard engines, and the one the settings choose.
+ENGINES = sorted(
+    {
+        "django.contrib.sessions.backends.db",
+        "django.contrib.sessions.backends.cached_db",
+        "django.contrib.sessions.backends.cache",
+        "django.contrib.sessions.backends.signed_cookies",
+    }
+    | {django_settings.SESSION_ENGINE}
+)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_deletion_ends_every_session_under_each_session_engine(
+    engine, settings, make_user, client_for, django_capture_on_commit_callbacks
+):
+    settings.SESSION_ENGINE = engine
+    store = import_module(engine).SessionStore
+    user = make_user(username=NAME, email=EMAIL)
+    pk = user.pk
+    phone, laptop = client_for(user), client_for(user)
+    phone_key = phone.cookies[settings.SESSION_COOKIE_NAME].value
+    assert phone.get(reverse("account_settings")).status_code == 200
+
+    with django_capture_on_commit_callbacks(execute=True):
+        done = laptop.post(reverse("account_delete"), {"password": TEST_PASSWORD}, follow=True)
+
+    assert done.redirect_chain[-1][0] == reverse("home")
+    assert not get_user_model().objects.filter(pk=pk).exists()
+    assert [m.to for m in mail.outbox] == [[EMAIL]]
+    # The other device is signed out on its next request.
+    assert phone.get(reverse("account_settings")).status_code == 302
+    if hasattr(store, "get_model_class"):  # stored in the table: none is left, cache copy too
+        assert not store().exists(phone_key)
+        assert not Session.objects.exists()
+    # An account that gets the deleted one's id again is not signed in by the old session:
+    # its password hash, and so its session hash, differ.
+    again = get_user_model().objects.create_user(
+        pk=pk, username="someone-new", email="new@example.org", password=TEST_PASSWORD
+    )
+    assert again.pk == pk
+    response = phone.get(reverse("account_settings"))
+    assert response.status_code == 302
+    assert "someone-new" not in phone.get(reverse("home")).content.decode()
