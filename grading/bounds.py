@@ -1,6 +1,8 @@
 """The bounds of reading an arithmetic answer, each enforced before the work it bounds.
 
 Past a bound the answer is `invalid`, with a message naming the bound (AnswerError.bound).
+Every bound is a size or a count, except TIME_BUDGET_SECONDS, a backstop in CPU time (never wall
+time: a busy machine must not change a verdict; grading.clock).
 """
 
 MAX_CHARS = 2000  # characters of one answer (checked before anything else)
@@ -15,4 +17,4 @@ MAX_EXP_DENOMINATOR = 1000  # the denominator of x in exp(x)
 MAX_ROOT_DENOMINATOR = 12  # q in a^(p/q)
 MAX_IRRATIONAL_ATOMS = 64  # uses of exp, sqrt, pi and e (e^x counts once)
 MAX_COORDINATES = 16  # coordinates of a vector
-TIME_BUDGET_SECONDS = 1.0  # wall time of reading, checked between steps
+TIME_BUDGET_SECONDS = 1.0  # CPU time of reading and marking (grading.clock), between steps

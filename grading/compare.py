@@ -314,8 +314,8 @@ def _confirm(diffs: list[sympy.Expr]) -> list[bool]:
     timeout = confirmation_remaining()
     if timeout <= 0:
         raise TooComplex(
-            f"the answer was too complex to confirm within the time limit of "
-            f"{CONFIRM_SECONDS:g} s; write it in a simpler form",
+            f"the answer was too complex to confirm within the limit of {CONFIRM_SECONDS:g} s "
+            "of computing; write it in a simpler form",
             bound="time",
         )
     results = confirm_zero(diffs, timeout=timeout)

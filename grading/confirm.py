@@ -10,12 +10,19 @@ database connections is inherited, and `multiprocessing`'s rules for daemonic pr
 (Celery's prefork children) do not apply. The worker is a supervisor: it imports SymPy once
 and forks a computing process, which caps its own address space (`resource.setrlimit`,
 RLIMIT_AS) and CPU time (RLIMIT_CPU, a backstop) and does the symbolic work. The parent sends
-pickled SymPy differences and a time limit on the worker's stdin; the supervisor passes them
-on and waits for one byte per difference (`1` zero, `0` not zero, `?` no proof). When the
-computing process does not answer in time the supervisor kills it (SIGKILL), forks a fresh
-copy (milliseconds, not the half second of a new interpreter) and replies `T`: the answer is
-then `invalid` (`proof.TooComplex`). The parent never unpickles anything a worker sends,
-and replaces a supervisor that fails to reply within the limit plus a grace period.
+pickled SymPy differences, a CPU-time limit (what is left of the answer's budget,
+`grading.clock`) and a wall-time limit (`clock.WALL_LIMIT_SECONDS`, the last resort) on the
+worker's stdin; the supervisor passes them on and waits for one byte per difference (`1` zero,
+`0` not zero, `?` no proof) and the CPU time used, which the parent takes from the answer's
+budget. A computing process past its CPU limit is ended by the kernel (`ITIMER_PROF`); the
+supervisor forks a fresh copy (milliseconds, not the half second of a new interpreter) and
+replies `T`: the answer is then `invalid` as too complex (`proof.TooComplex`, bound `time`),
+on a quiet and a busy machine alike, since CPU time does not depend on the load. Past the wall
+limit (a machine too busy to give the process a core for tens of seconds) the supervisor kills
+it and replies `B`: the answer is then `invalid` with a message saying the server is busy and
+to submit it again (bound `busy`), never that it is too complex. The parent never unpickles
+anything a worker sends, and replaces a supervisor that fails to reply within the wall limit
+plus a grace period (also reported as the server being busy).
 
 The pool is per process and lazy: nothing starts until an answer first needs a confirmation,
 which then waits for the worker to be ready (its start-up, about 0.5-1 s of importing SymPy,
@@ -43,12 +50,12 @@ from pathlib import Path
 import sympy
 
 from . import clock
-from .confirm_worker import HEADER, READY, TIMED_OUT
+from .confirm_worker import BUSY, HEADER, READY, TIMED_OUT, USED
 from .proof import TooComplex
 
 logger = logging.getLogger(__name__)
 
-TIMEOUT_SECONDS = 0.5
+TIMEOUT_SECONDS = clock.CONFIRM_SECONDS  # CPU seconds of one confirmation, at most
 START_TIMEOUT_SECONDS = 60.0
 POOL_SIZE = 2
 
@@ -104,15 +111,15 @@ class _Worker:
             self.ready = self._read(1, time.monotonic() + timeout) == READY
         return self.ready
 
-    def ask(self, count: int, payload: bytes, timeout: float) -> bytes | None:
+    def ask(self, count: int, payload: bytes, cpu: float, wall: float) -> bytes | None:
         """Send a job; return the reply, or None when the supervisor itself fails to reply."""
         assert self.process.stdin is not None
-        limit_ms = max(1, round(timeout * 1000))
+        cpu_ms, wall_ms = max(1, round(cpu * 1000)), max(1, round(wall * 1000))
         try:
-            self.process.stdin.write(HEADER.pack(count, len(payload), limit_ms) + payload)
+            self.process.stdin.write(HEADER.pack(count, len(payload), cpu_ms, wall_ms) + payload)
         except (BrokenPipeError, OSError):
             return None
-        return self._read(count, time.monotonic() + timeout + _GRACE_SECONDS)
+        return self._read(count + USED.size, time.monotonic() + wall + _GRACE_SECONDS)
 
     def kill(self) -> None:
         self.process.kill()
@@ -186,10 +193,14 @@ class ConfirmPool:
             self._condition.notify()
 
     def confirm(
-        self, diffs: list[sympy.Expr], timeout: float = TIMEOUT_SECONDS
+        self,
+        diffs: list[sympy.Expr],
+        timeout: float = TIMEOUT_SECONDS,
+        wall: float = clock.WALL_LIMIT_SECONDS,
     ) -> list[bool | None]:
         """Return, for each difference, True (exactly 0), False (not 0) or None (no proof);
-        raise TooComplex when the worker does not answer within `timeout` seconds."""
+        raise TooComplex when the work needs more than `timeout` seconds of CPU time (bound
+        `time`), or the worker does not answer within `wall` seconds (bound `busy`)."""
         payload = pickle.dumps(diffs, protocol=pickle.HIGHEST_PROTOCOL)
         waiting_since = time.monotonic()
         worker = self._take()
@@ -205,7 +216,7 @@ class ConfirmPool:
                     bound="worker",
                 )
             started = time.monotonic()
-            reply = worker.ask(len(diffs), payload, timeout)
+            reply = worker.ask(len(diffs), payload, timeout, wall)
         except TooComplex:
             raise
         except BaseException:
@@ -216,19 +227,32 @@ class ConfirmPool:
             self._replace(worker)
         else:
             self._give(worker)
-        if reply is None or TIMED_OUT[0] in reply:
-            logger.warning(
-                "exact confirmation stopped after %.2f s (limit %g s); its process was killed "
-                "and replaced",
+        if reply is None or BUSY[0] in reply[: len(diffs)]:
+            logger.error(
+                "exact confirmation stopped at the wall limit after %.2f s (limit %g s): the "
+                "machine is too busy",
                 time.monotonic() - started,
+                wall,
+            )
+            raise TooComplex(
+                "the server is too busy to check this answer just now; please submit it again",
+                bound="busy",
+            )
+        answers, (used_ms,) = reply[: len(diffs)], USED.unpack(reply[len(diffs) :])
+        clock.spent(used_ms / 1000)
+        if TIMED_OUT[0] in answers:
+            logger.warning(
+                "exact confirmation stopped after %.2f s of CPU time (limit %g s); its process "
+                "was replaced",
+                used_ms / 1000,
                 timeout,
             )
             raise TooComplex(
-                f"the answer was too complex to confirm within the time limit of {timeout:g} s; "
-                "write it in a simpler form",
+                f"the answer was too complex to confirm within the limit of {timeout:g} s of "
+                "computing; write it in a simpler form",
                 bound="time",
             )
-        return [_RESULTS.get(byte) for byte in reply]
+        return [_RESULTS.get(byte) for byte in answers]
 
     def pids(self) -> list[int]:
         """Return the process ids of the idle workers (for tests and diagnostics)."""
@@ -285,10 +309,16 @@ def start(*, wait: bool = True) -> None:
             current._give(worker)
 
 
-def confirm_zero(diffs: list[sympy.Expr], *, timeout: float = TIMEOUT_SECONDS) -> list[bool | None]:
+def confirm_zero(
+    diffs: list[sympy.Expr],
+    *,
+    timeout: float = TIMEOUT_SECONDS,
+    wall: float = clock.WALL_LIMIT_SECONDS,
+) -> list[bool | None]:
     """Return, for each difference, whether it is exactly 0 (None: no proof was found), from a
-    worker process killed after `timeout` seconds (then TooComplex is raised)."""
-    return pool().confirm(diffs, timeout)
+    worker process stopped after `timeout` seconds of CPU time or, the last resort, `wall`
+    seconds (then TooComplex is raised, with the bound `time` or `busy`)."""
+    return pool().confirm(diffs, timeout, wall)
 
 
 def shutdown() -> None:

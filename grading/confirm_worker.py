@@ -1,12 +1,21 @@
 """The worker's side of `grading.confirm`: a supervisor process (`python -m
 grading.confirm_worker`) that imports SymPy once, forks a computing process capped in memory
-and CPU time, passes each job on, and kills and re-forks the computing process when it does
-not answer within the job's time limit.
+and CPU time, passes each job on, and re-forks the computing process when it is stopped.
+
+Each job has two limits. Its CPU limit (the answer's budget left, `grading.clock`) is the
+computing process's own: a profiling timer (`ITIMER_PROF`, CPU time of the process) whose
+signal, left at its default action, ends the process in the kernel whatever the computation
+is doing (no Python handler, which a long call into C would never let run). Its wall limit is
+the last resort, far above the CPU limit, for a machine too busy to give the process a core:
+the supervisor then kills it (SIGKILL). CPU time does not grow with the machine's load, so the
+same answer meets or misses its CPU limit on a quiet and on a busy machine alike.
 
 The protocol on the supervisor's stdin and stdout: the parent writes `HEADER` (differences,
-bytes of the pickle, limit in ms) and the pickle; the supervisor replies one byte per
-difference (`1` zero, `0` not zero, `?` no proof) or `TIMED_OUT` per difference, after one
-`READY` byte once it has started.
+bytes of the pickle, CPU limit in ms, wall limit in ms) and the pickle; the supervisor replies
+one byte per difference (`1` zero, `0` not zero, `?` no proof), or `TIMED_OUT` per difference
+(past the CPU limit, or the computing process died of its memory cap), or `BUSY` per difference
+(past the wall limit), then `USED` (the CPU ms the job took), after one `READY` byte once it
+has started.
 """
 
 from __future__ import annotations
@@ -28,10 +37,12 @@ from .proof import exactly_zero
 MEMORY_LIMIT_BYTES = 1 << 30  # address space a worker may add to what it has after start-up
 CPU_BACKSTOP_SECONDS = 20  # CPU seconds per confirmation, should a parent die mid-way
 
-HEADER = struct.Struct("!III")  # differences, bytes of the pickle, time limit in ms
-_JOB = struct.Struct("!II")  # differences, bytes of the pickle
+HEADER = struct.Struct("!IIII")  # differences, bytes of the pickle, CPU and wall limits in ms
+USED = struct.Struct("!I")  # CPU ms the job took, after the reply's bytes
+_JOB = struct.Struct("!III")  # differences, bytes of the pickle, CPU limit in ms
 READY = b"R"
 TIMED_OUT = b"T"
+BUSY = b"B"
 
 
 def _limit_memory() -> None:
@@ -85,19 +96,25 @@ def _read_exactly(fd: int, size: int) -> bytes:
 def _compute(requests: int, replies: int) -> None:
     """Answer jobs from the supervisor until end of input (the computing process)."""
     _limit_memory()
+    signal.signal(signal.SIGPROF, signal.SIG_DFL)  # the CPU limit's signal ends the process
     while True:
         header = _read_exactly(requests, _JOB.size)
         if len(header) < _JOB.size:
             os._exit(0)
-        count, size = _JOB.unpack(header)
+        count, size, cpu_ms = _JOB.unpack(header)
         payload = _read_exactly(requests, size)
         _limit_cpu()
+        started = time.process_time()
+        signal.setitimer(signal.ITIMER_PROF, max(cpu_ms, 1) / 1000)
         try:
             diffs = pickle.loads(payload)  # noqa: S301 (written by this worker's parent)
             reply = b"".join(_decide(diff) for diff in diffs)
         except MemoryError:
             reply = b"?" * count
-        os.write(replies, reply)
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+        used = round((time.process_time() - started) * 1000)
+        os.write(replies, reply + USED.pack(used))
 
 
 class _Computer:
@@ -120,22 +137,25 @@ class _Computer:
         os.close(to_child)
         os.close(from_child)
 
-    def ask(self, count: int, payload: bytes, timeout: float) -> bytes | None:
+    def ask(self, count: int, payload: bytes, cpu_ms: int, wall_ms: int) -> bytes:
+        """Return the computing process's reply, `TIMED_OUT` when it stopped (its CPU limit or
+        its memory cap), or `BUSY` past the wall limit (each per difference, then `USED`)."""
         try:
-            os.write(self.requests, _JOB.pack(count, len(payload)) + payload)
+            os.write(self.requests, _JOB.pack(count, len(payload), cpu_ms) + payload)
         except OSError:
-            return None
+            return TIMED_OUT * count + USED.pack(cpu_ms)
         poller = select.poll()
         poller.register(self.replies, select.POLLIN)
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + wall_ms / 1000
+        size = count + USED.size
         data = b""
-        while len(data) < count:
+        while len(data) < size:
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not poller.poll(remaining * 1000):
-                return None
-            chunk = os.read(self.replies, count - len(data))
-            if not chunk:
-                return None
+                return BUSY * count + USED.pack(0)
+            chunk = os.read(self.replies, size - len(data))
+            if not chunk:  # it died: the CPU limit's signal, or the memory cap
+                return TIMED_OUT * count + USED.pack(cpu_ms)
             data += chunk
         return data
 
@@ -164,13 +184,12 @@ def serve() -> None:
             header = _read_exactly(requests, HEADER.size)
             if len(header) < HEADER.size:
                 return
-            count, size, timeout_ms = HEADER.unpack(header)
+            count, size, cpu_ms, wall_ms = HEADER.unpack(header)
             payload = _read_exactly(requests, size)
-            reply = computer.ask(count, payload, timeout_ms / 1000)
-            if reply is None:  # past the limit (or dead of its memory cap): a fresh copy
+            reply = computer.ask(count, payload, cpu_ms, wall_ms)
+            if reply[:1] in (TIMED_OUT, BUSY):  # stopped, or to be stopped: a fresh copy
                 computer.kill()
                 computer = _Computer(inherited)
-                reply = TIMED_OUT * count
             replies.write(reply)
     finally:
         computer.kill()

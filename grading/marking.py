@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import logging
 import math
-import time
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
 from . import clock
-from .clock import confirmation_budget
+from .clock import confirmation_budget, cpu_now
 from .compare import TooComplex, apart, equal
 from .errors import as_sentence
 from .explain import ambiguous, explain, no_mistake_explains
@@ -49,10 +48,11 @@ def _invalid(message: str, interpreted: str = "") -> Verdict:
 
 
 def _check_clock(deadline: float) -> None:
-    # Waiting for a confirmation worker to start is not the answer's time (grading.clock).
-    if time.perf_counter() - clock.paused() > deadline:
+    # CPU time: waiting for a core or for a confirmation worker is not the answer's (clock).
+    if cpu_now() > deadline:
         raise AnswerError(
-            f"marking the answer took longer than {TIME_BUDGET_SECONDS:g} s", bound="time"
+            f"marking the answer took longer than {TIME_BUDGET_SECONDS:g} s of computing",
+            bound="time",
         )
 
 
@@ -244,7 +244,7 @@ def read(spec: dict[str, Any], answer: str) -> tuple[Any, str]:
 
 
 def _grade(loaded: Loaded, answer: str) -> Verdict:
-    deadline = time.perf_counter() + TIME_BUDGET_SECONDS
+    deadline = cpu_now() + TIME_BUDGET_SECONDS
     shape = loaded.shape
     try:
         reading, interpreted = _read(loaded, answer)

@@ -13,7 +13,6 @@ the decimal policy.
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -33,6 +32,7 @@ from .bounds import (
     MAX_TOKENS,
     TIME_BUDGET_SECONDS,
 )
+from .clock import cpu_now
 from .errors import AnswerError
 from .evaluate import Evaluator, Value, is_vector
 from .lexer import Token, tokenize
@@ -193,16 +193,16 @@ def _plain_sum(text: str) -> Reading | None:
 
 def read_answer(text: str, *, budget: float = TIME_BUDGET_SECONDS) -> Reading:
     """Read learner text into a Reading, or raise AnswerError saying what and where."""
-    deadline = time.perf_counter() + budget
+    deadline = cpu_now() + budget
     plain = (_plain_vector(text) or _plain_sum(text)) if type(text) is str else None
-    if plain is not None and time.perf_counter() <= deadline:
+    if plain is not None and cpu_now() <= deadline:
         return plain
-    return read_tree(text, budget=deadline - time.perf_counter())  # past it: the same error
+    return read_tree(text, budget=deadline - cpu_now())  # past it: the same error
 
 
 def read_tree(text: str, *, budget: float = TIME_BUDGET_SECONDS) -> Reading:
     """Read learner text by the grammar (every form), or raise AnswerError."""
-    deadline = time.perf_counter() + budget
+    deadline = cpu_now() + budget
     node, known = parse_with_values(text)
     evaluator = Evaluator(deadline, known)
     top = node.inner if isinstance(node, Group) else node

@@ -203,7 +203,7 @@ def _computing_processes() -> set[int]:
 
 def test_the_time_limit_kills_a_long_confirmation_and_the_pool_recovers():
     # Expanding the 7-root sum to the 12th power runs 15-40 s; nothing bounds it here, since
-    # confirm_zero is called directly: only the worker's time limit can stop it.
+    # confirm_zero is called directly: only the worker's CPU limit can stop it.
     radicals = sympy.Add(
         *(
             sympy.Integer(p) ** sympy.Rational(1, q)
@@ -218,7 +218,7 @@ def test_the_time_limit_kills_a_long_confirmation_and_the_pool_recovers():
         confirm_zero([radicals**12 - 1], timeout=0.2)
     elapsed = time.perf_counter() - started
     assert stopped.value.bound == "time"
-    assert "within the time limit" in stopped.value.message
+    assert "within the limit of 0.2 s of computing" in stopped.value.message
     assert elapsed < 0.2 + 1.0
     for pid in before - _computing_processes():  # the one that ran it was killed, not left
         assert not Path(f"/proc/{pid}").exists()
@@ -226,6 +226,41 @@ def test_the_time_limit_kills_a_long_confirmation_and_the_pool_recovers():
     assert confirm_zero(
         [sympy.sqrt(8) - 2 * sympy.sqrt(2) + (sympy.sqrt(2) - 1) * (sympy.sqrt(2) + 1) - 1]
     ) == [True]
+
+
+def test_past_the_wall_limit_the_server_is_busy_not_the_answer_complex():
+    # The last resort: a computing process that gets no answer out within the wall limit
+    # (here shorter than its CPU limit, as on a machine too busy to give it a core).
+    radicals = sympy.Add(
+        *(
+            sympy.Integer(p) ** sympy.Rational(1, q)
+            for p, q in ((2, 2), (3, 3), (5, 4), (7, 5), (11, 6), (13, 7), (17, 8))
+        )
+    )
+    start(wait=True)
+    with pytest.raises(TooComplex) as stopped:  # 15-40 s of CPU: the wall limit comes first
+        confirm_zero([radicals**12 - 1], timeout=60.0, wall=0.2)
+    assert stopped.value.bound == "busy"
+    assert "server is too busy" in stopped.value.message
+    assert "complex" not in stopped.value.message
+    assert confirm_zero([sympy.E * sympy.exp(-1) - 1]) == [True]  # a fresh process serves
+
+
+def test_a_busy_server_makes_an_invalid_verdict_that_says_to_submit_again(monkeypatch):
+    import grading.confirm
+
+    confirm = grading.confirm.confirm_zero
+    # The answer's proof replaced by one that outlasts a wall limit shorter than its CPU limit:
+    # a worker that gets no core in time.
+    long = sympy.Add(*(sympy.Integer(p) ** sympy.Rational(1, p) for p in (2, 3, 5, 7, 11, 13)))
+    monkeypatch.setattr(
+        grading.confirm, "confirm_zero", lambda diffs, **kw: confirm([long**12], **kw, wall=0.1)
+    )
+    spec = content_spec()
+    verdict = grade(spec, _final(spec, "0", DISGUISE))  # right, in a form that needs a proof
+    assert verdict.status == Status.INVALID
+    assert verdict.score == 0.0
+    assert "server is too busy" in verdict.message
 
 
 def test_the_computing_process_has_an_address_space_cap():
