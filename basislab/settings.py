@@ -124,6 +124,10 @@ AUTH_PASSWORD_VALIDATORS = [
 # The course a learner's dashboard opens (its files live in courses/content/<slug>/).
 BASISLAB_COURSE_SLUG = env_str("BASISLAB_COURSE_SLUG", "how-text-becomes-numbers")
 
+# The learner's course copies the account pages offer for export (before deleting, too): a
+# function of the app that keeps them, so basislab.accounts imports none of the apps above it.
+ACCOUNTS_COPIES = "courses.selectors.export_copies"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "courses:dashboard"
 LOGOUT_REDIRECT_URL = "home"

@@ -188,3 +188,9 @@ def copy_newer_version(*, copy: CourseCopy) -> CourseVersion | None:
 def copies_of(*, user: AbstractBaseUser) -> list[CourseCopy]:
     """Return the learner's course copies, with their courses."""
     return list(CourseCopy.objects.filter(owner=user).select_related("course").order_by("pk"))
+
+
+def export_copies(*, user: AbstractBaseUser) -> list[CourseCopy]:
+    """Return the user's course copies with their versions, for the account pages' exports
+    (named by the setting ``ACCOUNTS_COPIES``)."""
+    return list(CourseCopy.objects.filter(owner=user).select_related("version").order_by("pk"))

@@ -14,14 +14,11 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 from ..exact import floats, ratio_offset_equal, rational_sum
 from ..fraction_parts import num_den
+from ._weighted_sum_problem import WeightedSumProblem as P
 from .base import Gap, Variant, near, variant
-
-if TYPE_CHECKING:
-    from .weighted_sum import WeightedSumProblem as P
 
 Floats = tuple[
     tuple[float, ...],

@@ -10,7 +10,6 @@ terms. Solving the forms for a learner's vector is `_weighted_sum_solver.py`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -32,6 +31,7 @@ from ..terms import TermReport, TermTable
 from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
 from ._sums import SELF_POINT, right_term, row_name, sum_tex, term_name, weighted_sum_steps
+from ._weighted_sum_problem import WeightedSumProblem
 from ._weighted_sum_solver import (
     problem_floats,
     solve_omitted,
@@ -51,15 +51,6 @@ from .base import (
     register,
     variant,
 )
-
-
-@dataclass(frozen=True, eq=False)
-class WeightedSumProblem:
-    tokens: tuple[str, ...]
-    position: int
-    weights: tuple[Fraction, ...]
-    rows: tuple[tuple[Fraction, ...], ...]
-
 
 P = WeightedSumProblem
 Row = tuple[Fraction, ...]
