@@ -19,7 +19,7 @@ import pytest
 import sympy
 
 from grading import Status, expected_answer, grade
-from grading.clock import confirmation_budget
+from grading.clock import WALL_LIMIT_SECONDS, confirmation_budget
 from grading.compare import equal
 from grading.confirm import confirm_zero, pool, start
 from grading.proof import TooComplex, check_confirmable, expansion_terms
@@ -122,9 +122,10 @@ def confirmation_worker():
 
 @pytest.mark.parametrize(("kind", "text"), CORPUS, ids=[f"near{k}" for k in range(len(CORPUS))])
 def test_near_miss_is_never_correct_and_is_marked_within_the_bound(kind, text):
-    started = time.perf_counter()
+    # CPU time, as the grader's own clock counts it: a busy machine stretches only wall time.
+    started = time.thread_time()
     verdict = grade(SPECS[kind](), text)
-    elapsed = time.perf_counter() - started
+    elapsed = time.thread_time() - started
     assert verdict.status != Status.CORRECT
     if verdict.status == Status.INVALID:
         assert verdict.message
@@ -217,9 +218,9 @@ def test_the_time_limit_kills_a_long_confirmation_and_the_pool_recovers():
     with pytest.raises(TooComplex) as stopped:
         confirm_zero([radicals**12 - 1], timeout=0.2)
     elapsed = time.perf_counter() - started
-    assert stopped.value.bound == "time"
+    assert stopped.value.bound == "time"  # the CPU limit, not the wall limit, stopped it
     assert "within the limit of 0.2 s of computing" in stopped.value.message
-    assert elapsed < 0.2 + 1.0
+    assert elapsed < WALL_LIMIT_SECONDS
     for pid in before - _computing_processes():  # the one that ran it was killed, not left
         assert not Path(f"/proc/{pid}").exists()
     assert _computing_processes() - before  # and replaced
