@@ -1,7 +1,13 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db import models
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from .models import Context, Deployment, LtiUser, Platform, ResourceLink, Score, ToolKey
+from .services import scores
+from .tasks import send_score
 
 
 class DeploymentInline(admin.TabularInline):
@@ -38,16 +44,64 @@ class LtiUserAdmin(admin.ModelAdmin):
 
 @admin.register(Context)
 class ContextAdmin(admin.ModelAdmin):
-    list_display = ["title", "context_id", "platform"]
+    list_display = ["title", "context_id", "platform", "deployment"]
 
 
 @admin.register(ResourceLink)
 class ResourceLinkAdmin(admin.ModelAdmin):
-    list_display = ["title", "page_slug", "idea_slug", "context"]
+    list_display = [
+        "title",
+        "target",
+        "page_slug",
+        "idea_slug",
+        "context",
+        "lineitem_url",
+        "score_maximum",
+    ]
 
 
 @admin.register(Score)
 class ScoreAdmin(admin.ModelAdmin):
-    list_display = ["attempt", "score_given", "score_maximum", "status", "tries", "timestamp"]
+    list_display = [
+        "attempt",
+        "link_learner",
+        "score_given",
+        "score_maximum",
+        "status",
+        "tries",
+        "timestamp",
+        "next_try_at",
+        "last_error",
+    ]
     list_filter = ["status"]
+    list_select_related = ["link_learner__lti_user", "link_learner__link", "attempt"]
     raw_id_fields = ["link_learner", "attempt"]
+    actions = ["resend"]
+
+    @admin.action(description=_("Send the selected failed scores again"))
+    def resend(self, request: HttpRequest, queryset: QuerySet[Score]) -> None:
+        ids = scores.scores_resend(
+            score_ids=queryset.values_list("pk", flat=True), enqueue=send_score.delay_on_commit
+        )
+        skipped = queryset.count() - len(ids)
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)d score queued to be sent again.",
+                "%(count)d scores queued to be sent again.",
+                len(ids),
+            )
+            % {"count": len(ids)},
+            messages.SUCCESS if ids else messages.WARNING,
+        )
+        if skipped:
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)d score left as it is: only a failed score is sent again.",
+                    "%(count)d scores left as they are: only a failed score is sent again.",
+                    skipped,
+                )
+                % {"count": skipped},
+                messages.INFO,
+            )

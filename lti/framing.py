@@ -3,13 +3,15 @@
 The site is framed by nobody (``X-Frame-Options: DENY``, CSP ``frame-ancestors 'none'``), except:
 the launch endpoints may be framed by any registered platform, and every page of a session that
 came through a launch by the origins of that launch's platform. In such a session over HTTPS the
-session and CSRF cookies are sent ``SameSite=None; Secure``: a framed page is a third-party
-context, where the default ``Lax`` cookies would not be sent. CSRF checks stay as they are.
+session, CSRF and messages cookies are sent ``SameSite=None; Secure``: a framed page is a
+third-party context, where the default ``Lax`` cookies would not be sent. CSRF checks stay as
+they are.
 """
 
 from collections.abc import Callable
 
 from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
@@ -71,8 +73,9 @@ class EmbeddingMiddleware:
 
 
 class EmbeddedCookiesMiddleware:
-    """Send the session and CSRF cookies ``SameSite=None; Secure`` in a launched session over
-    HTTPS. Listed before ``SessionMiddleware`` so it sees the cookies that sets."""
+    """Send the session, CSRF and messages cookies ``SameSite=None; Secure`` in a launched
+    session over HTTPS. Listed before ``SessionMiddleware`` so it sees the cookies that sets
+    (and those of ``MessageMiddleware``, listed after it)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -80,7 +83,11 @@ class EmbeddedCookiesMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if request.is_secure() and _launched(request) is not None:
-            for name in (settings.SESSION_COOKIE_NAME, settings.CSRF_COOKIE_NAME):
+            for name in (
+                settings.SESSION_COOKIE_NAME,
+                settings.CSRF_COOKIE_NAME,
+                CookieStorage.cookie_name,  # the messages framework's cookie
+            ):
                 if name in response.cookies:
                     response.cookies[name]["samesite"] = "None"
                     response.cookies[name]["secure"] = True

@@ -9,6 +9,9 @@ seen with the same token passes again) and an id token with no ``exp``. Here:
 - ``state`` must equal the short-lived cookie set at login in this browser (nothing else);
 - the signature check requires ``exp`` and ``iat``; ``aud`` must contain the client id, and
   ``azp``, when there or when ``aud`` names several clients, must be the client id.
+
+A login initiation may leave out ``client_id`` when its issuer has one active registration; a
+deactivated platform's logins and launches are refused saying so.
 """
 
 import hashlib
@@ -20,13 +23,15 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from pylti1p3.contrib.django import DjangoMessageLaunch, DjangoOIDCLogin
 from pylti1p3.contrib.django.request import DjangoRequest
 from pylti1p3.contrib.django.session import DjangoSessionService
-from pylti1p3.exception import LtiException
+from pylti1p3.exception import LtiException, OIDCException
+from pylti1p3.registration import Registration
 
 from .models import LaunchNonce, Platform
-from .tool_conf import DbToolConf
+from .tool_conf import DbToolConf, registration_for
 
 # How long the platform has between the login redirect and the launch post.
 NONCE_LIFETIME = timedelta(minutes=10)
@@ -42,6 +47,12 @@ class LaunchRefused(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+DEACTIVATED = _lazy(
+    "This platform's registration with the tool is deactivated: ask the tool's administrator "
+    "to turn it back on (manage.py lti_activate_platform)."
+)
 
 
 class NonceStore(DjangoSessionService):
@@ -64,8 +75,35 @@ class NonceStore(DjangoSessionService):
         return LaunchNonce.objects.filter(value=nonce, used_at__isnull=True).exists()
 
 
+def login_platform(iss: str, client_id: str | None) -> Platform:
+    """Return the active platform a login initiation names; raise LaunchRefused or
+    OIDCException (not registered) saying why not.
+
+    ``client_id`` is optional in a login initiation (LTI 1.3 Core, 4.1.1): without it, the
+    issuer's one registration is used, and an issuer with several is refused as ambiguous.
+    """
+    platforms = Platform.objects.filter(issuer=iss)
+    if client_id:
+        platforms = platforms.filter(client_id=client_id)
+    found = list(platforms.order_by("pk"))
+    active = [platform for platform in found if platform.active]
+    if len(active) == 1:
+        return active[0]
+    if len(active) > 1:
+        raise LaunchRefused(
+            _(
+                "This platform has several registrations with the tool and the login names no "
+                "client_id; ask the platform's administrator to send it."
+            )
+        )
+    if found:
+        raise LaunchRefused(DEACTIVATED)
+    raise OIDCException("Could not find registration details")
+
+
 class ToolLogin(DjangoOIDCLogin):
-    """The OIDC third-party login initiation, with nonces stored by ``NonceStore``."""
+    """The OIDC third-party login initiation, with nonces stored by ``NonceStore`` and the
+    registration found by ``login_platform``."""
 
     def __init__(self, request: HttpRequest) -> None:
         super().__init__(
@@ -75,6 +113,15 @@ class ToolLogin(DjangoOIDCLogin):
         )
         # Always pass params, so NonceStore.save_state_params learns the state.
         self.pass_params_to_launch({"bound": True})
+
+    def validate_oidc_login(self) -> Registration:
+        iss = self._get_request_param("iss")
+        if not iss:
+            raise OIDCException("Could not find issuer")
+        if not self._get_request_param("login_hint"):
+            raise OIDCException("Could not find login hint")
+        platform = login_platform(iss, self._get_request_param("client_id") or None)
+        return registration_for(platform)
 
 
 class ToolLaunch(DjangoMessageLaunch):
@@ -129,7 +176,17 @@ class ToolLaunch(DjangoMessageLaunch):
         try:
             return super().validate_registration()
         except LtiException:
-            iss = self._jwt.get("body", {}).get("iss")
+            body = self._jwt.get("body", {})
+            iss = body.get("iss")
+            aud = body.get("aud")
+            audiences = [str(value) for value in (aud if isinstance(aud, list) else [aud]) if value]
+            if (
+                iss
+                and Platform.objects.filter(
+                    issuer=iss, client_id__in=audiences, active=False
+                ).exists()
+            ):
+                raise LtiException("The platform's registration is deactivated") from None
             if iss and Platform.objects.filter(issuer=iss, active=True).exists():
                 # A registered platform, another client id: the token is for another tool.
                 raise LtiException("The token is not for this tool (aud)") from None
@@ -200,6 +257,7 @@ def refusal_reason(message: str) -> str:
     """Return the words a visitor reads for a refusal message of the checks above."""
     text = message.lower()
     reasons = (
+        ("deactivated", _("the platform's registration with this tool is deactivated")),
         ("nonce", _("this launch was already used or is too old")),
         (
             "state",

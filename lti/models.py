@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -126,9 +127,19 @@ class LtiUser(models.Model):
 
 
 class Context(models.Model):
-    """A course (class) of a platform, as named by its context claim."""
+    """A course (class) of one deployment of a platform, as named by its context claim.
+
+    Two deployments of one platform (two installations of the tool, in two sub-accounts, say)
+    may name the same ``context_id``; they are two classes, with their own links, roster and
+    members. ``deployment`` is empty only for a class stored before classes were kept per
+    deployment, on a platform then registered with several deployments (which one was not
+    recorded): the first launch naming it claims it for its deployment.
+    """
 
     platform = models.ForeignKey(Platform, on_delete=models.CASCADE, related_name="contexts")
+    deployment = models.ForeignKey(
+        Deployment, on_delete=models.CASCADE, related_name="contexts", null=True, blank=True
+    )
     context_id = models.CharField(max_length=255)
     title = models.CharField(max_length=255, blank=True)
     # The NRPS memberships URL when the platform offers the roster service.
@@ -137,7 +148,13 @@ class Context(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["platform", "context_id"], name="lti_context_per_platform"
+                fields=["deployment", "context_id"], name="lti_context_per_deployment"
+            ),
+            # At most one class of a context id waits to be claimed by a deployment.
+            models.UniqueConstraint(
+                fields=["platform", "context_id"],
+                condition=Q(deployment__isnull=True),
+                name="lti_context_unclaimed_once",
             ),
         ]
 
@@ -173,6 +190,8 @@ class RosterEntry(models.Model):
     name = models.CharField(max_length=255, blank=True)
     roles = models.JSONField(default=list)
     status = models.CharField(max_length=32, blank=True)
+    # When the latest roster answer stopped listing the member (None while it lists them).
+    left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -184,15 +203,35 @@ class RosterEntry(models.Model):
 
 
 class ResourceLink(models.Model):
-    """A link the platform shows, naming one page or one idea of the course."""
+    """A link the platform shows, naming one page or one idea of the course, or the whole
+    course; a plain link (no custom parameters) names nothing until an instructor chooses."""
+
+    class Target(models.TextChoices):
+        UNSET = "", _("not chosen yet")
+        PAGE = "page", _("a page")
+        IDEA = "idea", _("an idea")
+        COURSE = "course", _("the whole course")
 
     context = models.ForeignKey(Context, on_delete=models.CASCADE, related_name="links")
     resource_link_id = models.CharField(max_length=255)
     title = models.CharField(max_length=255, blank=True)
-    page_slug = models.SlugField(max_length=100)
-    # Empty for a link to a whole page.
+    # What the link shows. Empty on a plain link no instructor has set up yet: learners get
+    # the course's first page, and nothing is scored for it.
+    target = models.CharField(max_length=8, choices=Target.choices, blank=True, default="")
+    # True when the launch's custom parameters (a deep-linked link) name the target; such a
+    # link's target follows its launches and is not changed on the link setup page.
+    target_from_launch = models.BooleanField(default=False)
+    # Empty for a link to the whole course, or one not set up yet.
+    page_slug = models.SlugField(max_length=100, blank=True)
+    # Empty for a link to a whole page (or the whole course).
     idea_slug = models.SlugField(max_length=100, blank=True)
     lineitem_url = models.URLField(max_length=500, blank=True)
+    # The platform's line items URL, kept only when its AGS claim lets the tool create line
+    # items (scope lineitem): a link without a line item gets one made for it.
+    lineitems_url = models.URLField(max_length=500, blank=True)
+    # The AGS scopes the platform granted at the latest launch through the link.
+    ags_scopes = models.JSONField(default=list, blank=True)
+    # The line item's scoreMaximum as the platform last gave it (1 until read).
     score_maximum = models.FloatField(default=1.0)
 
     class Meta:
@@ -201,10 +240,31 @@ class ResourceLink(models.Model):
                 fields=["context", "resource_link_id"], name="lti_link_per_context"
             ),
             models.CheckConstraint(condition=Q(score_maximum__gt=0), name="lti_link_max_positive"),
+            # The slugs say exactly what the target says: a page, a page's idea, or neither.
+            models.CheckConstraint(
+                condition=(
+                    Q(target__in=["", "course"], page_slug="", idea_slug="")
+                    | (Q(target="page", idea_slug="") & ~Q(page_slug=""))
+                    | (Q(target="idea") & ~Q(page_slug="") & ~Q(idea_slug=""))
+                ),
+                name="lti_link_target_slugs",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.title or self.resource_link_id
+
+    @property
+    def set_up(self) -> bool:
+        """Whether the link names what it shows (a deep-linked link, or one an instructor set)."""
+        return self.target != self.Target.UNSET
+
+    def resource_id(self) -> str:
+        """Return the name of the link's target in a line item: ``page/idea``, ``page``, or
+        ``course``."""
+        if self.target == self.Target.COURSE:
+            return "course"
+        return f"{self.page_slug}/{self.idea_slug}" if self.idea_slug else self.page_slug
 
 
 class LinkLearner(models.Model):
@@ -242,6 +302,12 @@ class Score(models.Model):
     tries = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # Since when the score is owed (recorded, or resent from the admin): tries stop and the
+    # row is marked failed ``SCORE_RETRY_WINDOW`` after it.
+    pending_since = models.DateTimeField(default=timezone.now)
+    # When the next try is due; the sweep queues only a score whose try is overdue, so a
+    # retry already waiting in the broker is not doubled.
+    next_try_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -11,6 +11,7 @@ urlpatterns = [
     path("launch/", views.launch, name="launch"),
     path("jwks/", views.jwks, name="jwks"),
     path("deep-link/", views.deep_link, name="deep_link"),
+    path("link/<int:link_id>/", views.link_setup, name="link_setup"),
     path("class/<int:context_id>/", views.class_view, name="class"),
     path("class/<int:context_id>/export.csv", views.class_csv, name="class_csv"),
 ]

@@ -24,15 +24,27 @@ from ..claims import (
     AGS_CLAIM,
     CONTEXT_CLAIM,
     CUSTOM_CLAIM,
+    DEEP_LINKING_DATA_CLAIM,
+    DEPLOYMENT_CLAIM,
+    LINEITEM_SCOPE,
     MESSAGE_TYPE_CLAIM,
     NRPS_CLAIM,
     RESOURCE_LINK_CLAIM,
     ROLES_CLAIM,
     SCORE_SCOPE,
     MessageType,
-    is_instructor,
+    role_access,
 )
-from ..models import Context, LaunchNonce, LinkLearner, LtiUser, Membership, Platform, ResourceLink
+from ..models import (
+    Context,
+    Deployment,
+    LaunchNonce,
+    LinkLearner,
+    LtiUser,
+    Membership,
+    Platform,
+    ResourceLink,
+)
 from ..tool_conf import find_platform, registration_for
 
 
@@ -49,6 +61,8 @@ class Accepted:
     context: Context | None
     message_type: str
     instructor: bool
+    # Whether the launch's roles are scored into the gradebook (a learner).
+    scored: bool
     link: ResourceLink | None
     copy: CourseCopy
 
@@ -78,12 +92,37 @@ def _local_user(*, platform: Platform, claims: dict[str, Any]) -> LtiUser:
     return LtiUser.objects.create(platform=platform, sub=sub, user=user, name=name)
 
 
+def _deployment(*, platform: Platform, claims: dict[str, Any]) -> Deployment:
+    """Return the registered deployment the launch names (pylti1p3 checked it is there)."""
+    deployment = Deployment.objects.filter(
+        platform=platform, deployment_id=str(claims.get(DEPLOYMENT_CLAIM) or "")
+    ).first()
+    if deployment is None:
+        raise LtiException("The launch's deployment is not registered")
+    return deployment
+
+
 def _context(*, platform: Platform, claims: dict[str, Any]) -> Context | None:
+    """Return the launch's class: its context id in its deployment (two deployments naming
+    the same context id are two classes).
+
+    A class stored before classes were kept per deployment, on a platform with several
+    deployments, has none (migration ``lti/0005``): the first launch naming its context id
+    claims it for the launch's deployment.
+    """
     claim = claims.get(CONTEXT_CLAIM) or {}
     context_id = str(claim.get("id") or "")
     if not context_id:
         return None
-    context, _ = Context.objects.get_or_create(platform=platform, context_id=context_id)
+    deployment = _deployment(platform=platform, claims=claims)
+    context = Context.objects.filter(deployment=deployment, context_id=context_id).first()
+    if context is None:
+        Context.objects.filter(
+            platform=platform, deployment__isnull=True, context_id=context_id
+        ).update(deployment=deployment)
+        context, _ = Context.objects.get_or_create(
+            deployment=deployment, context_id=context_id, defaults={"platform": platform}
+        )
     title = str(claim.get("title") or claim.get("label") or "")[:255]
     memberships_url = str((claims.get(NRPS_CLAIM) or {}).get("context_memberships_url") or "")
     if (context.title, context.memberships_url) != (title, memberships_url):
@@ -92,10 +131,14 @@ def _context(*, platform: Platform, claims: dict[str, Any]) -> Context | None:
     return context
 
 
-def _target(*, copy: CourseCopy, custom: dict[str, Any]) -> tuple[str, str]:
-    """Return the (page slug, idea slug) a link names; the idea slug is "" for a page."""
+def _target(*, copy: CourseCopy, custom: dict[str, Any]) -> dict[str, Any] | None:
+    """Return the target a launch's custom parameters name (the link's target fields), or None
+    when they name no page and no idea (a plain link); raise LaunchTargetError for a page or
+    idea the course lacks."""
     page_slug = str(custom.get("page") or "")
     idea_slug = str(custom.get("idea") or "")
+    if not page_slug and not idea_slug:
+        return None
     if idea_slug:
         idea = Idea.objects.filter(page__version_id=copy.version_id, slug=idea_slug)
         if page_slug:
@@ -103,33 +146,93 @@ def _target(*, copy: CourseCopy, custom: dict[str, Any]) -> tuple[str, str]:
         found = idea.select_related("page").first()
         if found is None:
             raise LaunchTargetError(idea_slug)
-        return found.page.slug, found.slug
-    if page_slug and Page.objects.filter(version_id=copy.version_id, slug=page_slug).exists():
-        return page_slug, ""
+        return target_fields(ResourceLink.Target.IDEA, found.page.slug, found.slug)
+    if Page.objects.filter(version_id=copy.version_id, slug=page_slug).exists():
+        return target_fields(ResourceLink.Target.PAGE, page_slug, "")
     raise LaunchTargetError(page_slug)
+
+
+def target_fields(target: str, page_slug: str = "", idea_slug: str = "") -> dict[str, str]:
+    return {"target": target, "page_slug": page_slug, "idea_slug": idea_slug}
 
 
 def _resource_link(
     *, context: Context, claims: dict[str, Any], copy: CourseCopy
 ) -> ResourceLink | None:
+    """Store the launch's resource link; return it (None when the launch names no link).
+
+    A launch whose custom parameters name a page or idea sets the link's target; a plain
+    launch leaves the target as it is (chosen by an instructor, or not chosen yet). Only the
+    fields that changed are written, so a launch never undoes what another wrote meanwhile.
+    """
     claim = claims.get(RESOURCE_LINK_CLAIM) or {}
     link_id = str(claim.get("id") or "")
     if not link_id:
         return None
-    page_slug, idea_slug = _target(copy=copy, custom=claims.get(CUSTOM_CLAIM) or {})
-    ags = claims.get(AGS_CLAIM) or {}
-    lineitem = str(ags.get("lineitem") or "") if SCORE_SCOPE in (ags.get("scope") or []) else ""
-    link, _ = ResourceLink.objects.update_or_create(
-        context=context,
-        resource_link_id=link_id,
-        defaults={
-            "title": str(claim.get("title") or "")[:255],
-            "page_slug": page_slug,
-            "idea_slug": idea_slug,
-            "lineitem_url": lineitem,
-        },
+    fields: dict[str, Any] = {"title": str(claim.get("title") or "")[:255], **_ags_fields(claims)}
+    named = _target(copy=copy, custom=claims.get(CUSTOM_CLAIM) or {})
+    if named is not None:
+        fields |= named | {"target_from_launch": True}
+    link, created = ResourceLink.objects.get_or_create(
+        context=context, resource_link_id=link_id, defaults=fields
     )
+    if not created:
+        changed = [name for name, value in fields.items() if getattr(link, name) != value]
+        for name in changed:
+            setattr(link, name, fields[name])
+        if changed:
+            link.save(update_fields=changed)
     return link
+
+
+def _ags_fields(claims: dict[str, Any]) -> dict[str, Any]:
+    """Return what a launch's AGS claim says of its link: the scopes, the line items URL when
+    the tool may create one, and the line item when the claim names one.
+
+    A claim without a line item keeps the one stored (the tool may have created it); a claim
+    without the score scope clears it, as nothing may be sent there any more.
+    """
+    ags = claims.get(AGS_CLAIM) or {}
+    scopes = [str(scope) for scope in ags.get("scope") or []]
+    fields: dict[str, Any] = {"ags_scopes": scopes}
+    can_score = SCORE_SCOPE in scopes
+    fields["lineitems_url"] = (
+        str(ags.get("lineitems") or "")[:500] if can_score and LINEITEM_SCOPE in scopes else ""
+    )
+    lineitem = str(ags.get("lineitem") or "")[:500]
+    if not can_score:
+        fields["lineitem_url"] = ""
+    elif lineitem:
+        fields["lineitem_url"] = lineitem
+    return fields
+
+
+class LinkTargetLocked(ValueError):
+    """Raised when a link's target is named by its launches' custom parameters."""
+
+
+def link_target_set(
+    *, link: ResourceLink, target: str, page: Page | None, idea: Idea | None
+) -> bool:
+    """Set what a plain link shows (a page, an idea of it, or the whole course) for every
+    launch after; return whether it changed. A link whose launches name their target (deep
+    linked) is refused with LinkTargetLocked: its next launch would set it back."""
+    if link.target_from_launch:
+        raise LinkTargetLocked(link.pk)
+    if target == ResourceLink.Target.COURSE:
+        fields = target_fields(target)
+    elif target == ResourceLink.Target.PAGE and page is not None:
+        fields = target_fields(target, page.slug)
+    elif target == ResourceLink.Target.IDEA and page is not None and idea is not None:
+        fields = target_fields(target, page.slug, idea.slug)
+    else:
+        raise ValueError(f"no such target: {target}")
+    changed = [name for name, value in fields.items() if getattr(link, name) != value]
+    for name in changed:
+        setattr(link, name, fields[name])
+    if changed:
+        link.save(update_fields=changed)
+    return bool(changed)
 
 
 def find_platform_of(registration: Any) -> Platform:
@@ -152,7 +255,8 @@ def launch_accept(*, platform: Platform, claims: dict[str, Any]) -> Accepted:
         copy = copy_get_or_create(user=lti_user.user, course_slug=settings.BASISLAB_COURSE_SLUG)
         context = _context(platform=platform, claims=claims)
         roles = [str(role) for role in claims.get(ROLES_CLAIM) or []]
-        instructor = is_instructor(roles)
+        access = role_access(roles)
+        instructor = access.class_view
         message_type = str(claims.get(MESSAGE_TYPE_CLAIM) or "")
         link = None
         if context is not None:
@@ -165,9 +269,14 @@ def launch_accept(*, platform: Platform, claims: dict[str, Any]) -> Accepted:
                     "last_launch_at": timezone.now(),
                 },
             )
+            if not access.scored:
+                # Roles are the context's: a learner who launches as an observer (or teacher)
+                # is scored on none of its links from then on.
+                LinkLearner.objects.filter(link__context=context, lti_user=lti_user).delete()
             if message_type == MessageType.RESOURCE_LINK:
                 link = _resource_link(context=context, claims=claims, copy=copy)
-                if link is not None and not instructor:
+                # Only a learner's attempts are scored (observers, mentors, no role: never).
+                if link is not None and access.scored:
                     LinkLearner.objects.get_or_create(link=link, lti_user=lti_user)
                     if not copy.lti_linked:
                         # Every copy of the owner: the score hook matches attempts by owner.
@@ -179,9 +288,24 @@ def launch_accept(*, platform: Platform, claims: dict[str, Any]) -> Accepted:
         context=context,
         message_type=message_type,
         instructor=instructor,
+        scored=access.scored,
         link=link,
         copy=copy,
     )
+
+
+class ToolDeepLink(DeepLink):
+    """pylti1p3's deep-linking response, without a ``data`` claim when the request had none.
+
+    The library always sends ``data``, ``null`` when the request carried none; the spec asks
+    the tool to return ``data`` only as it was given.
+    """
+
+    def get_message_jwt(self, resources: Any) -> dict[str, object]:
+        message = super().get_message_jwt(resources)
+        if self._deep_link_settings.get("data") is None:
+            message.pop(DEEP_LINKING_DATA_CLAIM, None)
+        return message
 
 
 def deep_link_response(
@@ -212,7 +336,7 @@ def deep_link_response(
         .set_custom_params(custom)
         .set_lineitem(lineitem)
     )
-    deep_link = DeepLink(registration_for(platform), deployment_id, settings_claim)
+    deep_link = ToolDeepLink(registration_for(platform), deployment_id, settings_claim)
     return return_url, deep_link.get_response_jwt([resource])
 
 

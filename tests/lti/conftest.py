@@ -6,6 +6,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 
 from basislab.celery import app as celery_app
@@ -37,6 +38,17 @@ def platform(db, course) -> Iterator[Platform]:
     running.tool_jwks = Client().get("/lti/jwks/").json()
     yield running
     running.stop()
+
+
+@pytest.fixture
+def admin_client(db) -> Client:
+    """A signed-in superuser (the site's operator) in the admin."""
+    user = get_user_model().objects.create_superuser(
+        username="operator", email="operator@example.org", password="x-long-admin-pass-1"
+    )
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return client
 
 
 @pytest.fixture(autouse=True)

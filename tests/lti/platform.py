@@ -3,7 +3,10 @@
 It runs on loopback in a thread: OIDC authorization endpoint, JWKS, OAuth 2 token endpoint
 (client-credentials with a JWT assertion, verified against the tool's JWKS), AGS scores,
 NRPS memberships, a deep-linking return endpoint, and a course page that frames the tool.
-``down = True`` makes the token and score endpoints answer 503 (a platform that is down).
+``down = True`` makes the token and score endpoints answer 503 (a platform that is down);
+``fail_tokens(status, n)`` makes the token endpoint refuse its next ``n`` requests (400
+``invalid_client``, as a platform does before it fetched a rotated key, or 503). Line items are
+kept in ``lineitems``: read, listed and created through AGS; a score for one not there is 404.
 """
 
 import html
@@ -24,6 +27,8 @@ LTI = "https://purl.imsglobal.org/spec/lti/claim/"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
+LINEITEM_READ_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem.readonly"
 
 
 class Platform:
@@ -42,6 +47,11 @@ class Platform:
         self.deployment_id = deployment_id
         self.context_id = "course-101"
         self.down = False
+        # (status, body) answers the token endpoint gives before it issues tokens again.
+        self.token_failures: list[tuple[int, dict[str, str]]] = []
+        self.token_requests = 0
+        # Seconds the line items endpoint takes to make one (to widen a race).
+        self.lineitem_delay = 0.0
         self.jwks_fetches = 0
         self.scores: list[dict[str, Any]] = []
         self.deep_link_items: list[dict[str, Any]] = []
@@ -85,9 +95,16 @@ class Platform:
         public.update({"alg": "RS256", "use": "sig"})
         return {"keys": [public]}
 
-    def lineitem_url(self, name: str = "1") -> str:
-        self.lineitems.setdefault(name, {"scoreMaximum": 1})
+    def lineitem_url(self, name: str = "1", *, score_maximum: float = 1) -> str:
+        self.lineitems.setdefault(
+            name, {"id": f"{self.url}/lineitems/{name}", "scoreMaximum": score_maximum}
+        )
         return f"{self.url}/lineitems/{name}"
+
+    def fail_tokens(self, status: int, count: int) -> None:
+        """Refuse the next ``count`` token requests with ``status`` (400: invalid_client)."""
+        body = {"error": "invalid_client"} if status == 400 else {"error": "unavailable"}
+        self.token_failures = [(status, body)] * count
 
     # -- id tokens -----------------------------------------------------------------------
     def claims(
@@ -100,6 +117,7 @@ class Platform:
         link_id: str = "link-1",
         custom: dict[str, str] | None = None,
         lineitem: str | None = None,
+        ags_scopes: tuple[str, ...] = (SCORE_SCOPE,),
         name: str = "",
         email: str = "",
     ) -> dict[str, Any]:
@@ -129,11 +147,11 @@ class Platform:
             body[LTI + "target_link_uri"] = self.tool_launch_url
             body[LTI + "resource_link"] = {"id": link_id, "title": "Practice"}
             body[LTI + "custom"] = custom or {}
-            body["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = {
-                "scope": [SCORE_SCOPE],
-                "lineitems": f"{self.url}/lineitems",
-                "lineitem": lineitem or self.lineitem_url(),
-            }
+            ags = {"scope": list(ags_scopes), "lineitems": f"{self.url}/lineitems"}
+            # lineitem="" launches a link without a line item (the tool may create one).
+            if lineitem != "":
+                ags["lineitem"] = lineitem or self.lineitem_url()
+            body["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = ags
         else:
             body[LTI + "target_link_uri"] = self.tool_launch_url
             body["https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"] = {
@@ -202,6 +220,26 @@ class Platform:
                     return self._send(200, json.dumps(platform.jwks()))
                 if parts.path == "/auth":
                     return self._authorize(query)
+                if parts.path == "/lineitems":
+                    if not self._bearer_ok():
+                        return self._send(401, "{}")
+                    items = list(platform.lineitems.values())
+                    if "resource_link_id" in query:
+                        items = [
+                            i for i in items if i.get("resourceLinkId") == query["resource_link_id"]
+                        ]
+                    return self._send(
+                        200, json.dumps(items), "application/vnd.ims.lis.v2.lineitemcontainer+json"
+                    )
+                if parts.path.startswith("/lineitems/"):
+                    if not self._bearer_ok():
+                        return self._send(401, "{}")
+                    item = platform.lineitems.get(parts.path.split("/")[2])
+                    if item is None:
+                        return self._send(404, "{}")
+                    return self._send(
+                        200, json.dumps(item), "application/vnd.ims.lis.v2.lineitem+json"
+                    )
                 if parts.path == "/memberships":
                     if not self._bearer_ok():
                         return self._send(401, "{}")
@@ -260,8 +298,12 @@ class Platform:
                 parts = urlsplit(self.path)
                 form = self._form()
                 if parts.path == "/token":
+                    platform.token_requests += 1
                     if platform.down:
                         return self._send(503, "{}")
+                    if platform.token_failures:
+                        status, answer = platform.token_failures.pop(0)
+                        return self._send(status, json.dumps(answer))
                     try:
                         claims = platform.verify_tool_jwt(
                             form["client_assertion"], audience=f"{platform.url}/token"
@@ -283,8 +325,21 @@ class Platform:
                         return self._send(503, "{}")
                     if not self._bearer_ok():
                         return self._send(401, "{}")
-                    platform.scores.append({"lineitem": parts.path.split("/")[2], **form})
+                    name = parts.path.split("/")[2]
+                    if name not in platform.lineitems:
+                        return self._send(404, "{}")  # a deleted line item
+                    platform.scores.append({"lineitem": name, **form})
                     return self._send(200, "{}")
+                if parts.path == "/lineitems":
+                    if not self._bearer_ok():
+                        return self._send(401, "{}")
+                    time.sleep(platform.lineitem_delay)
+                    name = f"made-{len(platform.lineitems) + 1}"
+                    item = {**form, "id": f"{platform.url}/lineitems/{name}"}
+                    platform.lineitems[name] = item
+                    return self._send(
+                        201, json.dumps(item), "application/vnd.ims.lis.v2.lineitem+json"
+                    )
                 if parts.path == "/deep_link_return":
                     claims = platform.verify_tool_jwt(form["JWT"], audience=platform.issuer)
                     items = claims["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]

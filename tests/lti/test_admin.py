@@ -1,22 +1,10 @@
 """Platforms are registered in the admin; the tool's private keys are never shown there."""
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
 from django.urls import reverse
 
 from lti.keys import signing_key
 from lti.models import Platform
-
-
-@pytest.fixture
-def admin_client(db) -> Client:
-    user = get_user_model().objects.create_superuser(
-        username="operator", email="operator@example.org", password="x-long-admin-pass-1"
-    )
-    client = Client()
-    client.force_login(user, backend="basislab.accounts.backends.ModelBackend")
-    return client
 
 
 @pytest.mark.parametrize(
