@@ -1,0 +1,650 @@
+"""Reads of the mistake counts: a class's table (summed over its learners' rows) and the
+site's (the key rows), grouped per idea and kind, each cause with its learners and attempts
+over every level and try, and per level and try class.
+
+Outside the staff view a number of fewer than ``PRIVATE_BELOW`` learners is hidden (with its
+attempts): a small count could name a learner.
+"""
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+from django.db.models import Count, F, Q, QuerySet, Sum, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+from django.utils.translation import gettext, ngettext
+
+from courses.labels import kind_label
+from courses.models import Idea
+from lti.models import Context
+from practice.labels import mistake_label, status_label
+from practice.models import ProblemInstance, Reveal
+from practice.review.models import CardState, ReviewItem
+
+from .codes import ALL_LEVELS, CORRECT, KIND_LEVEL, UNEXPLAINED, TryClass
+from .models import (
+    ExplainedProblem,
+    LearnerMistakeCount,
+    MistakeCount,
+    MistakeRecurrence,
+    RecurrenceCount,
+    UnexplainedValue,
+)
+
+PRIVATE_BELOW = 5
+KEY = ("page_slug", "idea_slug", "kind", "level", "code", "try_class")
+TRY_ORDER = {TryClass.FIRST: 0, TryClass.RETRY: 1, TryClass.REVIEW: 2}
+
+
+def code_label(code: str, kind: str) -> str:
+    """Return the words for a counted code: a mistake's label, or what ``unexplained`` and
+    ``correct`` stand for."""
+    if code == CORRECT:
+        return status_label(CORRECT)
+    return mistake_label(None if code == UNEXPLAINED else code, kind)
+
+
+@dataclass(frozen=True)
+class Tally:
+    attempts: int
+    learners: int
+    hidden: bool  # fewer than PRIVATE_BELOW learners, outside the staff view
+
+    @property
+    def text(self) -> str:
+        """Return the cell's words: "6 learners, 9×", or "fewer than 5" when hidden."""
+        if self.hidden:
+            return gettext("fewer than 5")
+        return ngettext(
+            "%(learners)d learner, %(attempts)d×",
+            "%(learners)d learners, %(attempts)d×",
+            self.learners,
+        ) % {"learners": self.learners, "attempts": self.attempts}
+
+
+@dataclass(frozen=True)
+class Column:
+    level: int
+    try_class: str
+
+    @property
+    def label(self) -> str:
+        return gettext("level %(level)d, %(try)s") % {
+            "level": self.level,
+            "try": TryClass(self.try_class).label,
+        }
+
+
+@dataclass(frozen=True)
+class CauseRow:
+    code: str
+    label: str
+    total: Tally
+    cells: tuple[Tally | None, ...]  # one per column of the group, None where nobody
+
+
+@dataclass
+class Group:
+    page_slug: str
+    idea_slug: str
+    idea_title: str
+    kind: str
+    kind_label: str
+    columns: list[Column] = field(default_factory=list)
+    rows: list[CauseRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MistakeTable:
+    private: bool
+    groups: list[Group]
+
+    def flat(self) -> list[dict[str, object]]:
+        """Return one dict per number shown (CSV and JSON): the total over levels and tries
+        (level None, try ``all``), then each level and try class."""
+        rows = []
+        for group in self.groups:
+            for row in group.rows:
+                cells = [(None, TryClass.ALL.value, row.total)]
+                cells += [
+                    (column.level, column.try_class, cell)
+                    for column, cell in zip(group.columns, row.cells, strict=True)
+                    if cell is not None
+                ]
+                for level, try_class, cell in cells:
+                    rows.append(
+                        {
+                            "page": group.page_slug,
+                            "idea": group.idea_slug,
+                            "kind": group.kind,
+                            "code": row.code,
+                            "label": row.label,
+                            "level": level,
+                            "try": try_class,
+                            "learners": None if cell.hidden else cell.learners,
+                            "attempts": None if cell.hidden else cell.attempts,
+                            "fewer_than_5": cell.hidden,
+                        }
+                    )
+        return rows
+
+
+def _ideas() -> dict[tuple[str, str], tuple[int, str]]:
+    """Return (page, idea) -> (course order, title) from the course's newest version that has
+    the idea (titles change between versions; slugs do not)."""
+    found: dict[tuple[str, str], tuple[int, str]] = {}
+    ideas = (
+        Idea.objects.filter(page__version__course__slug=settings.BASISLAB_COURSE_SLUG)
+        .order_by("-page__version__number", "page__order", "order")
+        .values_list("page__slug", "slug", "title")
+    )
+    for page, slug, title in ideas:
+        found.setdefault((page, slug), (len(found), title))
+    return found
+
+
+def _table(rows: QuerySet, *, private: bool) -> MistakeTable:
+    """Group key rows (dicts of KEY, attempts, learners) per idea and kind."""
+    ideas = _ideas()
+    totals: dict[tuple, dict[str, Tally]] = defaultdict(dict)
+    cells: dict[tuple, dict[tuple[str, Column], Tally]] = defaultdict(dict)
+    for row in rows:
+        tally = Tally(row["attempts"], row["learners"], private and row["learners"] < PRIVATE_BELOW)
+        group = (row["page_slug"], row["idea_slug"], row["kind"])
+        if row["level"] == ALL_LEVELS:
+            totals[group][row["code"]] = tally
+        else:
+            cells[group][(row["code"], Column(row["level"], row["try_class"]))] = tally
+    groups = []
+    for key in sorted(totals, key=lambda k: (ideas.get(k[:2], (len(ideas), ""))[0], k)):
+        page, idea, kind = key
+        columns = sorted(
+            {column for _code, column in cells[key]},
+            key=lambda c: (c.level, TRY_ORDER[TryClass(c.try_class)]),
+        )
+        group = Group(
+            page_slug=page,
+            idea_slug=idea,
+            idea_title=ideas.get((page, idea), (0, idea))[1],
+            kind=kind,
+            kind_label=str(kind_label(kind)),
+            columns=columns,
+        )
+
+        def rank(code: str, key: tuple = key) -> tuple:
+            # Named causes first, by learners (most first), then unexplained, then correct.
+            tally = totals[key][code]
+            return (code == CORRECT, code == UNEXPLAINED, -tally.learners, -tally.attempts, code)
+
+        for code in sorted(totals[key], key=rank):
+            group.rows.append(
+                CauseRow(
+                    code=code,
+                    label=code_label(code, kind),
+                    total=totals[key][code],
+                    cells=tuple(cells[key].get((code, column)) for column in columns),
+                )
+            )
+        groups.append(group)
+    return MistakeTable(private=private, groups=groups)
+
+
+def class_mistake_table(*, context: Context) -> MistakeTable:
+    """Return the table of a class: the rows of the context's learners (members who are not
+    its instructors) summed per key, counts under ``PRIVATE_BELOW`` learners hidden."""
+    rows = (
+        LearnerMistakeCount.objects.filter(
+            course__slug=settings.BASISLAB_COURSE_SLUG,
+            copy__owner__lti_identity__memberships__context=context,
+            copy__owner__lti_identity__memberships__instructor=False,
+        )
+        .values(*KEY)
+        .annotate(attempts=Sum("attempts"), learners=Count("pk"))
+        .order_by()
+    )
+    return _table(rows, private=True)
+
+
+def site_mistake_table() -> MistakeTable:
+    """Return the table of every learner of the site's course (the staff view: nothing
+    hidden)."""
+    rows = (
+        MistakeCount.objects.filter(course__slug=settings.BASISLAB_COURSE_SLUG)
+        .values(*KEY, "attempts", "learners")
+        .order_by()
+    )
+    return _table(rows, private=False)
+
+
+@dataclass(frozen=True)
+class Share:
+    """Of ``of`` learners with a next problem (or review), ``again`` made the mistake again."""
+
+    again: int
+    of: int
+    hidden: bool  # fewer than PRIVATE_BELOW learners in the denominator, outside staff view
+
+    @property
+    def percent(self) -> int | None:
+        return None if self.hidden or not self.of else round(100 * self.again / self.of)
+
+    @property
+    def text(self) -> str:
+        """Return the cell's words: "2 of 9 (22%)", "fewer than 5", or a dash for nobody."""
+        if self.hidden:
+            return gettext("fewer than 5")
+        if not self.of:
+            return "—"
+        return gettext("%(again)d of %(of)d (%(percent)d%%)") % {
+            "again": self.again,
+            "of": self.of,
+            "percent": self.percent,
+        }
+
+
+@dataclass(frozen=True)
+class RecurrenceRow:
+    kind: str
+    kind_label: str
+    mistake: str
+    label: str
+    made: Tally  # learners who made the mistake (attempts: the same number)
+    next_problem: Share
+    next_review: Share
+    month: str | None = None  # "2026-12": the learners who first made it that month (UTC)
+
+    def flat(self) -> dict[str, object]:
+        """Return the row as the CSV and JSON write it."""
+        row: dict[str, object] = {"kind": self.kind, "mistake": self.mistake, "label": self.label}
+        row["month"] = self.month
+        row["learners"] = None if self.made.hidden else self.made.learners
+        for name, share in (("next_problem", self.next_problem), ("next_review", self.next_review)):
+            row[f"{name}_again"] = None if share.hidden else share.again
+            row[f"{name}_of"] = None if share.hidden else share.of
+            row[f"{name}_fewer_than_5"] = share.hidden
+        row["fewer_than_5"] = self.made.hidden
+        return row
+
+
+def recurrence_table(
+    *, rows: QuerySet, private: bool, by_month: bool = False
+) -> list[RecurrenceRow]:
+    """Return per kind and mistake (and, ``by_month``, per month of the first time, in UTC),
+    from recurrence rows (one per learner who made it): how many learners made it, and of those
+    with a next problem of the kind (a next review of the mistake), how many made it again
+    there; in one statement. Learners with none yet are left out of that share's
+    denominator."""
+    keys = ("kind", "mistake", *(("month",) if by_month else ()))
+    grouped = rows.values(*keys).annotate(
+        made=Count("pk"),
+        problem_of=Count("pk", filter=Q(next_problem__isnull=False)),
+        problem_again=Count("pk", filter=Q(next_problem=True)),
+        review_of=Count("pk", filter=Q(next_review__isnull=False)),
+        review_again=Count("pk", filter=Q(next_review=True)),
+    )
+    order = (*(("month",) if by_month else ()), "kind", "-made", "mistake")
+    return _recurrence_rows(grouped.order_by(*order), private=private, by_month=by_month)
+
+
+RECURRENCE_NUMBERS = ("made", "problem_of", "problem_again", "review_of", "review_again")
+
+
+def _recurrence_rows(
+    grouped: Iterable[dict], *, private: bool, by_month: bool
+) -> list[RecurrenceRow]:
+    """Build the rows from grouped numbers (``made``, ``problem_of``, ... per kind, mistake and
+    perhaps month), in their order, small ones hidden when ``private``."""
+    table = []
+    for row in grouped:
+        made = row["made"]
+        table.append(
+            RecurrenceRow(
+                kind=row["kind"],
+                kind_label=str(kind_label(row["kind"])),
+                mistake=row["mistake"],
+                label=code_label(row["mistake"], row["kind"]),
+                made=Tally(made, made, private and made < PRIVATE_BELOW),
+                next_problem=Share(
+                    row["problem_again"],
+                    row["problem_of"],
+                    private and row["problem_of"] < PRIVATE_BELOW,
+                ),
+                next_review=Share(
+                    row["review_again"],
+                    row["review_of"],
+                    private and row["review_of"] < PRIVATE_BELOW,
+                ),
+                month=f"{row['month']:%Y-%m}" if by_month else None,
+            )
+        )
+    return table
+
+
+def _class_learner_filter(context: Context, prefix: str = "") -> Q:
+    """Return the filter of a class's learners' rows (members who are not its instructors)."""
+    return Q(
+        **{
+            f"{prefix}copy__course__slug": settings.BASISLAB_COURSE_SLUG,
+            f"{prefix}copy__owner__lti_identity__memberships__context": context,
+            f"{prefix}copy__owner__lti_identity__memberships__instructor": False,
+        }
+    )
+
+
+def class_recurrence(*, context: Context, by_month: bool = False) -> list[RecurrenceRow]:
+    """Return the recurrence table of a class's learners, small numbers hidden."""
+    return recurrence_table(
+        rows=MistakeRecurrence.objects.filter(_class_learner_filter(context)),
+        private=True,
+        by_month=by_month,
+    )
+
+
+def site_recurrence(*, by_month: bool = False) -> list[RecurrenceRow]:
+    """Return the recurrence table of every learner of the site's course (nothing hidden),
+    from its summary rows (per kind, mistake and month), in one statement."""
+    rows = RecurrenceCount.objects.filter(course__slug=settings.BASISLAB_COURSE_SLUG)
+    keys = ("kind", "mistake", *(("month",) if by_month else ()))
+    # Summed under other names: an annotation may not take a field's name.
+    grouped = (
+        rows.values(*keys)
+        .annotate(**{f"sum_{name}": Sum(name) for name in RECURRENCE_NUMBERS})
+        .order_by(*(("month",) if by_month else ()), "kind", "-sum_made", "mistake")
+    )
+    summed = (
+        {**{k: row[k] for k in keys}, **{n: row[f"sum_{n}"] for n in RECURRENCE_NUMBERS}}
+        for row in grouped
+    )
+    return _recurrence_rows(summed, private=False, by_month=by_month)
+
+
+@dataclass(frozen=True)
+class Holder:
+    name: str
+    sub: str
+    lapsed: bool  # the item is relearning (forgotten since it was learned), else only due
+
+
+@dataclass(frozen=True)
+class HoldersRow:
+    kind: str
+    kind_label: str
+    mistake: str
+    label: str
+    learners: tuple[Holder, ...]
+
+    @property
+    def text(self) -> str:
+        """Return the learners' names as the page lists them, built once in Python (a class
+        can have thousands of names due): "Ada, Ben (lapsed), ..."."""
+        lapsed = gettext("lapsed")
+        return ", ".join(f"{h.name} ({lapsed})" if h.lapsed else h.name for h in self.learners)
+
+    def flat(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "mistake": self.mistake,
+            "label": self.label,
+            "learners": [{"name": h.name, "sub": h.sub, "lapsed": h.lapsed} for h in self.learners],
+        }
+
+
+def class_holders(*, context: Context, now: datetime | None = None) -> list[HoldersRow]:
+    """Return per kind and catalogued mistake the class's learners who have it now: their
+    review item for it is due (at or before ``now``) or lapsed (relearning); in one statement.
+    Names are shown to the class's instructors, as the class view shows them."""
+    now = now or timezone.now()
+    items = (
+        ReviewItem.objects.filter(_class_learner_filter(context))
+        .filter(Q(due__lte=now) | Q(state=CardState.RELEARNING))
+        .exclude(mistake__in=KIND_LEVEL)
+        .values_list(
+            "kind",
+            "mistake",
+            "copy__owner__lti_identity__name",
+            "copy__owner__lti_identity__sub",
+            "state",
+        )
+        .order_by("kind", "mistake", "copy__owner__lti_identity__name", "copy__owner_id")
+    )
+    grouped: dict[tuple[str, str], list[Holder]] = {}
+    for kind, mistake, name, sub, state in items:
+        holder = Holder(name or sub, sub, state == CardState.RELEARNING)
+        grouped.setdefault((kind, mistake), []).append(holder)
+    rows = [
+        HoldersRow(
+            kind=kind,
+            kind_label=str(kind_label(kind)),
+            mistake=mistake,
+            label=code_label(mistake, kind),
+            learners=tuple(holders),
+        )
+        for (kind, mistake), holders in grouped.items()
+    ]
+    rows.sort(key=lambda row: (row.kind, -len(row.learners), row.mistake))
+    return rows
+
+
+# How many of a kind's most common unexplained values the author sees.
+TOP_VALUES = 10
+
+
+@dataclass(frozen=True)
+class RevealRow:
+    kind: str
+    kind_label: str
+    reveals: int
+    learners: int
+
+    def flat(self) -> dict[str, object]:
+        return {"kind": self.kind, "reveals": self.reveals, "learners": self.learners}
+
+
+def site_reveals(*, kind: str | None = None) -> list[RevealRow]:
+    """Return per kind how many worked solutions were revealed, and to how many learners (the
+    reveals are rows kept on write, one per problem); in one statement."""
+    rows = Reveal.objects.filter(copy__course__slug=settings.BASISLAB_COURSE_SLUG)
+    if kind is not None:
+        rows = rows.filter(problem__kind=kind)
+    grouped = (
+        rows.values(kind=F("problem__kind"))
+        .annotate(reveals=Count("pk"), learners=Count("copy", distinct=True))
+        .order_by("-reveals", "kind")
+    )
+    return [
+        RevealRow(row["kind"], str(kind_label(row["kind"])), row["reveals"], row["learners"])
+        for row in grouped
+    ]
+
+
+@dataclass(frozen=True)
+class ValueRow:
+    kind: str
+    kind_label: str
+    value: str
+    attempts: int
+
+    def flat(self) -> dict[str, object]:
+        return {"kind": self.kind, "value": self.value, "attempts": self.attempts}
+
+
+def site_unexplained_values(*, kind: str | None = None, top: int = TOP_VALUES) -> list[ValueRow]:
+    """Return per kind its ``top`` most common values of wrong answers no catalogued mistake
+    explains (as the grader read them), with how many answers were read so; in one statement
+    (a window over the value rows kept on write)."""
+    rows = UnexplainedValue.objects.filter(course__slug=settings.BASISLAB_COURSE_SLUG)
+    if kind is not None:
+        rows = rows.filter(kind=kind)
+    ranked = (
+        rows.annotate(
+            rank=Window(
+                RowNumber(), partition_by=[F("kind")], order_by=[F("attempts").desc(), F("value")]
+            )
+        )
+        .filter(rank__lte=top)
+        .values_list("kind", "value", "attempts")
+        .order_by("kind", "-attempts", "value")
+    )
+    return [ValueRow(k, str(kind_label(k)), value, n) for k, value, n in ranked]
+
+
+@dataclass(frozen=True)
+class LevelRow:
+    level: int
+    first_tries: int
+    first_right: int
+    mistakes: tuple[tuple[str, str, int], ...]  # (code, label, answers), most answers first
+
+    @property
+    def percent(self) -> int | None:
+        return round(100 * self.first_right / self.first_tries) if self.first_tries else None
+
+
+@dataclass(frozen=True)
+class TeachingRow:
+    """Problems at which a mistake was explained, by what became of them."""
+
+    mistake: str
+    label: str
+    explained: int
+    solved: int  # answered right afterwards
+    closed_unsolved: int  # replaced by a fresh variant or its solution revealed, never right
+    still_open: int
+
+
+@dataclass(frozen=True)
+class Spread:
+    """First-try rates of the kind's learners: the top and bottom fifth's means (percent)."""
+
+    learners: int
+    top: float | None  # None with fewer than 5 learners (no fifth to speak of)
+    bottom: float | None
+
+    @property
+    def points(self) -> float | None:
+        return None if self.top is None or self.bottom is None else self.top - self.bottom
+
+
+@dataclass(frozen=True)
+class KindView:
+    kind: str
+    kind_label: str
+    levels: list[LevelRow]
+    teaching: list[TeachingRow]
+    spread: Spread
+    reveals: list[RevealRow]
+    values: list[ValueRow]
+
+    def flat(self) -> dict[str, object]:
+        """Return every number of the view as its JSON writes it."""
+        return {
+            "kind": self.kind,
+            "levels": [
+                {
+                    "level": row.level,
+                    "first_tries": row.first_tries,
+                    "first_right": row.first_right,
+                    "mistakes": [{"code": c, "answers": n} for c, _label, n in row.mistakes],
+                }
+                for row in self.levels
+            ],
+            "explained": [
+                {
+                    "mistake": row.mistake,
+                    "explained": row.explained,
+                    "solved": row.solved,
+                    "closed_unsolved": row.closed_unsolved,
+                    "still_open": row.still_open,
+                }
+                for row in self.teaching
+            ],
+            "spread": {
+                "learners": self.spread.learners,
+                "top_fifth": self.spread.top,
+                "bottom_fifth": self.spread.bottom,
+            },
+            "reveals": [row.flat() for row in self.reveals],
+            "unexplained_values": [row.flat() for row in self.values],
+        }
+
+
+def _fifths(rates: list[float]) -> Spread:
+    """Return the mean first-try rate (percent) of the best and the worst fifth of learners
+    (a fifth rounded down, at least one learner; none under 5 learners)."""
+    if len(rates) < PRIVATE_BELOW:
+        return Spread(len(rates), None, None)
+    ordered = sorted(rates)
+    fifth = len(ordered) // 5
+    top, bottom = ordered[-fifth:], ordered[:fifth]
+    return Spread(len(ordered), 100 * sum(top) / fifth, 100 * sum(bottom) / fifth)
+
+
+def kind_view(*, kind: str) -> KindView:
+    """Return the author's view of one kind over every learner of the site's course, from the
+    rows kept on write: per level the first tries right and the mistakes made (one statement),
+    per mistake what became of the problems it was explained at (one), the spread of learners'
+    first-try rates (one), then the kind's reveals and unexplained values (one each)."""
+    course = Q(course__slug=settings.BASISLAB_COURSE_SLUG, kind=kind)
+    first = Q(try_class=TryClass.FIRST)
+    cells = (
+        MistakeCount.objects.filter(course, level__gt=ALL_LEVELS)
+        .exclude(try_class=TryClass.ALL)
+        .values("level", "code")
+        .annotate(answers=Sum("attempts"), first=Sum("attempts", filter=first))
+        .order_by("level", "code")
+    )
+    per_level: dict[int, dict[str, tuple[int, int]]] = defaultdict(dict)
+    for row in cells:
+        per_level[row["level"]][row["code"]] = (row["answers"], row["first"] or 0)
+    levels = []
+    for level, codes in sorted(per_level.items()):
+        named = [(c, n) for c, (n, _f) in codes.items() if c != CORRECT]
+        named.sort(key=lambda item: (-item[1], item[0]))
+        levels.append(
+            LevelRow(
+                level=level,
+                first_tries=sum(f for _n, f in codes.values()),
+                first_right=codes.get(CORRECT, (0, 0))[1],
+                mistakes=tuple((c, code_label(c, kind), n) for c, n in named),
+            )
+        )
+    state = ProblemInstance.State
+    teaching = [
+        TeachingRow(
+            mistake=row["mistake"],
+            label=code_label(row["mistake"], kind),
+            explained=row["explained"],
+            solved=row["solved"],
+            closed_unsolved=row["closed"],
+            still_open=row["open"],
+        )
+        for row in ExplainedProblem.objects.filter(course)
+        .values("mistake")
+        .annotate(
+            explained=Count("pk"),
+            solved=Count("pk", filter=Q(problem__state=state.SOLVED)),
+            closed=Count("pk", filter=Q(problem__state__in=[state.REPLACED, state.REVEALED])),
+            open=Count("pk", filter=Q(problem__state=state.OPEN)),
+        )
+        .order_by("-closed", "mistake")
+    ]
+    rates = [
+        (row["right"] or 0) / row["tries"]
+        for row in LearnerMistakeCount.objects.filter(course, first)
+        .values("copy")
+        .annotate(tries=Sum("attempts"), right=Sum("attempts", filter=Q(code=CORRECT)))
+        .order_by()
+        if row["tries"]
+    ]
+    return KindView(
+        kind=kind,
+        kind_label=str(kind_label(kind)),
+        levels=levels,
+        teaching=teaching,
+        spread=_fifths(rates),
+        reveals=site_reveals(kind=kind),
+        values=site_unexplained_values(kind=kind),
+    )
