@@ -1,0 +1,132 @@
+"""Generators of the declared kinds (`grading.declared`): one per kind file, made here.
+
+A declared kind's generator draws its parameters from the file's ranges for the level with the
+shared seeded source (`Draw.below`), keeps a draw only when the constraints hold and the
+derived catalogue is diagnosable on it (`ProblemGenerator.acceptable`, as for a built-in kind),
+and writes the file's statement with each {{name}} replaced by the value's TeX, followed by
+how to answer. Its number (seed entropy) is fixed by the kind's name. A kind of the repository
+that cannot draw a diagnosable problem of some level is refused when it is registered.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import Any, ClassVar
+
+import grading
+from grading.declared import DeclaredKind, KindFileError, KindSource
+from grading.declared.expr import is_scalar
+from grading.declared.kind import fill
+from grading.declared.source import draw_once, satisfied
+from grading.spec import load_problem
+
+from .base import EXACT_SEPARATION, REGISTRY, Draw, GenerationError, ProblemGenerator
+from .statement import format_example
+
+SCALAR_EXAMPLES = ("7/sqrt(65)", "-5/4", "9/sqrt(130)", "13/6")
+VECTOR_EXAMPLES = ("[1/2, 1]", "[-7/3, 5/4]", "[9/7, -2/9]", "[-11/6, 13/5]")
+# Numbers from 1 000 000 up are declared kinds' (the built-in kinds' are below 100).
+DECLARED_NUMBERS = 1_000_000
+
+
+def declared_number(name: str) -> int:
+    """Return a declared kind's seed number: fixed by its name, clear of the built-ins'."""
+    return DECLARED_NUMBERS + zlib.crc32(name.encode()) % 1_000_000
+
+
+class DeclaredGenerator(ProblemGenerator):
+    """The generator of one declared kind (`generator_class` makes one subclass per kind)."""
+
+    source: ClassVar[KindSource]
+
+    def draw_fields(self, draw: Draw, level: int, target: str | None) -> dict:
+        values = draw_once(self.source, level, draw.below)
+        if not satisfied(self.source, values):
+            return {"params": None}
+        kind = grading.kind(self.kind)
+        return {"params": kind.normal(_Problem(values))["params"]}
+
+    def plausible(self, spec: dict, target: str | None) -> bool:
+        return spec.get("params") is not None
+
+    def statement(self, spec: dict) -> str:
+        loaded = load_problem(spec)
+        text = fill(self.source.statement, loaded.problem.env)
+        if is_scalar(loaded.kind.right(loaded.problem)):
+            how = (
+                "Answer with one number, exactly (a square root as `sqrt(...)`, for example "
+                f"`{format_example(spec, SCALAR_EXAMPLES)}`) or as a decimal with at least "
+                "three significant figures (a decimal counts when it rounds the exact value at "
+                "the digits typed)."
+            )
+        else:
+            how = (
+                "Answer with the vector in brackets, for example "
+                f"`{format_example(spec, VECTOR_EXAMPLES)}`; fractions are exact, and a "
+                "decimal counts when it rounds the exact value at the digits typed."
+            )
+        return f"{text.rstrip()}\n\n{how}"
+
+
+class _Problem:
+    """The parameter values only, for `Kind.normal` while a candidate is drawn."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.values = values
+
+
+def _irrational(source: KindSource) -> bool:
+    """Return True when the answer may be irrational (then decimals must be told apart)."""
+    for step in source.steps:
+        for _, node in step.expression.walk():
+            if node.op == "call" and node.name in ("sqrt", "norm", "exp", "log", "softmax"):
+                return True
+            if node.op == "**":
+                return True
+    return False
+
+
+def generator_class(kind: DeclaredKind) -> type[DeclaredGenerator]:
+    """Return (and register) the generator of a declared kind."""
+    source = kind.source
+    namespace = {
+        "kind": source.name,
+        "name": source.name,
+        "version": source.version,
+        "number": declared_number(source.name),
+        "levels": source.levels,
+        "separation": 0.02 if _irrational(source) else EXACT_SEPARATION,
+        "source": source,
+        "__module__": __name__,
+    }
+    REGISTRY.pop(source.name, None)
+    return type(f"Generator_{source.name}", (DeclaredGenerator,), namespace)
+
+
+def unregister(name: str) -> None:
+    """Remove a declared kind's generator (check_kind's temporary registrations)."""
+    if isinstance(REGISTRY.get(name), DeclaredGenerator):
+        del REGISTRY[name]
+
+
+def check_drawable(generator: DeclaredGenerator) -> None:
+    """Draw seed 0 of every level; raise KindFileError (field `constraints`) for a level on
+    which no diagnosable problem comes within the generator's draws, so such a kind is refused
+    when it is registered, never at a learner's request."""
+    for level in generator.levels:
+        try:
+            generator.generate(seed=0, level=level)
+        except GenerationError as exc:
+            raise KindFileError(
+                generator.source.path,
+                "constraints",
+                f"no diagnosable problem of level {level} in {generator.max_redraws} draws: its "
+                "mistakes coincide or give the right answer on every draw (run check_kind)",
+                generator.source.lines.get("constraints") or generator.source.lines.get("levels"),
+            ) from exc
+
+
+for _kind in list(grading.KINDS.values()):
+    if isinstance(_kind, DeclaredKind):
+        generator_class(_kind)
+        check_drawable(REGISTRY[_kind.name])

@@ -1,0 +1,234 @@
+"""An author's check of a declared kind before learners see it (`manage.py check_kind`).
+
+Pure: no database. `check_kind_file(path, seeds=...)` reads the kind file, registers the kind
+and its generator for the duration of the check (the registries are restored after), and for
+every level and each seed below `seeds`:
+
+- generates the problem twice and requires the same spec (reproducible from the seed), and
+  requires a problem at all (the constraints and the catalogue leave a diagnosable draw);
+- grades the right answer in every documented form (exact; decimal) as correct;
+- grades every derived or authored mistake's answer as incorrect, diagnosed as exactly that
+  mistake and those terms, with an explanation (so no two mistakes collide and none gives the
+  right answer);
+- renders the statement (and, on the first seeds, every explanation, the hint and the worked
+  solution) with no TeX error;
+
+then runs the file's question tests (an answer and the verdict it must get). The first failure
+raises `KindCheckError` naming the file, the field it concerns, and what went wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grading
+from courses.mathml import MathError, iter_tex, render_markdown, tex_to_mathml
+from grading.declared import KindFileError, read_kind_file, register_source, unregister
+from grading.declared.expr import EvaluationError, evaluate, is_scalar
+from grading.kinds.base import REGISTRY as KIND_REGISTRY
+from grading.solution import solution
+from grading.spec import _load_cached, load_problem
+from practice.generators import GenerationError, generate, render_statement
+from practice.generators.base import REGISTRY as GENERATOR_REGISTRY
+from practice.generators.declared import generator_class
+from practice.generators.declared import unregister as unregister_generator
+
+RENDERED_SEEDS = 10  # seeds per level whose explanations and solution are rendered too
+
+
+class KindCheckError(ValueError):
+    """A declared kind that fails its check: the file, the field, what went wrong."""
+
+    def __init__(self, path: Path | str, field: str, message: str) -> None:
+        self.path, self.field, self.message = str(path), field, message
+        super().__init__(f"{path}: {field}: {message}" if field else f"{path}: {message}")
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    name: str
+    levels: tuple[int, ...]
+    seeds: int
+    mistakes: tuple[str, ...]
+    answers_graded: int
+    tests: int
+
+
+def kind_file(course: str, kind: str, root: Path) -> Path:
+    """Return the kind file of a course: `course` is a folder under `root` or a directory."""
+    directory = Path(course)
+    if not directory.is_dir():
+        directory = root / course
+    return directory / "kinds" / f"{kind}.yaml"
+
+
+def typed_forms(shape: Any, value: Any) -> list[str]:
+    """Return every documented way to type a value: exact, and as decimals (6 figures)."""
+    forms = [shape.typed(value)]
+    if is_scalar(value):
+        forms.append(f"{float(value):.6g}")
+    else:
+        forms.append("[" + ", ".join(f"{float(x):.6g}" for x in value) + "]")
+    return forms
+
+
+def _tex_ok(text: str) -> bool:
+    try:
+        for _line, tex, display in iter_tex(text):
+            tex_to_mathml(tex, display=display)
+    except MathError:
+        return False
+    return "tex-error" not in render_markdown(text)
+
+
+def check_kind_file(path: Path | str, *, seeds: int = 1000) -> CheckReport:
+    """Check a kind file as the module docstring says; raise KindCheckError on a failure."""
+    path = Path(path)
+    if not path.is_file():
+        raise KindCheckError(path, "", "there is no such kind file")
+    try:
+        source = read_kind_file(path)
+    except KindFileError as exc:
+        field = f"{exc.field} (line {exc.line})" if exc.line else exc.field
+        raise KindCheckError(path, field, exc.message) from exc
+    try:
+        with registered(source) as kind:
+            return _check(path, source, kind, seeds)
+    except KindFileError as exc:  # the catalogue refused when the kind was built
+        raise KindCheckError(path, exc.field, exc.message) from exc
+
+
+@contextmanager
+def registered(source: Any) -> Iterator[Any]:
+    """Register a declared kind and its generator while the block runs (a kind of that name
+    already registered is put back after), and yield the kind."""
+    saved_kind = KIND_REGISTRY.get(source.name)
+    saved_generator = GENERATOR_REGISTRY.get(source.name)
+    try:
+        kind = register_source(source)
+        generator_class(kind)
+        _load_cached.cache_clear()
+        yield kind
+    finally:
+        unregister(source.name)
+        unregister_generator(source.name)
+        if saved_kind is not None:
+            KIND_REGISTRY[source.name] = saved_kind
+        if saved_generator is not None:
+            GENERATOR_REGISTRY[source.name] = saved_generator
+        _load_cached.cache_clear()
+
+
+def _check(path: Path, source: Any, kind: Any, seeds: int) -> CheckReport:
+    graded = 0
+    for level in source.levels:
+        for seed in range(seeds):
+            graded += _check_problem(path, source, kind, seed, level)
+    for test in source.tests:
+        _question_test(path, source, test)
+    return CheckReport(
+        name=source.name,
+        levels=source.levels,
+        seeds=seeds,
+        mistakes=kind.codes,
+        answers_graded=graded,
+        tests=len(source.tests),
+    )
+
+
+def _check_problem(path: Path, source: Any, kind: Any, seed: int, level: int) -> int:
+    where = f"level {level}, seed {seed}"
+    try:
+        spec = generate(source.name, seed=seed, level=level)
+    except GenerationError as exc:
+        raise KindCheckError(
+            path,
+            "constraints",
+            f"{where}: no diagnosable problem ({exc}); widen the ranges, add a constraint that "
+            "keeps the mistakes apart, or silence a mistake that always coincides",
+        ) from exc
+    if json.dumps(generate(source.name, seed=seed, level=level)) != json.dumps(spec):
+        raise KindCheckError(path, "parameters", f"{where}: the same seed gave another problem")
+    loaded = load_problem(spec)
+    right = loaded.kind.right(loaded.problem)
+    graded = 0
+    for text in typed_forms(loaded.shape, right):
+        verdict = grading.grade(spec, text)
+        graded += 1
+        if verdict.status != grading.Status.CORRECT:
+            raise KindCheckError(
+                path,
+                "steps" if len(source.steps) > 1 else "answer",
+                f"{where}: the right answer typed as {text!r} was graded {verdict.status}",
+            )
+    rendered = seed < RENDERED_SEEDS
+    for listed, value in grading.mistaken_answers(spec):
+        text = loaded.shape.typed(value)
+        verdict = grading.grade(spec, text)
+        graded += 1
+        field = f"mistakes.{listed.mistake}"
+        got = verdict.diagnosis
+        if (
+            verdict.status != grading.Status.INCORRECT
+            or got is None
+            or got.mistake != listed.mistake
+            or tuple(got.terms) != tuple(listed.terms)
+        ):
+            name = f"{got.mistake} {list(got.terms)}" if got else "no mistake"
+            raise KindCheckError(
+                path,
+                field,
+                f"{where}: the answer {text!r} of {listed.mistake} {list(listed.terms)} was "
+                f"graded {verdict.status}, diagnosed as {name}",
+            )
+        if not verdict.explanation or (rendered and not _tex_ok(verdict.explanation)):
+            raise KindCheckError(path, field, f"{where}: the explanation does not render")
+    statement = render_statement(spec)
+    if not _tex_ok(statement) or "<math" not in render_markdown(statement):
+        raise KindCheckError(path, "statement", f"{where}: the statement does not render")
+    if rendered:
+        hint = kind.hint(loaded.problem)
+        if hint and not _tex_ok(hint):
+            raise KindCheckError(path, "words.hint", f"{where}: the hint does not render")
+        worked = solution(spec)
+        if not _tex_ok(worked.markdown()):
+            raise KindCheckError(path, "steps", f"{where}: the worked solution does not render")
+    return graded
+
+
+def _question_test(path: Path, source: Any, test: Any) -> None:
+    field = f"tests[{test.index}]"
+    try:
+        spec = generate(source.name, seed=test.seed, level=test.level)
+    except GenerationError as exc:
+        raise KindCheckError(path, field, f"no problem for seed {test.seed}: {exc}") from exc
+    loaded = load_problem(spec)
+    if test.typed is not None:
+        text = test.typed
+    else:
+        try:
+            text = loaded.shape.typed(evaluate(test.answer, loaded.problem.env))
+        except EvaluationError as exc:
+            raise KindCheckError(path, f"{field}.answer", f"cannot be computed: {exc}") from exc
+    verdict = grading.grade(spec, text)
+    if verdict.status != test.status:
+        raise KindCheckError(
+            path, f"{field}.status", f"{text!r} was graded {verdict.status}, not {test.status}"
+        )
+    if test.mistake is not None:
+        got = verdict.diagnosis.mistake if verdict.diagnosis else None
+        if got != test.mistake:
+            raise KindCheckError(
+                path, f"{field}.mistake", f"{text!r} was diagnosed as {got}, not {test.mistake}"
+            )
+        if test.terms is not None and tuple(verdict.diagnosis.terms) != test.terms:
+            raise KindCheckError(
+                path,
+                f"{field}.terms",
+                f"{text!r} was diagnosed with terms {list(verdict.diagnosis.terms)}",
+            )
