@@ -15,12 +15,15 @@ is; the covered ones follow, in case an answer goes wrong and they stay due.
 
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
 from courses.graph import CreditEdge, credit_fraction, credit_targets
+from grading.kinds import MISTAKES_BY_KIND
 
 from . import scheduling
+from .codes import KIND_LEVEL
+from .evidence import MAX_SHARE, evidence_share, mistake_likelihood
 
 
 class DueItem(Protocol):
@@ -65,7 +68,29 @@ def coverage(
     good = {item.pk: good_due(item) for item in due}
 
     def cleared(item: T, fraction: float) -> bool:
-        return fraction > 0 and now + (good[item.pk] - now) * fraction >= day_end
+        if fraction <= 0:
+            return False
+        wanted = now + (good[item.pk] - now) * fraction
+        last_review = getattr(item, "last_review", None)
+        if last_review is not None:
+            # Credit never goes past the item's own step by more than the share (an estimate
+            # of cards.credited_due's explicit bound: the last interval the item was given).
+            wanted = min(
+                wanted, item.due + max(item.due - item.last_review, timedelta(0)) * fraction
+            )
+        return wanted >= day_end
+
+    def own_share(item: T) -> float:
+        mistakes = MISTAKES_BY_KIND.get(item.kind, ())
+        likelihood = mistake_likelihood(
+            mistake=item.mistake,
+            kind_mistakes=tuple(str(m) for m in mistakes),
+            target=None,
+            kind_level=item.mistake in KIND_LEVEL,
+        )
+        return evidence_share(
+            reps=getattr(item, "reps", 0), lapses=getattr(item, "lapses", 0), likelihood=likelihood
+        )
 
     # What a right answer clears depends only on its kind: computed once per kind.
     by_kind: dict[str, set[int]] = {}
@@ -76,9 +101,9 @@ def coverage(
             for other in due
             if cleared(
                 other,
-                (1.0 if implicit else 0.0)
+                (own_share(other) if implicit else 0.0)
                 if other.kind == kind
-                else credit_fraction(targets, other.kind, other.mistake),
+                else min(MAX_SHARE, credit_fraction(targets, other.kind, other.mistake)),
             )
         }
     return {review.pk: by_kind[review.kind] - {review.pk} for review in due}

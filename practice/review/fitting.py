@@ -11,26 +11,66 @@ as the outcome. Examples are split by time: the last ``HOLDOUT_SHARE`` of them, 
 of the predicted review, are held out, the rest trains. A candidate is adopted only when it
 beats the current parameters on the held-out reviews in both log loss and RMSE over bins (the
 two measures of the FSRS benchmark, computed by the binding's ``evaluate``).
+
+A fit cannot run away (``refusal``): it needs at least ``MIN_ITEMS`` cards and
+``MIN_OUTCOMES`` failed and as many passed outcomes among the reviews to predict (a log of one
+rating or one card says nothing about forgetting), and a fitted set is refused when a first
+stability exceeds ``MAX_FIRST_STABILITY_DAYS`` or when, at any retention in
+``CHECKED_RETENTIONS`` (every one a learner may choose, from 0.80 to 0.97), a card rated Good
+on time gets more than ``MAX_DAYS_AFTER_ONE_GOOD`` after its first Good or more than
+``MAX_DAYS_EVER`` within its first ``EVER_GOODS`` Goods (the library's defaults pass; they
+themselves reach past 3 years after the fourth Good at 0.80, which the scheduler's
+``MAXIMUM_INTERVAL_DAYS`` cap then bounds). Intervals are read uncapped, so the cap hides
+nothing from the check.
+
+The first stability of a rating no history starts with says nothing about the data: the site
+never rates Easy, so the optimizer's ``w[3]`` (the first stability after Easy) is its own
+extrapolation from the others and can pass ``MAX_FIRST_STABILITY_DAYS`` while every weight the
+data informs is sane. Such a weight is put on that bound before the check
+(``bound_unrated_first_stabilities``), never the reason a set is refused.
 """
 
+import logging
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 import fsrs_rs_python
+from fsrs import Card, Rating, Scheduler
+from fsrs.scheduler import LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
 __all__ = [
     "DEFAULT_PARAMETERS",
     "HOLDOUT_SHARE",
     "Fit",
     "Scores",
+    "bound_unrated_first_stabilities",
     "examples_of",
     "fit_parameters",
+    "into_bounds",
+    "refusal",
     "score_parameters",
 ]
 
+logger = logging.getLogger(__name__)
+
 HOLDOUT_SHARE = 0.2
+# The optimizer computes in 32-bit floats: a weight it clamps to a bound of py-fsrs's (which
+# checks in 64 bits) can come back a rounding past it (0.8 as 0.800000011920929).
+FLOAT32_SLACK = 1e-6
 DEFAULT_PARAMETERS: tuple[float, ...] = tuple(fsrs_rs_python.DEFAULT_PARAMETERS)
+
+# Enough data to fit at all: cards, and failed and passed outcomes among the reviews predicted.
+MIN_ITEMS = 10
+MIN_OUTCOMES = 10
+# A fitted set is sane only within these bounds (days).
+MAX_FIRST_STABILITY_DAYS = 30.0
+MAX_DAYS_AFTER_ONE_GOOD = 365
+MAX_DAYS_EVER = 3 * 365
+EVER_GOODS = 3
+CHECKED_RETENTIONS: tuple[float, ...] = (0.80, 0.85, 0.90, 0.93, 0.95, 0.97)
+_START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -73,14 +113,18 @@ class Fit:
 def examples_of(histories: Sequence[Sequence[tuple[datetime, int]]]) -> list[Example]:
     """Return one example per review after a card's first, oldest first.
 
-    Each history is one card's (moment, rating) pairs in time order; ratings are 1 to 4.
+    Each history is one card's (moment, rating) pairs in time order; ratings are 1 to 4. An
+    entry may carry a third value, whether it is an outcome to predict (``_is_target``): one
+    that is not (a mistake made in ordinary practice) stays in the history of the reviews
+    after it, but is never itself an example.
     """
     examples: list[Example] = []
     for history in histories:
         reviews: list[fsrs_rs_python.FSRSReview] = []
         previous: datetime | None = None
         spaced = False
-        for at, rating in history:
+        for entry in history:
+            at, rating = entry[0], entry[1]
             if not 1 <= int(rating) <= 4:
                 raise ValueError(f"a rating is 1 to 4, not {rating}")
             days = 0 if previous is None else (at - previous).days
@@ -88,12 +132,130 @@ def examples_of(histories: Sequence[Sequence[tuple[datetime, int]]]) -> list[Exa
                 raise ValueError("a card's history must be in time order")
             reviews.append(fsrs_rs_python.FSRSReview(int(rating), days))
             spaced = spaced or days > 0
-            if previous is not None:
+            if previous is not None and _is_target(entry):
                 item = fsrs_rs_python.FSRSItem(list(reviews))
                 examples.append(Example(at, item, days > 0, spaced))
             previous = at
     examples.sort(key=lambda example: example.at)
     return examples
+
+
+def _is_target(entry: Sequence) -> bool:
+    """Return whether a history's entry is an outcome to predict: a (moment, rating) pair is;
+    a (moment, rating, target) triple says.
+
+    Only outcomes at moments the scheduler chose are targets. A mistake made in ordinary
+    practice is logged (it is a lapse, and the reviews after it start from it), but the right
+    answers of the same practice are not (they are evidence, never ratings): as targets, the
+    practice's logs would be its failures alone, and a fit would learn that memory is weaker
+    than it is.
+    """
+    return len(entry) < 3 or bool(entry[2])
+
+
+def _good_intervals(parameters: Sequence[float], retention: float, *, first: Rating) -> list[float]:
+    """Return the uncapped intervals (days) of a new card rated ``first``, then Good on each due
+    date, for its first ``EVER_GOODS`` Goods."""
+    scheduler = Scheduler(
+        parameters=tuple(parameters),
+        desired_retention=retention,
+        learning_steps=(timedelta(hours=1),),
+        relearning_steps=(timedelta(hours=1),),
+        maximum_interval=36500,
+        enable_fuzzing=False,
+    )
+    at = _START
+    card, _log = scheduler.review_card(Card(card_id=0, due=at), first, review_datetime=at)
+    intervals: list[float] = []
+    if first == Rating.Good:
+        intervals.append((card.due - at).total_seconds() / 86400)
+    while len(intervals) < EVER_GOODS:
+        at = card.due
+        card, _log = scheduler.review_card(card, Rating.Good, review_datetime=at)
+        intervals.append((card.due - at).total_seconds() / 86400)
+    return intervals
+
+
+def into_bounds(parameters: Sequence[float]) -> tuple[float, ...]:
+    """Return the weights with each one a 32-bit rounding outside py-fsrs's bounds put on the
+    bound; a weight further out (or not finite) is kept, for ``refusal`` to name."""
+    weights = []
+    for index, (w, low, high) in enumerate(
+        zip(parameters, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS, strict=False)
+    ):
+        w = float(w)
+        slack = FLOAT32_SLACK * max(1.0, abs(w))
+        if math.isfinite(w) and (low - slack <= w < low or high < w <= high + slack):
+            logger.warning("weight %d of a fit, %r, put on its bound [%g, %g]", index, w, low, high)
+            w = min(high, max(low, w))
+        weights.append(w)
+    return (*weights, *(float(w) for w in parameters[len(weights) :]))
+
+
+def bound_unrated_first_stabilities(
+    parameters: Sequence[float], histories: Sequence[Sequence[tuple[datetime, int]]]
+) -> tuple[float, ...]:
+    """Return the weights with the first stability of each rating no history starts with
+    (``w[rating - 1]``) put at most at ``MAX_FIRST_STABILITY_DAYS``; the others unchanged."""
+    rated_first = {int(history[0][1]) for history in histories if history}
+    weights = [float(w) for w in parameters]
+    for rating in range(1, 5):
+        if rating not in rated_first and weights[rating - 1] > MAX_FIRST_STABILITY_DAYS:
+            weights[rating - 1] = MAX_FIRST_STABILITY_DAYS
+    return tuple(weights)
+
+
+def refusal(
+    parameters: Sequence[float], retentions: Sequence[float] = CHECKED_RETENTIONS
+) -> str | None:
+    """Return why a parameter set is not sane (see the module docstring), None when it is.
+
+    A set py-fsrs would not accept (a weight outside its bounds, or not finite) is refused
+    with the weight named, never raised.
+    """
+    weights = tuple(float(w) for w in parameters)
+    if len(weights) != len(DEFAULT_PARAMETERS):
+        return f"{len(weights)} parameters, not {len(DEFAULT_PARAMETERS)}"
+    for index, (w, low, high) in enumerate(
+        zip(weights, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS, strict=True)
+    ):
+        if not (math.isfinite(w) and low <= w <= high):
+            return f"weight {index} is {w!r}, outside py-fsrs's bounds [{low:g}, {high:g}]"
+    if max(weights[:4]) > MAX_FIRST_STABILITY_DAYS:
+        return (
+            f"a first stability of {max(weights[:4]):.1f} days"
+            f" (at most {MAX_FIRST_STABILITY_DAYS:g})"
+        )
+    for retention in retentions:
+        # The site never rates Easy (scheduling.rating_for): a card starts with Again (a
+        # mistake made) or Good (its first review right).
+        for first in (Rating.Good, Rating.Again):
+            intervals = _good_intervals(weights, retention, first=first)
+            if intervals[0] > MAX_DAYS_AFTER_ONE_GOOD:
+                return (
+                    f"{intervals[0]:.0f} days after one Good at retention {retention:g}"
+                    f" (at most {MAX_DAYS_AFTER_ONE_GOOD})"
+                )
+            if max(intervals) > MAX_DAYS_EVER:
+                return (
+                    f"{max(intervals):.0f} days within {EVER_GOODS} Goods at retention"
+                    f" {retention:g} (at most {MAX_DAYS_EVER})"
+                )
+    return None
+
+
+def enough_data(histories: Sequence[Sequence[tuple[datetime, int]]]) -> bool:
+    """Return whether the histories can be fitted at all: ``MIN_ITEMS`` cards with a review to
+    predict, and ``MIN_OUTCOMES`` failed (Again) and as many passed outcomes among those."""
+    targets = [[int(entry[1]) for entry in h[1:] if _is_target(entry)] for h in histories]
+    predicted = [outcomes for outcomes in targets if outcomes]
+    outcomes = [rating for ratings in predicted for rating in ratings]
+    failed = sum(rating == 1 for rating in outcomes)
+    return (
+        len(predicted) >= MIN_ITEMS
+        and failed >= MIN_OUTCOMES
+        and len(outcomes) - failed >= MIN_OUTCOMES
+    )
 
 
 def score_parameters(parameters: Sequence[float], examples: Sequence[Example]) -> Scores | None:
@@ -115,10 +277,14 @@ def fit_parameters(
     """Fit parameters on the earlier reviews and score them against ``current`` (the
     defaults when None) on the later, held-out ones.
 
-    Returns None when the data is too small: the optimizer gives back its defaults unchanged
-    (its own minimum), or fewer than ``min_test_reviews`` long-term reviews are held out.
+    Returns None when the data is too small or degenerate (``enough_data``), when the
+    optimizer gives back its defaults unchanged (its own minimum), when fewer than
+    ``min_test_reviews`` long-term reviews are held out, or when the fitted set is not sane
+    (``refusal``): such a set is never stored, let alone adopted.
     """
     current = tuple(current) if current is not None else DEFAULT_PARAMETERS
+    if not enough_data(histories):
+        return None
     examples = examples_of(histories)
     cut = int(len(examples) * (1 - HOLDOUT_SHARE))
     # The optimizer refuses a history without a review a day or more after the one before.
@@ -128,8 +294,9 @@ def fit_parameters(
     if not train or test_reviews < max(1, min_test_reviews):
         return None
     optimizer = fsrs_rs_python.FSRS(list(DEFAULT_PARAMETERS))
-    fitted = tuple(float(w) for w in optimizer.compute_parameters([e.item for e in train]))
-    if fitted == DEFAULT_PARAMETERS:
+    fitted = into_bounds(optimizer.compute_parameters([e.item for e in train]))
+    fitted = bound_unrated_first_stabilities(fitted, histories)
+    if fitted == DEFAULT_PARAMETERS or refusal(fitted) is not None:
         return None
     candidate = score_parameters(fitted, test)
     baseline = score_parameters(current, test)

@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-MIN_DESIRED_RETENTION = 0.70
+MIN_DESIRED_RETENTION = 0.80
 MAX_DESIRED_RETENTION = 0.97
 DEFAULT_DAILY_LIMIT = 20
 MAX_DAILY_LIMIT = 500
@@ -173,6 +173,10 @@ class ReviewLog(models.Model):
     parameters = models.ForeignKey(
         "ParameterSet", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The recall the scheduler predicted for the item just before this log (null: a card never
+    # reviewed, or a log written before it was kept): what calibration scores explicit outcomes
+    # against (services/calibration.py).
+    predicted_recall = models.FloatField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -305,6 +309,9 @@ class ParameterSet(models.Model):
     previous_log_loss = models.FloatField()
     previous_rmse_bins = models.FloatField()
     adopted = models.BooleanField()
+    # Set when the weekly calibration found the predictions worse than a constant guess while
+    # this set was in use: a withdrawn set schedules nothing (the last one not withdrawn does).
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -327,3 +334,36 @@ class ParameterSet(models.Model):
     def __str__(self) -> str:
         whose = f"learner {self.user_id}" if self.user_id else "the site"
         return f"FSRS parameters of {whose} fitted {self.fitted_at:%Y-%m-%d}"
+
+
+class CalibrationReport(models.Model):
+    """How well the scheduler's predicted recall matched explicit review outcomes over one
+    window, site-wide (``kind`` empty) or for one problem kind; written weekly."""
+
+    computed_at = models.DateTimeField()
+    window_start = models.DateTimeField()
+    kind = models.CharField(max_length=32, blank=True)
+    reviews = models.PositiveIntegerField()
+    recalled = models.PositiveIntegerField()
+    log_loss = models.FloatField()
+    # The log loss of the best constant guess (the outcomes' own mean): the bar to beat.
+    constant_log_loss = models.FloatField()
+    rmse_bins = models.FloatField()
+    # Null when every outcome is the same (no pair to rank).
+    auc = models.FloatField(null=True, blank=True)
+    # The parameter set in use (null: py-fsrs's defaults), and whether this report withdrew it.
+    parameters = models.ForeignKey(
+        ParameterSet, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    withdrew = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["-computed_at", "kind"], name="review_calibration_idx")]
+
+    def __str__(self) -> str:
+        return f"calibration of {self.kind or 'the site'} at {self.computed_at:%Y-%m-%d}"
+
+    @property
+    def worse_than_constant(self) -> bool:
+        """Return whether a constant guess would have predicted the outcomes better."""
+        return self.log_loss >= self.constant_log_loss

@@ -5,17 +5,21 @@ last review); this module turns those columns into a py-fsrs ``Card``, reviews i
 the new columns back. Every datetime going in or out is aware and in UTC, as py-fsrs demands.
 """
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
 from fsrs import Card, Rating, Scheduler, State
+from fsrs.scheduler import FUZZ_RANGES
 
 __all__ = [
     "DEFAULT_DESIRED_RETENTION",
+    "FUZZ_MIN_DAYS",
     "LEARNING_STEPS",
+    "MAXIMUM_INTERVAL_DAYS",
     "PARAMETER_COUNT",
     "RELEARNING_STEPS",
     "CardState",
@@ -26,7 +30,10 @@ __all__ = [
     "card_of",
     "card_retrievability",
     "card_review",
+    "fuzz_range",
+    "fuzzed_days",
     "rating_for",
+    "spread_days",
     "to_utc",
 ]
 
@@ -37,6 +44,9 @@ DEFAULT_DESIRED_RETENTION = 0.9
 # finished reading the explanation.
 LEARNING_STEPS: tuple[timedelta, ...] = (timedelta(hours=1),)
 RELEARNING_STEPS: tuple[timedelta, ...] = (timedelta(hours=1),)
+# The longest interval the scheduler gives (py-fsrs's default is 100 years): two years, about
+# the longest a course runs; a card that would go further comes back after two years.
+MAXIMUM_INTERVAL_DAYS = 730
 # FSRS-6 has 21 parameters; a stored set of another length (FSRS-5 had 19) is refused.
 PARAMETER_COUNT = len(Scheduler().parameters)
 
@@ -109,6 +119,7 @@ def _scheduler(
         desired_retention=desired_retention,
         learning_steps=LEARNING_STEPS,
         relearning_steps=RELEARNING_STEPS,
+        maximum_interval=MAXIMUM_INTERVAL_DAYS,
         enable_fuzzing=fuzz,
     )
 
@@ -182,3 +193,57 @@ def card_retrievability(
     weights = None if parameters is None else tuple(float(w) for w in parameters)
     scheduler = _scheduler(DEFAULT_DESIRED_RETENTION, False, weights)
     return float(scheduler.get_card_retrievability(_card(card), current_datetime=to_utc(at)))
+
+
+# --- fuzz and load balancing ------------------------------------------------------------------
+# Intervals of this many days or more are fuzzed (py-fsrs fuzzes from 2.5 days: the same
+# intervals, since its intervals are whole days).
+FUZZ_MIN_DAYS = 3
+
+
+def fuzz_range(interval_days: int) -> tuple[int, int]:
+    """Return the shortest and longest interval (whole days) a fuzzed ``interval_days`` may
+    become: py-fsrs's own ranges (``fsrs.scheduler.FUZZ_RANGES``: 15% of the days from 2.5 to
+    7, 10% from 7 to 20, 5% beyond, plus one day), never under 2 days nor over
+    ``MAXIMUM_INTERVAL_DAYS``; ``(interval_days, interval_days)`` under ``FUZZ_MIN_DAYS``."""
+    if interval_days < FUZZ_MIN_DAYS:
+        return interval_days, interval_days
+    delta = 1.0
+    for band in FUZZ_RANGES:
+        delta += band["factor"] * max(min(float(interval_days), band["end"]) - band["start"], 0)
+    shortest = max(2, round(interval_days - delta))
+    longest = min(round(interval_days + delta), MAXIMUM_INTERVAL_DAYS)
+    return min(shortest, longest), longest
+
+
+def _uniform(seed: str) -> float:
+    """Return a number in [0, 1) that depends only on ``seed``."""
+    digest = hashlib.sha256(seed.encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def fuzzed_days(interval_days: int, *, seed: str) -> int:
+    """Return the interval fuzzed as py-fsrs fuzzes it (a uniform pick in ``fuzz_range``),
+    except that the pick is drawn from ``seed`` instead of the process's random state: the
+    same item and review get the same interval on every run (py-fsrs draws ``random()``)."""
+    shortest, longest = fuzz_range(interval_days)
+    if shortest == longest:
+        return interval_days
+    return min(shortest + int(_uniform(seed) * (longest - shortest + 1)), longest)
+
+
+def spread_days(interval_days: int, *, seed: str, load: Mapping[int, int], limit: int) -> int:
+    """Return the interval an item is scheduled with: fuzzed (``fuzzed_days``), then, when the
+    day it lands on already holds ``limit`` due items (``load``: interval in days -> items due
+    that day), moved one day earlier or later, within the fuzz range, to the neighbour that
+    holds fewer (earlier on a tie) when that one is under the limit. Intervals under
+    ``FUZZ_MIN_DAYS`` come back unchanged."""
+    if interval_days < FUZZ_MIN_DAYS:
+        return interval_days
+    chosen = fuzzed_days(interval_days, seed=seed)
+    if load.get(chosen, 0) < limit:
+        return chosen
+    shortest, longest = fuzz_range(interval_days)
+    neighbours = [d for d in (chosen - 1, chosen + 1) if shortest <= d <= longest]
+    free = [d for d in neighbours if load.get(d, 0) < limit]
+    return min(free, key=lambda d: (load.get(d, 0), d)) if free else chosen

@@ -3,6 +3,8 @@
 Nothing here writes: a learner without stored settings reads the unsaved defaults.
 """
 
+import hashlib
+import json
 import re
 import zoneinfo
 from dataclasses import dataclass, field
@@ -10,17 +12,17 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.cache import cache
 from django.db.models import F, OuterRef, Q, Subquery
 from django.http import Http404
 from django.utils import timezone
 
 from basislab.literal import Choice
-from basislab.prepared import PreparedSelect
 from courses.models import CourseCopy
 from courses.selectors import copy_credit_graph
 from practice.models import Attempt, ProblemInstance
 
-from . import clearing, policy
+from . import clearing, policy, scheduling, workload
 from .models import ParameterSet, ReviewItem, ReviewLog, ReviewSettings
 
 
@@ -74,28 +76,19 @@ def is_unsubscribe_token(token: str) -> bool:
     return bool(_TOKEN.fullmatch(token or ""))
 
 
-# Reads of every verdict page that credited something, built by the ORM once per process
-# (basislab.prepared): the learner's settings (one row a learner) and an attempt's review logs
-# with their items, without the reviewed item's own when the attempt answered a review.
-_SETTINGS = PreparedSelect(
-    lambda user_id: ReviewSettings.objects.filter(user_id=user_id).order_by("pk")[:1],
-    user_id=int,
-)
-
-
-def _attempt_logs(attempt_id: int, item_id: int | None = None):
-    logs = ReviewLog.objects.filter(attempt_id=attempt_id).exclude(item_id=item_id)
-    return logs.select_related("item").order_by("item__kind", "item__mistake")
-
-
-_ATTEMPT_LOGS = PreparedSelect(_attempt_logs, attempt_id=int)
-_ATTEMPT_LOGS_BUT_ITEM = PreparedSelect(_attempt_logs, attempt_id=int, item_id=int)
+def _attempt_logs(attempt_id: int, item_id: int | None = None) -> list[ReviewLog]:
+    # An attempt's review logs with their items, without the reviewed item's own when the
+    # attempt answered a review.
+    logs = ReviewLog.objects.filter(attempt_id=attempt_id)
+    if item_id is not None:
+        logs = logs.exclude(item_id=item_id)
+    return list(logs.select_related("item").order_by("item__kind", "item__mistake"))
 
 
 def review_settings_stored(*, user_id: int) -> ReviewSettings | None:
     """Return the learner's stored review settings, or None before their first use."""
-    found = _SETTINGS.rows(user_id=user_id)
-    return found[0] if found else None
+    # One row a learner (unique per user): no ORDER BY needed, so no .first().
+    return next(iter(ReviewSettings.objects.filter(user_id=user_id)[:1]), None)
 
 
 def review_settings_of(*, user_id: int) -> ReviewSettings:
@@ -213,7 +206,7 @@ def review_parameters_current(*, user_id: int | None) -> ParameterSet | None:
         return None
     mine = Q(user_id=user_id) if user_id is not None else Q(pk__in=[])
     return (
-        ParameterSet.objects.filter(adopted=True)
+        ParameterSet.objects.filter(adopted=True, withdrawn_at__isnull=True)
         .filter(mine | Q(scope=ParameterSet.Scope.SITE))
         .order_by(F("user_id").asc(nulls_last=True), "-fitted_at", "-pk")
         .first()
@@ -256,10 +249,7 @@ def review_attempt_credit(*, attempt: Attempt, item: ReviewItem | None = None) -
     ``item`` is the reviewed item when the attempt answered a review variant: its own rating
     is not credit, and another item's relapse is reported as such.
     """
-    if item is None:
-        logs = _ATTEMPT_LOGS.rows(attempt_id=attempt.pk)
-    else:
-        logs = _ATTEMPT_LOGS_BUT_ITEM.rows(attempt_id=attempt.pk, item_id=item.pk)
+    logs = _attempt_logs(attempt.pk, item.pk if item is not None else None)
     if not logs:
         return AttemptCredit()
     zone = review_settings_of(user_id=attempt.copy.owner_id).zone
@@ -295,3 +285,48 @@ def review_with_last_credit(items: list[ReviewItem]) -> list[ReviewItem]:
     for item in items:
         item.last_credit = logs.get(item.pk)
     return items
+
+
+# --- the workload against desired retention ---------------------------------------------------
+
+# A learner's workload is drawn again at most this often for the same cards (seconds).
+WORKLOAD_CACHE_SECONDS = 3600
+
+
+@dataclass(frozen=True)
+class Workload:
+    """The expected reviews per day at each retention for the learner's items, and how many
+    items there are and how many the run followed (``workload.MAX_CARDS`` at most)."""
+
+    points: list[workload.WorkloadPoint]
+    items: int
+    followed: int
+
+
+def review_workload(*, user_id: int, now: datetime | None = None) -> Workload:
+    """Return the learner's expected review workload at each retention of
+    ``workload.RETENTIONS``, over all their copies' items, under the parameters that schedule
+    them (``review_parameters_current``). Two statements (the cards, the parameters); the
+    result is cached for an hour for the same cards, parameters and hour."""
+    now = now or timezone.now()
+    rows = list(
+        ReviewItem.objects.filter(copy__owner_id=user_id, stability__isnull=False)
+        .order_by("pk")
+        .values_list(*scheduling.CARD_COLUMNS)
+    )
+    if not rows:
+        return Workload(points=[], items=0, followed=0)
+    fitted = review_parameters_current(user_id=user_id)
+    parameters = fitted.parameters if fitted is not None else None
+    cards = [scheduling.CardState(scheduling.State(row[0]), *row[1:]) for row in rows]
+    key_parts = [now.strftime("%Y-%m-%dT%H"), parameters, workload.RETENTIONS, rows]
+    digest = hashlib.sha256(json.dumps(key_parts, default=str).encode()).hexdigest()
+    key = f"review-workload:{user_id}:{digest}"
+    found = cache.get(key)
+    if found is None:
+        points = workload.expected_workload(cards, now=now, parameters=parameters)
+        found = Workload(
+            points=points, items=len(cards), followed=min(len(cards), workload.MAX_CARDS)
+        )
+        cache.set(key, found, WORKLOAD_CACHE_SECONDS)
+    return found

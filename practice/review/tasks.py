@@ -7,7 +7,7 @@ misses a beat (broker down, worker dead) is caught up by the next one.
 
 from celery import shared_task
 
-from .services import digest, parameters, publishing, variants
+from .services import calibration, digest, parameters, publishing, variants
 
 # Batches per publish run: bounded so one run ends well before the next beat.
 PUBLISH_MAX_BATCHES = 50
@@ -47,3 +47,9 @@ def send_review_digest(user_id: int) -> bool:
 def fit_review_parameters() -> int:
     """Fit FSRS parameters to the site's logs and each large learner log; return sets stored."""
     return len(parameters.review_parameters_fit_all())
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def report_review_calibration() -> int:
+    """Score the week's predicted recall against explicit outcomes; return reports stored."""
+    return len(calibration.review_calibration_report())

@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -26,6 +27,8 @@ from practice.web.answering import answer_submit
 
 from . import selectors
 from .forms import ReviewSettingsForm
+from .models import MAX_DESIRED_RETENTION, MIN_DESIRED_RETENTION
+from .pictures import workload_picture, workload_rows
 from .services.export import review_export
 from .services.review_settings import (
     review_settings_get_or_create,
@@ -126,10 +129,27 @@ def result(request: HttpRequest, copy_id: int, attempt_id: int) -> HttpResponse:
     return render(request, "review/result.html", context)
 
 
+def _workload_context(user_id: int, current: float) -> dict:
+    """Return the workload picture, its table and counts for the settings page (no picture
+    when the learner has no reviewed items)."""
+    found = selectors.review_workload(user_id=user_id)
+    if not found.points:
+        return {"workload": found}
+    return {
+        "workload": found,
+        "workload_svg": mark_safe(workload_picture(found.points, current=current)),  # noqa: S308
+        "workload_rows": workload_rows(found.points, current=current),
+        "retention_low": f"{MIN_DESIRED_RETENTION:.2f}",
+        "retention_high": f"{MAX_DESIRED_RETENTION:.2f}",
+    }
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def settings_view(request: HttpRequest) -> HttpResponse:
-    """Show and change the learner's review settings."""
+    """Show and change the learner's review settings, with the expected workload of the
+    learner's own items at each desired retention."""
+    row = review_settings_get_or_create(user_id=request.user.pk)
     if request.method == "POST":
         form = ReviewSettingsForm(request.POST)
         if form.is_valid():
@@ -137,7 +157,6 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Your review settings are saved."))
             return redirect("review:settings")
     else:
-        row = review_settings_get_or_create(user_id=request.user.pk)
         form = ReviewSettingsForm(
             offer_browser_zone=not row.time_zone_chosen,
             initial={
@@ -148,8 +167,12 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             },
         )
     status = 400 if form.is_bound else 200
-    copies = copies_of(user=request.user)
-    return render(request, "review/settings.html", {"form": form, "copies": copies}, status=status)
+    context = {
+        "form": form,
+        "copies": copies_of(user=request.user),
+        **_workload_context(request.user.pk, row.desired_retention),
+    }
+    return render(request, "review/settings.html", context, status=status)
 
 
 @login_required

@@ -20,10 +20,13 @@ def _item(pk: int, kind: str, mistake: str) -> SimpleNamespace:
         scheduling.Rating.Again,
         at=NOW - timedelta(days=3),
     )
-    return SimpleNamespace(pk=pk, kind=kind, mistake=mistake, **scheduling.card_columns(card))
+    columns = scheduling.card_columns(card)
+    # Reviewed 40 days ago and due an hour ago: credit may move it by a share of 40 days.
+    columns.update(last_review=NOW - timedelta(days=40), due=NOW - timedelta(hours=1))
+    return SimpleNamespace(pk=pk, kind=kind, mistake=mistake, reps=0, lapses=0, **columns)
 
 
-def _covers(due, edges=(), *, implicit=True, graph=True, good_in=timedelta(days=2)):
+def _covers(due, edges=(), *, implicit=True, graph=True, good_in=timedelta(days=40)):
     return clearing.coverage(
         due,
         edges=parse_graph({"edges": list(edges)}),
@@ -46,10 +49,11 @@ def test_a_graph_fraction_covers_only_when_it_pushes_past_the_learners_midnight(
     edge = {"from": "contrast", "to": "weighted_sum", "why": "sums"}
     # A Good review would give 2 days: half of it (1 day) passes midnight (15 h away), a
     # quarter (12 h) does not.
-    assert _covers(due, [dict(edge, fraction=0.5)])[1] == {2}
-    assert _covers(due, [dict(edge, fraction=0.25)])[1] == set()
-    assert _covers(due, [dict(edge, fraction=0.5)], graph=False)[1] == set()
-    assert _covers(due, [dict(edge, fraction=0.5)])[2] == set()  # credit flows down only
+    two = timedelta(days=2)
+    assert _covers(due, [dict(edge, fraction=0.5)], good_in=two)[1] == {2}
+    assert _covers(due, [dict(edge, fraction=0.25)], good_in=two)[1] == set()
+    assert _covers(due, [dict(edge, fraction=0.5)], graph=False, good_in=two)[1] == set()
+    assert _covers(due, [dict(edge, fraction=0.5)], good_in=two)[2] == set()  # down only
 
 
 def test_the_greedy_order_puts_the_widest_cover_first_then_the_rest():

@@ -11,7 +11,7 @@ import time_machine
 from grading.kinds import KINDS, MISTAKES_BY_KIND, MistakeCode, ProblemKind, Status
 from practice.generators import generate
 from practice.models import ProblemInstance
-from practice.review import scheduling
+from practice.review import evidence, scheduling
 from practice.review.codes import KIND_LEVEL, UNEXPLAINED
 from practice.review.models import ReviewItem, ReviewLog
 from practice.review.selectors import (
@@ -62,25 +62,65 @@ def _set_graph(copy, edges: list[dict]) -> None:
 # --- 1. implicit credit ---------------------------------------------------------------------
 
 
-def test_a_right_first_try_reviews_every_open_item_of_the_kind_as_fsrs_rates_an_early_review(
-    copy,
-):
+def test_a_right_first_try_moves_only_the_due_dates_of_the_kinds_items_by_its_evidence(copy):
     a = _item(copy, "omitted_term")
     b = _item(copy, "wrong_row", at=NOW + timedelta(minutes=5))
     other = _item(copy, "off_by_one_row", ProblemKind.LOOKUP)
-    expected = {item.pk: _card_after(item, scheduling.Rating.Good, LATER) for item in (a, b)}
     logs = _right(copy, at=LATER)
-    assert sorted(log.item_id for log in logs) == sorted(expected)
-    for log in logs:
-        assert (log.origin, log.rating, log.credit) == ("implicit", 3, 1.0)
+    assert sorted(log.item_id for log in logs) == sorted([a.pk, b.pk])
+    # An untargeted problem: each mistake one of the kind's catalogued ones, never repeated yet.
+    share = evidence.evidence_share(reps=1, lapses=0, likelihood=1 / len(MISTAKES_BY_KIND[WS]))
+    for log, before in zip(sorted(logs, key=lambda log: log.item_id), (a, b), strict=True):
+        assert (log.origin, log.rating, log.credit) == ("implicit", 3, share)
         item = ReviewItem.objects.get(pk=log.item_id)
-        assert scheduling.card_of(item) == expected[item.pk]
-        assert item.due > LATER + timedelta(hours=20)  # graduated: not back today
-        assert log.previous_due == NOW + scheduling.LEARNING_STEPS[0] + (
-            timedelta(minutes=5) if item.pk == b.pk else timedelta(0)
+        # Evidence, not a review: the memory state and the review count are unchanged.
+        assert (item.stability, item.difficulty, item.reps, item.state) == (
+            before.stability,
+            before.difficulty,
+            before.reps,
+            before.state,
         )
+        explicit = before.due - before.last_review
+        assert before.due <= item.due <= before.due + explicit * share
     other_after = ReviewItem.objects.get(pk=other.pk)
     assert (other_after.due, other_after.reps) == (other.due, other.reps)
+
+
+def test_a_variant_aimed_at_the_mistake_says_more_than_an_untargeted_problem(copy):
+    item = _graduated(copy, "omitted_term")
+    untargeted = _right(copy, at=item.due - timedelta(hours=2))
+    with time_machine.travel(item.due - timedelta(hours=1), tick=False):
+        spec = generate(WS, seed=11, level=1, target="omitted_term")
+        aimed = make_problem(copy, spec=spec)
+    targeted = _right(copy, at=item.due - timedelta(hours=1), problem=aimed)
+    assert targeted[0].credit > untargeted[0].credit
+    assert targeted[0].credit <= evidence.MAX_SHARE
+    after = ReviewItem.objects.get(pk=item.pk)
+    # Never past half a step of the schedule the item's own explicit reviews support.
+    assert after.due <= item.due + (item.due - item.last_review) * evidence.MAX_SHARE
+    assert after.stability == item.stability
+
+
+def test_a_mistake_the_problem_could_not_show_gets_nothing():
+    assert (
+        evidence.mistake_likelihood(
+            mistake="off_by_one_row",
+            kind_mistakes=("omitted_term", "wrong_row"),
+            target=None,
+            kind_level=False,
+        )
+        == 0
+    )
+    assert evidence.evidence_share(reps=3, lapses=0, likelihood=0) == 0
+    with pytest.raises(ValueError, match="likelihood"):
+        evidence.evidence_share(reps=1, lapses=0, likelihood=1.5)
+
+
+def test_the_share_never_exceeds_half_an_interval():
+    for reps, lapses in ((0, 0), (1, 5), (10, 0), (4, 4)):
+        share = evidence.evidence_share(reps=reps, lapses=lapses, likelihood=1)
+        assert 0 < share <= evidence.MAX_SHARE == 0.5
+    assert evidence.evidence_share(reps=9, lapses=0, likelihood=1) == pytest.approx(0.05)
 
 
 def test_a_right_answer_after_a_wrong_try_credits_nothing(copy):
@@ -165,16 +205,18 @@ def test_a_double_submit_of_a_right_answer_credits_once(copy):
         second = attempt_submit(copy=copy, problem=problem, text="[1/4, 3/2]", token=token)
     assert first.pk == second.pk and first.status == Status.CORRECT
     assert ReviewLog.objects.filter(item=item, origin="implicit").count() == 1
-    assert ReviewItem.objects.get(pk=item.pk).reps == item.reps + 1
+    assert ReviewItem.objects.get(pk=item.pk).reps == item.reps  # evidence, not a review
 
 
 # --- 2. credit down the idea graph ----------------------------------------------------------
 
 
 def _graduated(copy, mistake: str) -> ReviewItem:
-    """Return an item of weighted_sum rated Good once by a right answer: due days away."""
+    """Return an item of weighted_sum rated Good once by a right review: due days away."""
     item = _item(copy, mistake)
-    _right(copy, at=item.due)
+    with time_machine.travel(item.due, tick=False):
+        variant = review_open(copy=copy, item=item)
+    _right(copy, at=item.due, problem=variant)
     return ReviewItem.objects.get(pk=item.pk)
 
 
@@ -218,13 +260,12 @@ def test_fractions_do_not_compound_past_one_step_of_the_cards_own_schedule(copy)
 def test_a_fraction_never_brings_a_due_date_earlier(copy):
     _set_graph(copy, [{"from": "contrast", "to": "weighted_sum", "fraction": 0.25, "why": "x"}])
     item = _item(copy, "omitted_term")
-    _right(copy, at=item.due)  # an implicit Good: due days away
-    far = ReviewItem.objects.get(pk=item.pk)
+    far = _graduated(copy, "omitted_term")  # a right review: due days away
     _right(copy, ProblemKind.CONTRAST, at=item.due + timedelta(minutes=1))
     assert ReviewItem.objects.get(pk=item.pk).due == far.due
 
 
-def test_credit_flows_down_the_graph_and_a_full_edge_is_a_review(copy):
+def test_credit_flows_down_the_graph_and_even_a_full_edge_is_half_a_step(copy):
     _set_graph(
         copy,
         [
@@ -235,10 +276,9 @@ def test_credit_flows_down_the_graph_and_a_full_edge_is_a_review(copy):
     closed = _item(copy, "summed_betas", ProblemKind.CLOSED_FORM_NOISE)
     step = _item(copy, "swapped_beta", ProblemKind.NOISE_STEP)
     at = closed.due + timedelta(hours=1)
-    expected = _card_after(closed, scheduling.Rating.Good, at)
     logs = {log.item_id: log for log in _right(copy, ProblemKind.PREDICT_CLEAN, at=at)}
-    assert (logs[closed.pk].origin, logs[closed.pk].credit) == ("graph", 1.0)
-    assert scheduling.card_of(ReviewItem.objects.get(pk=closed.pk)) == expected
+    assert (logs[closed.pk].origin, logs[closed.pk].credit) == ("graph", evidence.MAX_SHARE)
+    assert ReviewItem.objects.get(pk=closed.pk).stability == closed.stability
     assert logs[step.pk].credit == 0.5
     assert ReviewItem.objects.get(pk=step.pk).stability == step.stability
 
@@ -332,27 +372,29 @@ def _crowded(copy):
     return lone, sums
 
 
-def test_over_the_limit_the_review_that_clears_the_most_comes_first(copy, settings):
-    lone, sums = _crowded(copy)
+def test_over_the_limit_items_still_learning_clear_nothing_so_due_order_stays(copy, settings):
+    lone, _sums = _crowded(copy)
     at = NOW + timedelta(hours=2)
-    assert [i.pk for i in review_next(copy=copy, now=at)] == [sums[0].pk, lone[0].pk]
+    # Evidence moves a one-hour step by at most half of it: no review clears another today.
+    assert [i.pk for i in review_next(copy=copy, now=at)] == [lone[0].pk, lone[1].pk]
     settings.REVIEW_QUEUE_CLEARING = False  # today's order: due order, interleaved
     assert [i.pk for i in review_next(copy=copy, now=at)] == [lone[0].pk, lone[1].pk]
 
 
-def test_a_right_review_clears_the_items_it_covered_from_todays_queue(copy):
-    lone, sums = _crowded(copy)
+def test_a_right_review_credits_but_does_not_clear_items_still_learning(copy):
+    _lone, sums = _crowded(copy)
     at = NOW + timedelta(hours=2)
-    first = review_next(copy=copy, now=at)[0]
+    first = sums[0]
     with time_machine.travel(at, tick=False):
         variant = review_open(copy=copy, item=first)
         attempt = make_attempt(variant, status=Status.CORRECT)
         review_record_attempt(attempt=attempt)
     credit = review_attempt_credit(attempt=attempt, item=first)
-    assert sorted(log.item_id for log in credit.cleared) == sorted(i.pk for i in sums[1:])
-    left = review_next(copy=copy, now=at + timedelta(minutes=1))
-    assert [i.pk for i in left] == [lone[0].pk]  # one review done, one left today
-    # The cleared items say where their credit came from.
+    # Evidence moves a learning item by at most half its one-hour step: still due today.
+    assert credit.cleared == []
+    credited = ReviewLog.objects.filter(attempt=attempt, origin="implicit")
+    assert sorted(credited.values_list("item_id", flat=True)) == sorted(i.pk for i in sums[1:])
+    # The credited items say where their credit came from.
     upcoming = review_with_last_credit(list(ReviewItem.objects.filter(pk__in=[sums[1].pk])))
     assert upcoming[0].last_credit.attempt_id == attempt.pk
 
@@ -378,3 +420,23 @@ def test_the_export_lists_credit_logs_with_their_source(copy):
             "parameters": None,  # py-fsrs's defaults (no fitted set adopted)
         }
     ]
+
+
+# --- issue 38, item 2: a mistake made in practice is a lapse of its item at once -------------
+
+
+def test_a_practice_mistake_on_a_graduated_item_is_a_lapse_at_once(copy):
+    item = _graduated(copy, "omitted_term")
+    assert item.state == scheduling.State.Review and item.due > LATER + timedelta(hours=20)
+    at = item.last_review + timedelta(hours=2)  # long before the item is due
+    with time_machine.travel(at, tick=False):
+        logs = review_record_attempt(
+            attempt=make_attempt(make_problem(copy), mistake=MistakeCode.OMITTED_TERM)
+        )
+    assert [(log.item_id, log.origin, log.rating) for log in logs] == [
+        (item.pk, "practice", ReviewLog.Rating.AGAIN)
+    ]
+    after = ReviewItem.objects.get(pk=item.pk)
+    assert (after.lapses, after.reps) == (item.lapses + 1, item.reps + 1)
+    assert after.state == scheduling.State.Relearning
+    assert after.due <= at + scheduling.RELEARNING_STEPS[0]  # back within the hour

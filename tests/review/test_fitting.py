@@ -3,6 +3,7 @@ reviews, every set is stored, and an adopted set schedules (and is named on) the
 
 import math
 import random
+import struct
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -329,3 +330,167 @@ def test_deleting_a_learner_deletes_their_sets_and_the_logs_naming_them(copy):
     copy.owner.delete()
     assert not ReviewLog.objects.exists()
     assert list(ParameterSet.objects.all()) == [site]
+
+
+# --- issue 38, item 3: fitting that cannot run away -----------------------------------------
+
+
+def _uniform(
+    rating: int, *, cards: int = 200, reviews: int = 6
+) -> list[list[tuple[datetime, int]]]:
+    """Return histories of one rating only, reviewed on an expanding schedule."""
+    start = datetime(2026, 1, 1, 9, tzinfo=UTC)
+    out = []
+    for n in range(cards):
+        at = start + timedelta(hours=n)
+        history = [(at, 1)]
+        for k in range(reviews):
+            at += timedelta(days=2**k)
+            history.append((at, rating))
+        out.append(history)
+    return out
+
+
+@pytest.mark.parametrize("rating", [1, 3, 4], ids=["all-again", "all-good", "all-easy"])
+def test_a_log_of_one_rating_never_yields_a_set(rating):
+    assert fitting.fit_parameters(_uniform(rating), min_test_reviews=1) is None
+
+
+def test_one_item_never_yields_a_set_however_long_its_log():
+    (history,) = _histories(cards=1, half_life=1.0, seed=3)
+    long = [history[0]]
+    for k in range(400):
+        long.append((long[-1][0] + timedelta(days=1 + k % 5), 1 if k % 3 == 0 else 3))
+    assert not fitting.enough_data([long])
+    assert fitting.fit_parameters([long], min_test_reviews=1) is None
+
+
+def test_too_few_failures_or_passes_fit_nothing():
+    histories = _histories(cards=600, half_life=1.0, seed=7)
+    passes_only = [[h[0], *[(at, 3) for at, _r in h[1:]]] for h in histories]
+    assert not fitting.enough_data(passes_only)
+    assert fitting.enough_data(histories)
+
+
+def test_the_defaults_are_sane_and_a_runaway_set_is_refused_at_every_retention():
+    assert fitting.refusal(fitting.DEFAULT_PARAMETERS) is None
+    runaway = list(fitting.DEFAULT_PARAMETERS)
+    runaway[:4] = [24.7, 100.0, 100.0, 100.0]  # the set the old fit adopted
+    assert "first stability" in fitting.refusal(runaway)
+    # Within the first-stability bound, but too long at the lowest retention a learner may
+    # choose: a check at 0.97 alone would have let it through.
+    long = list(fitting.DEFAULT_PARAMETERS)
+    long[:4] = [24.7, 25.0, 26.0, 29.0]
+    assert fitting.refusal(long, retentions=(0.97,)) is None
+    assert "retention 0.8" in fitting.refusal(long)
+
+
+def test_every_fitted_set_stays_within_the_documented_maximum():
+    fit = fitting.fit_parameters(_histories(cards=600, half_life=1.0, seed=7), min_test_reviews=100)
+    assert fit is not None and fitting.refusal(fit.parameters) is None
+    for retention in fitting.CHECKED_RETENTIONS:
+        card = scheduling.card_new(now=NOW)
+        at = NOW
+        for _ in range(12):
+            card = scheduling.card_review(
+                card,
+                scheduling.Rating.Good,
+                at=at,
+                desired_retention=retention,
+                parameters=fit.parameters,
+            )
+            assert card.due - at <= timedelta(days=scheduling.MAXIMUM_INTERVAL_DAYS)
+            at = card.due
+
+
+@pytest.mark.django_db
+def test_implicit_only_logs_never_yield_a_set():
+    copies = [make_copy() for _ in range(6)]
+    _store_histories(copies, _histories(cards=600, half_life=1.0, seed=7))
+    ReviewLog.objects.update(origin=ReviewLog.Origin.IMPLICIT, credit=0.25)
+    later = datetime(2036, 1, 1, tzinfo=UTC)
+    assert review_parameters_fit(now=later) is None
+    assert not ParameterSet.objects.exists()
+
+
+def _float32(value: float) -> float:
+    return struct.unpack("f", struct.pack("f", value))[0]
+
+
+def test_a_weight_a_float32_rounding_past_its_bound_is_put_on_it_not_raised():
+    """The optimizer computes in 32 bits: a weight it clamps to py-fsrs's bound of 0.8 comes
+    back as 0.800000011920929, which py-fsrs's Scheduler refused with a ValueError, so the
+    check of a fitted set (and with it the weekly task and the simulator's run) crashed."""
+    weights = list(fitting.DEFAULT_PARAMETERS)
+    weights[20] = _float32(0.8)
+    weights[19] = _float32(0.8)
+    assert weights[20] > 0.8
+    with pytest.raises(ValueError, match="out of bounds"):
+        fsrs.Scheduler(parameters=tuple(weights))
+    assert fitting.refusal(weights) == (
+        "weight 19 is 0.800000011920929, outside py-fsrs's bounds [0, 0.8]"
+    )
+    bounded = fitting.into_bounds(weights)
+    assert bounded[19] == bounded[20] == 0.8
+    assert bounded[:19] == tuple(weights[:19])
+    assert fitting.refusal(bounded) is None
+    fsrs.Scheduler(parameters=bounded)  # accepted
+    assert fitting.into_bounds(fitting.DEFAULT_PARAMETERS) == fitting.DEFAULT_PARAMETERS
+
+
+@pytest.mark.parametrize("weight", [0.9, float("nan"), float("inf"), -0.01])
+def test_a_weight_well_outside_its_bounds_is_refused_by_name_never_raised(weight):
+    weights = list(fitting.DEFAULT_PARAMETERS)
+    weights[20] = weight
+    assert fitting.into_bounds(weights)[20] is weight or math.isnan(
+        fitting.into_bounds(weights)[20]
+    )
+    reason = fitting.refusal(fitting.into_bounds(weights))
+    assert reason is not None and reason.startswith("weight 20 is ")
+
+
+def test_the_first_stability_of_a_rating_no_card_starts_with_is_bounded_not_refused():
+    """The site never rates Easy: a fit's w[3] is the optimizer's extrapolation, and a seed-1
+    simulation's site-wide fit was refused for it alone (37.9 days) while every informed weight
+    was sane."""
+    weights = list(fitting.DEFAULT_PARAMETERS)
+    weights[3] = 37.9  # the defaults' first stabilities otherwise
+    assert "first stability of 37.9" in fitting.refusal(weights)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    histories = [[(start, 1), (start + timedelta(days=2), 3)], [(start, 3)]]
+    bounded = fitting.bound_unrated_first_stabilities(weights, histories)
+    assert bounded[3] == fitting.MAX_FIRST_STABILITY_DAYS
+    assert bounded[:3] == tuple(weights[:3]) and bounded[4:] == tuple(weights[4:])
+    assert fitting.refusal(bounded) is None
+    # A rating the data does start with keeps its fitted value, and the refusal names it.
+    easy_first = [*histories, [(start, 4)]]
+    assert fitting.bound_unrated_first_stabilities(weights, easy_first)[3] == 37.9
+    runaway_good = list(weights)
+    runaway_good[2] = 45.0
+    kept = fitting.bound_unrated_first_stabilities(runaway_good, histories)
+    assert kept[2] == 45.0 and "first stability of 45.0" in fitting.refusal(kept)
+
+
+def test_a_practice_mistake_is_history_for_the_reviews_after_it_but_never_a_target():
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    history = [
+        (start, 1, True),
+        (start + timedelta(days=2), 3, True),
+        (start + timedelta(days=5), 1, False),  # a mistake made in practice
+        (start + timedelta(days=7), 3, True),
+    ]
+    examples = fitting.examples_of([history])
+    assert [example.at for example in examples] == [history[1][0], history[3][0]]
+    # The last example's history holds the practice mistake before it.
+    assert [len(example.item.reviews) for example in examples] == [2, 4]
+    # Pairs are targets, as before.
+    assert len(fitting.examples_of([[entry[:2] for entry in history]])) == 3
+
+
+def test_practice_mistakes_alone_are_not_enough_data():
+    """Practice logs only its failures: as outcomes they would be failures by selection."""
+    histories = _histories(cards=600, half_life=1.0, seed=7)
+    assert fitting.enough_data(histories)
+    untargeted = [[(at, rating, False) for at, rating in h] for h in histories]
+    assert not fitting.enough_data(untargeted)
+    assert fitting.fit_parameters(untargeted, min_test_reviews=1) is None

@@ -121,8 +121,9 @@ def test_the_oracle_runs_the_cohorts_learners_course_and_catalog():
     assert cohort.course_ideas() == IDEAS
     drawn = []
 
-    def record(seed: int, n: int):
-        drawn.append(result := learner_draws(seed, n))
+    def record(seed: int, n: int, family: str):
+        assert family == "today"  # the oracle's family, the default
+        drawn.append(result := learner_draws(seed, n, family))
         return result
 
     with mock.patch.object(cohort, "learner_draws", side_effect=record):

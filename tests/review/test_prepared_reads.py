@@ -1,6 +1,6 @@
-"""Review's prepared reads (basislab.prepared) against the querysets they stand for: the
-learner's settings, and the review logs a right answer left, with and without the reviewed
-item's own."""
+"""Review's reads against the querysets they stand for: the learner's settings, the review logs
+a right answer left, with and without the reviewed item's own (plain ORM reads), and the locked
+card (a prepared select, basislab.prepared)."""
 
 from datetime import timedelta
 
@@ -53,7 +53,7 @@ def test_settings_are_the_stored_row_or_unsaved_defaults(copy):
 def test_getting_stored_settings_is_the_querysets_one_statement(copy):
     owner = copy.owner
     created = review_settings_get_or_create(user_id=owner.pk)
-    queryset = ReviewSettings.objects.filter(user_id=owner.pk).order_by("pk")[:1]
+    queryset = ReviewSettings.objects.filter(user_id=owner.pk)[:1]
     with CaptureQueriesContext(connection) as captured:
         again = review_settings_get_or_create(user_id=owner.pk)
     assert [q["sql"] for q in captured] == [str(queryset.query)]

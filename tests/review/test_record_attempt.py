@@ -185,4 +185,4 @@ def test_the_learners_desired_retention_is_used(copy, django_user_model):
         item.refresh_from_db()
         return item.due - item.last_review
 
-    assert graduate_and_review(0.75) > graduate_and_review(0.95)
+    assert graduate_and_review(0.80) > graduate_and_review(0.95)

@@ -1,5 +1,7 @@
 """The review queue, fresh variants, publishing claims, settings, digests and the export."""
 
+import json
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -7,6 +9,7 @@ import time_machine
 from django.core import mail
 
 from grading.kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind, Status
+from practice.generators import GENERATORS, generate
 from practice.models import ProblemInstance
 from practice.review import tasks
 from practice.review.models import ReviewDigest, ReviewItem, ReviewSettings
@@ -21,7 +24,12 @@ from practice.review.services.review_settings import (
     review_settings_update,
     review_unsubscribe,
 )
-from practice.review.services.variants import _numbers, review_open, review_prepare
+from practice.review.services.variants import (
+    VARIANT_TRIES,
+    _numbers,
+    review_open,
+    review_prepare,
+)
 
 from .conftest import NOW, make_attempt, make_copy, make_problem
 
@@ -125,6 +133,59 @@ def test_a_new_variant_never_repeats_the_previous_numbers(copy, monkeypatch):
     assert len(calls) == 3  # two draws of the same numbers, then a fresh one
     assert second.pk != first.pk
     assert _numbers(second.spec) != _numbers(first.spec)
+
+
+# The kinds with the fewest problems at a level, measured over every kind, level and target
+# (docs/review.md): the tries are counted for them.
+FEW_PROBLEMS = (ProblemKind.ATTENTION_COST, ProblemKind.SEQUENCE_LENGTHS, ProblemKind.UTF8_BYTES)
+
+
+def _share_of_the_two_most_common(kind, level, target, seeds) -> float:
+    counts = Counter(
+        json.dumps(_numbers(generate(kind, seed=seed, level=level, target=target)), sort_keys=True)
+        for seed in seeds
+    )
+    return sum(n for _, n in counts.most_common(2)) / len(seeds)
+
+
+def test_the_tries_make_drawing_only_the_last_two_variants_again_unlikely():
+    """docs/review.md: where a kind has only a handful of problems at a level, the two variants
+    to avoid (the previous one and the original) are at most 42% of draws over held-out seeds,
+    and all of the tries draw them again less than once in 10^9 reviews; 8 tries did about
+    once in a thousand."""
+    worst = max(
+        _share_of_the_two_most_common(kind, level, target, range(7000, 7300))
+        for kind in FEW_PROBLEMS
+        for level in GENERATORS[kind].levels
+        for target in (None, *MISTAKES_BY_KIND[kind])
+    )
+    assert 0.3 < worst <= 0.5
+    assert worst**VARIANT_TRIES < 1e-9
+    assert worst**8 > 1e-4
+
+
+def test_a_variant_that_keeps_repeating_is_served_after_the_tries(copy, monkeypatch, caplog):
+    item = _item(copy)
+    first = review_open(copy=copy, item=item)
+    _answer_right(item, at=LATER)
+    item.refresh_from_db()
+    calls = []
+
+    def always_the_same(*args, **kwargs):
+        calls.append(args)
+        return first.spec
+
+    monkeypatch.setattr(variants, "generate", always_the_same)
+    stored = ProblemInstance.objects.count()
+    with caplog.at_level("WARNING", logger=variants.__name__):
+        served = review_open(copy=copy, item=item)
+    # The tries are spent, then the review goes on with a repeat rather than an error page.
+    assert len(calls) == VARIANT_TRIES
+    assert f"no fresh weighted_sum variant in {VARIANT_TRIES} draws" in caplog.text
+    assert ProblemInstance.objects.count() == stored + 1
+    assert served.spec == first.spec and served.pk != first.pk
+    item.refresh_from_db()
+    assert item.problem_id == served.pk
 
 
 def test_open_refuses_another_copys_item(copy):

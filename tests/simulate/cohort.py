@@ -9,10 +9,10 @@ Each simulated day, under a controlled clock (time-machine):
   problems of the frontier idea (the course's ideas in order, a new one every ``IDEA_DAYS``
   days) and ``OLD_PER_DAY`` of ideas met before, drawn at random.
 
-The learner answers from their hidden memory (``tests.simulate.memory``); after a wrong answer
-they read the explanation and then type the right answer (the retry). The clock moves by the
-time model below after every step. The arm's switches (``override_settings``) choose the
-policy; everything else is the same code the site runs.
+The learner answers from their hidden memory (``tests.simulate.memory``, of the family the run
+names); after a wrong answer they read the explanation and then type the right answer (the
+retry). The clock moves by the time model below after every step. The arm's switches
+(``override_settings``) choose the policy; everything else is the same code the site runs.
 """
 
 import random
@@ -45,7 +45,7 @@ from practice.services import attempt_submit, problem_open
 
 from .answers import answers_for
 from .measures import HELD, Arm, Tally
-from .memory import Learner, MistakeRates
+from .memory import TODAY, Learner, MistakeRates
 from .schedule import (
     COURSE,
     EXPLANATION_SECONDS,
@@ -60,6 +60,7 @@ from .schedule import (
 
 USERNAME_PREFIX = "sim-"
 MAX_REVIEWS_PER_SESSION = 200  # a guard against a queue that never empties
+LONGEST_GOODS = 12  # Goods on time in the longest-interval probe of a fitted set
 
 
 @dataclass
@@ -141,6 +142,14 @@ def _answer(
     return answers.right, made, None
 
 
+def aimed_at(spec: dict) -> str | None:
+    """Return the mistake a problem was generated to show (None: untargeted), as its spec's
+    generator metadata records it."""
+    generator = spec.get("generator") if isinstance(spec, dict) else None
+    target = generator.get("target") if isinstance(generator, dict) else None
+    return str(target) if target else None
+
+
 def _work(
     learner: SimLearner,
     problem: ProblemInstance,
@@ -156,9 +165,16 @@ def _work(
     attempt = attempt_submit(copy=learner.copy, problem=problem, text=text, token=uuid.uuid4())
     session.tally.attempts += 1
     session.spend(REVIEW_SECONDS if review else PRACTICE_SECONDS, review=review)
-    for code in grading.kind(problem.kind).codes:
-        if code not in made:
-            learner.mind.lesson(problem.kind, code, rates).retrieved(now)
+    codes = set(grading.kind(problem.kind).codes)
+    answers = answers_for(problem.spec)
+    learner.mind.practised(
+        problem.kind,
+        not_made=codes - made,
+        showable={code for code in codes if answers.shows(code)},
+        targeted=aimed_at(problem.spec) is not None,
+        now=now,
+        rates=rates,
+    )
     status = Status(attempt.status)
     if status == Status.INCORRECT:
         session.spend(EXPLANATION_SECONDS, review=review)
@@ -192,6 +208,7 @@ def _review_session(learner: SimLearner, rates: MistakeRates, session: Session) 
             tally.recalls.append(recall)
             tally.catalogued_reviews += 1
             tally.held_reviews += recall > HELD
+            tally.above_target_reviews += recall > tally.desired_retention
         with learner.seeds():
             problem = review_open(copy=learner.copy, item=item)
         with learner.seeds():
@@ -215,8 +232,9 @@ def _practice_session(
     for page, idea, kind in practice_plan(learner.rng, ideas, day):
         with learner.seeds():
             problem = problem_open(copy=learner.copy, page_slug=page, idea_slug=idea, kind=kind)
-        _work(learner, problem, rates, session, review=False)
+        first = _work(learner, problem, rates, session, review=False)
         session.tally.practice_problems += 1
+        session.tally.practice_mistakes += bool(first.mistake)
 
 
 @contextmanager
@@ -242,12 +260,20 @@ def run_arm(
     days: int,
     seed: int,
     ideas: list[tuple[str, str, str]] | None = None,
+    family: str = TODAY,
 ) -> Tally:
-    """Run one arm from a clean slate (every simulated learner of an earlier arm deleted) and
-    return its measurements. Learner ``n`` gets the same hidden rates in every arm."""
+    """Run one arm from a clean slate (every simulated learner of an earlier arm deleted) with
+    hidden memories of ``family`` and return its measurements. Learner ``n`` gets the same
+    hidden rates in every arm of a family."""
     ideas = ideas if ideas is not None else course_ideas()
-    tally = Tally(arm=arm.name, learners=learners, days=days)
-    rates = MistakeRates(seed)
+    tally = Tally(
+        arm=arm.name,
+        learners=learners,
+        days=days,
+        family=family,
+        desired_retention=arm.retention,
+    )
+    rates = MistakeRates(seed, family)
     with override_settings(**arm.settings()), _eager_tasks():
         _clear()
         cohort: list[SimLearner] = []
@@ -257,7 +283,7 @@ def run_arm(
                     username=f"{USERNAME_PREFIX}{seed}-{n}", password=None
                 )
                 copy = copy_get_or_create(user=user, course_slug="how-text-becomes-numbers")
-                rng, mind, offset = learner_draws(seed, n)
+                rng, mind, offset = learner_draws(seed, n, family)
                 cohort.append(
                     SimLearner(
                         copy=copy,
@@ -291,6 +317,7 @@ def run_arm(
             ]
             tally.end_avoid += _avoid_at(learner, end)
         _count_logs(tally)
+        _intervals(tally)
         _held_out(tally)
     return tally
 
@@ -316,6 +343,38 @@ def _count_logs(tally: Tally) -> None:
     sets = ParameterSet.objects.all()
     tally.parameter_sets = sets.count()
     tally.adopted_sets = sets.filter(adopted=True).count()
+
+
+def longest_interval(parameters: list[float] | None, *, goods: int = LONGEST_GOODS) -> float:
+    """Return the longest interval (days) the site's scheduler (``scheduling.card_review``, its
+    cap included) gives a new card under ``parameters`` rated Good on each due date, ``goods``
+    times, at any retention a learner may choose (``fitting.CHECKED_RETENTIONS``)."""
+    longest = 0.0
+    for retention in fitting.CHECKED_RETENTIONS:
+        card = scheduling.card_new(now=START)
+        for _good in range(goods):
+            at = card.due
+            card = scheduling.card_review(
+                card,
+                scheduling.Rating.Good,
+                at=at,
+                desired_retention=retention,
+                parameters=parameters,
+            )
+            longest = max(longest, (card.due - at).total_seconds() / 86400)
+    return longest
+
+
+def _intervals(tally: Tally) -> None:
+    """Tally the longest interval any logged review scheduled, and the longest any parameter
+    set the arm fitted (adopted or not) would schedule."""
+    logs = ReviewLog.objects.filter(item__copy__owner__username__startswith=USERNAME_PREFIX)
+    tally.longest_logged_interval = max(
+        ((due - at).total_seconds() / 86400 for at, due in logs.values_list("reviewed_at", "due")),
+        default=0.0,
+    )
+    fitted = [longest_interval(s.parameters) for s in ParameterSet.objects.all()]
+    tally.longest_fitted_interval = max(fitted, default=None)
 
 
 def _held_out(tally: Tally) -> None:

@@ -52,6 +52,14 @@ ARMS = (
 )
 
 
+def site_arm() -> Arm:
+    """Return the arm that runs the site as its settings configure it (the site's defaults)."""
+    from django.conf import settings
+
+    site = {name: getattr(settings, name) for name in ARMS[0].settings()}
+    return next(arm for arm in ARMS if arm.settings() == site)
+
+
 @dataclass
 class DailyAvoid:
     """Per simulated day: the sum of the hidden avoid probabilities of every mistake met, at
@@ -84,10 +92,16 @@ class Tally:
     arm: str
     learners: int
     days: int
+    seed: int = 0
+    family: str = "today"
+    desired_retention: float = TODAY_RETENTION  # the arm's learners' own target
     explicit_reviews: int = 0
     held_reviews: int = 0  # reviews of a catalogued mistake whose hidden recall was > HELD
     catalogued_reviews: int = 0
+    # reviews of a catalogued mistake whose hidden recall was above the learner's own target
+    above_target_reviews: int = 0
     practice_problems: int = 0
+    practice_mistakes: int = 0  # practice problems whose first answer showed a catalogued one
     attempts: int = 0
     seconds: float = 0.0
     review_seconds: float = 0.0
@@ -100,6 +114,8 @@ class Tally:
     review_problems_logged: int = 0
     implicit_logs: int = 0
     logs_by_origin: dict[str, int] = field(default_factory=dict)
+    longest_logged_interval: float = 0.0  # days, over every log the arm wrote
+    longest_fitted_interval: float | None = None  # days, over every set the arm fitted
     parameter_sets: int = 0
     adopted_sets: int = 0
     fitted_log_loss: float | None = None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from courses.loader import read_course
 
-from .memory import Learner
+from .memory import TODAY, Learner
 
 COURSE = Path(__file__).resolve().parents[2] / "courses" / "content" / "how-text-becomes-numbers"
 START = datetime(2026, 1, 5, 0, 0, tzinfo=UTC)  # a Monday
@@ -37,10 +37,13 @@ def course_ideas_from_files() -> list[tuple[str, str, str]]:
     ]
 
 
-def learner_draws(seed: int, n: int) -> tuple[random.Random, Learner, timedelta]:
-    """Return learner ``n``'s own random stream, hidden rates and session offset (0-3 h)."""
+def learner_draws(
+    seed: int, n: int, family: str = TODAY
+) -> tuple[random.Random, Learner, timedelta]:
+    """Return learner ``n``'s own random stream, hidden rates of ``family`` and session offset
+    (0-3 h)."""
     rng = random.Random(f"{seed}/learner/{n}")
-    mind = Learner.draw(rng)
+    mind = Learner.draw(rng, family=family)
     offset = timedelta(minutes=rng.randrange(0, 180))
     return rng, mind, offset
 

@@ -1,13 +1,16 @@
 """Rating a review item's FSRS card: the card's columns are updated and a log appended."""
 
+import dataclasses
 from datetime import datetime, timedelta
 
+from django.db.models import Count
+from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from practice.models import Attempt, Reveal
 
 from .. import scheduling
-from ..models import ParameterSet, ReviewItem, ReviewLog
+from ..models import ParameterSet, ReviewItem, ReviewLog, ReviewSettings
 from ..selectors import review_parameters_current
 
 _UNREAD = object()
@@ -24,6 +27,14 @@ def _fitted(rater: Attempt | Reveal | ReviewItem) -> ParameterSet | None:
     return found if isinstance(found, ParameterSet) else None
 
 
+# The origins of logs that are outcomes the learner showed on the item itself: what FSRS's
+# memory state, the fitting and the calibration read. Credit (implicit, graph) is evidence.
+EXPLICIT_ORIGINS = (
+    ReviewLog.Origin.REVIEW,
+    ReviewLog.Origin.PRACTICE,
+    ReviewLog.Origin.REVEAL,
+)
+
 # The columns a rating changes on the item (saved by the caller with its other changes).
 CARD_FIELDS = [*scheduling.CARD_COLUMNS, "reps", "lapses"]
 
@@ -34,11 +45,14 @@ def card_rate(
     attempt: Attempt | None,
     rating: scheduling.Rating,
     origin: ReviewLog.Origin,
-    retention: float,
+    review_settings: ReviewSettings,
     reveal: Reveal | None = None,
 ) -> ReviewLog:
     """Review the item's card with the rating, set its columns and append the log; the log is
     rated by the attempt, or by the reveal of a worked solution when ``attempt`` is None.
+
+    The card is reviewed at the learner's desired retention, and its due date is fuzzed and
+    balanced across the learner's days (``spread_due``).
 
     The caller holds the item's row lock and saves ``CARD_FIELDS`` (with whatever else it
     changes) in the same transaction.
@@ -48,13 +62,23 @@ def card_rate(
     before = scheduling.State(item.state)
     previous_due = item.due
     fitted = _fitted(rated_by if rated_by is not None else item)
+    predicted = (
+        scheduling.card_retrievability(
+            scheduling.card_of(item),
+            at=at,
+            parameters=fitted.parameters if fitted is not None else None,
+        )
+        if item.stability is not None
+        else None
+    )
     card = scheduling.card_review(
         scheduling.card_of(item),
         rating,
         at=at,
-        desired_retention=retention,
+        desired_retention=review_settings.desired_retention,
         parameters=fitted.parameters if fitted is not None else None,
     )
+    card = spread_due(item=item, card=card, at=at, review_settings=review_settings)
     columns = scheduling.card_columns(card)
     for name, value in columns.items():
         setattr(item, name, value)
@@ -75,7 +99,47 @@ def card_rate(
         due=card.due,
         previous_due=previous_due,
         parameters=fitted,
+        predicted_recall=predicted,
     )
+
+
+def spread_due(
+    *, item: ReviewItem, card: scheduling.CardState, at: datetime, review_settings: ReviewSettings
+) -> scheduling.CardState:
+    """Return the card with its due date fuzzed and balanced, the one place a due date is.
+
+    A card in the review state with an interval of ``FUZZ_MIN_DAYS`` days or more gets
+    ``scheduling.spread_days``: a fuzz drawn from the item and its review count (the same on
+    every run), then a day earlier or later when the day it lands on, in the learner's time
+    zone, already holds the learner's daily limit of the copy's due items. Costs one
+    statement (the copy's due items on the three days around the fuzzed one, counted by day),
+    none for a shorter interval.
+    """
+    days = round((card.due - at).total_seconds() / 86400)
+    if card.state != scheduling.State.Review or days < scheduling.FUZZ_MIN_DAYS:
+        return card
+    seed = f"{item.pk}:{item.reps}"
+    fuzzed = scheduling.fuzzed_days(days, seed=seed)
+    zone = review_settings.zone
+    local_day = {
+        (at + timedelta(days=d)).astimezone(zone).date(): d for d in range(fuzzed - 1, fuzzed + 2)
+    }
+    first, last = min(local_day), max(local_day)
+    counts = (
+        ReviewItem.objects.filter(
+            copy_id=item.copy_id,
+            due__gte=datetime(first.year, first.month, first.day, tzinfo=zone),
+            due__lt=datetime(last.year, last.month, last.day, tzinfo=zone) + timedelta(days=1),
+        )
+        .exclude(pk=item.pk)
+        .annotate(day=TruncDate("due", tzinfo=zone))
+        .values("day")
+        .annotate(n=Count("pk"))
+        .values_list("day", "n")
+    )
+    load = {local_day[day]: n for day, n in counts if day in local_day}
+    chosen = scheduling.spread_days(days, seed=seed, load=load, limit=review_settings.daily_limit)
+    return dataclasses.replace(card, due=at + timedelta(days=chosen))
 
 
 def credited_due(
@@ -83,7 +147,8 @@ def credited_due(
 ) -> datetime:
     """Return where a fractional credit at ``at`` moves the item's due date: ``at + fraction x
     (the interval a Good review would give now)``, but never later than ``fraction x`` the
-    interval of the card's last rating past the due date that rating set (however many credits
+    interval of the card's last explicit rating (a review, a practice mistake, a worked
+    solution shown; never a credit) past the due date that rating set (however many credits
     came since: they do not compound).
 
     The bound keeps credit from a related kind, which exercises the mistake only in part, from
@@ -92,7 +157,7 @@ def credited_due(
     """
     wanted = at + (good_due - at) * fraction
     rated = (
-        ReviewLog.objects.filter(item=item, credit__gte=1)
+        ReviewLog.objects.filter(item=item, origin__in=EXPLICIT_ORIGINS)
         .order_by("-reviewed_at", "-pk")
         .values_list("reviewed_at", "due")
         .first()
@@ -109,7 +174,7 @@ def card_credit(
     attempt: Attempt,
     fraction: float,
     origin: ReviewLog.Origin,
-    retention: float,
+    review_settings: ReviewSettings,
 ) -> ReviewLog:
     """Give the item's card credit from a right answer elsewhere; append the log.
 
@@ -127,7 +192,7 @@ def card_credit(
             attempt=attempt,
             rating=scheduling.Rating.Good,
             origin=origin,
-            retention=retention,
+            review_settings=review_settings,
         )
     if item.stability is None or item.difficulty is None:
         raise ValueError("a card never reviewed has no interval to push; rate it instead")
@@ -137,7 +202,7 @@ def card_credit(
         scheduling.card_of(item),
         scheduling.Rating.Good,
         at=at,
-        desired_retention=retention,
+        desired_retention=review_settings.desired_retention,
         parameters=fitted.parameters if fitted is not None else None,
     )
     previous_due = item.due

@@ -12,10 +12,13 @@ from dataclasses import dataclass, field
 from courses.graph import credit_fraction
 from courses.models import CourseCopy
 from courses.selectors import copy_credit_targets
+from practice.generators import GENERATORS
 from practice.models import Attempt
 
 from .. import policy
-from ..models import ReviewItem, ReviewLog
+from ..codes import KIND_LEVEL
+from ..evidence import MAX_SHARE, evidence_share, mistake_likelihood
+from ..models import ReviewItem, ReviewLog, ReviewSettings
 from .cards import CARD_FIELDS, card_credit
 
 
@@ -28,12 +31,34 @@ class CreditPlan:
     implicit: bool
     targets: dict[tuple[str, str | None], float] = field(default_factory=dict)
     items: list[ReviewItem] = field(default_factory=list)
+    # The mistake the answered problem was generated to show (None: untargeted).
+    aimed_at: str | None = None
 
     def fraction(self, item: ReviewItem) -> float:
-        """Return the credit this plan gives the item (1 for its own kind, 0 for none)."""
+        """Return the share of the item's last explicit interval this plan's right answer
+        postpones it by: the evidence share (``evidence.evidence_share``) for its own kind,
+        the graph's fraction capped at ``MAX_SHARE`` for a kind the graph reaches, 0 for
+        none."""
         if item.kind == self.kind:
-            return 1.0 if self.implicit else 0.0
-        return credit_fraction(self.targets, item.kind, item.mistake)
+            if not self.implicit:
+                return 0.0
+            generator = GENERATORS.get(item.kind)
+            likelihood = mistake_likelihood(
+                mistake=item.mistake,
+                kind_mistakes=tuple(generator.mistakes) if generator is not None else (),
+                target=self.aimed_at,
+                kind_level=item.mistake in KIND_LEVEL,
+            )
+            return evidence_share(reps=item.reps, lapses=item.lapses, likelihood=likelihood)
+        return min(MAX_SHARE, credit_fraction(self.targets, item.kind, item.mistake))
+
+
+def _aimed_at(attempt: Attempt) -> str | None:
+    """Return the mistake the attempt's problem was generated to show, None when untargeted."""
+    spec = attempt.problem.spec
+    generator = spec.get("generator") if isinstance(spec, dict) else None
+    target = generator.get("target") if isinstance(generator, dict) else None
+    return str(target) if target else None
 
 
 def credit_targets_of(*, copy: CourseCopy, kind: str) -> dict[tuple[str, str | None], float]:
@@ -59,6 +84,7 @@ def credit_plan_lock(*, attempt: Attempt) -> CreditPlan | None:
         kind=kind,
         implicit=implicit,
         targets=credit_targets_of(copy=attempt.copy, kind=kind),
+        aimed_at=_aimed_at(attempt),
     )
     kinds = {k for k, _mistake in plan.targets}
     if implicit:
@@ -77,13 +103,14 @@ def credit_apply(
     plan: CreditPlan,
     attempt: Attempt,
     skip_item_id: int | None,
-    retention: Callable[[], float],
+    review_settings: Callable[[], ReviewSettings],
 ) -> list[ReviewLog]:
     """Credit every locked item of the plan (but the one the attempt reviewed) once.
 
-    An item of the answer's own kind gets an implicit review (origin ``implicit``, rated Good
-    as py-fsrs rates an early review); an item the graph reaches gets its fraction (origin
-    ``graph``; see ``cards.card_credit``). Items already credited by this attempt are skipped.
+    Credit is evidence, never a review: an item of the answer's own kind (origin ``implicit``)
+    gets its evidence share, an item the graph reaches (origin ``graph``) its capped fraction;
+    either only moves the due date (``cards.card_credit``), never the card's memory state.
+    Items already credited by this attempt are skipped, and so are items never reviewed.
     """
     candidates = [
         (item, fraction)
@@ -101,7 +128,7 @@ def credit_apply(
     for item, fraction in candidates:
         if item.pk in done:
             continue
-        if fraction < 1 and item.stability is None:
+        if item.stability is None:
             continue  # never reviewed: nothing to push
         origin = ReviewLog.Origin.IMPLICIT if item.kind == plan.kind else ReviewLog.Origin.GRAPH
         logs.append(
@@ -110,7 +137,7 @@ def credit_apply(
                 attempt=attempt,
                 fraction=fraction,
                 origin=origin,
-                retention=retention(),
+                review_settings=review_settings(),
             )
         )
         item.save(update_fields=CARD_FIELDS)

@@ -11,7 +11,7 @@ from collections import defaultdict
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from courses.models import CourseCopy
@@ -19,6 +19,7 @@ from courses.models import CourseCopy
 from .. import fitting
 from ..models import ParameterSet, ReviewLog
 from ..selectors import review_parameters_current
+from .cards import EXPLICIT_ORIGINS
 
 # A learner's own fit needs this many of their logs, and this many held-out long-term reviews
 # to be judged on: fewer say more about chance than about the learner.
@@ -26,10 +27,15 @@ LEARNER_MIN_LOGS = 300
 MIN_TEST_REVIEWS = 30
 
 
-def _histories(logs: list[tuple[int, datetime, int]]) -> list[list[tuple[datetime, int]]]:
-    by_item: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
-    for item_id, at, rating in logs:
-        by_item[item_id].append((at, rating))
+def _histories(
+    logs: list[tuple[int, datetime, int, str]],
+) -> list[list[tuple[datetime, int, bool]]]:
+    """Return each item's (moment, rating, target) entries: every explicit log is history, and
+    only a review's outcome is a target (``fitting._is_target``: a practice mistake, or a
+    worked solution the learner asked to see, happened at a moment no schedule chose)."""
+    by_item: dict[int, list[tuple[datetime, int, bool]]] = defaultdict(list)
+    for item_id, at, rating, origin in logs:
+        by_item[item_id].append((at, rating, origin == ReviewLog.Origin.REVIEW))
     return list(by_item.values())
 
 
@@ -45,14 +51,14 @@ def review_parameters_fit(
     """
     now = now or timezone.now()
     scope = ParameterSet.Scope.SITE if user_id is None else ParameterSet.Scope.LEARNER
-    # A fractional credit down the idea graph only moves a due date (the card's memory state
-    # stays), so it is no review to learn from; a full credit is py-fsrs's early Good review.
-    logs = ReviewLog.objects.filter(reviewed_at__lte=now, credit=1)
+    # Fitted and scored on explicit outcomes only: credit (implicit, graph) only moves a due
+    # date, it is evidence for scheduling, never an outcome to learn from.
+    logs = ReviewLog.objects.filter(reviewed_at__lte=now, origin__in=EXPLICIT_ORIGINS)
     if user_id is not None:
         logs = logs.filter(item__copy__owner_id=user_id)
     rows = list(
         logs.order_by("item_id", "reviewed_at", "pk").values_list(
-            "item_id", "reviewed_at", "rating"
+            "item_id", "reviewed_at", "rating", "origin"
         )
     )
     if user_id is not None and len(rows) < LEARNER_MIN_LOGS:
@@ -99,7 +105,12 @@ def review_parameters_fit_all(*, now: datetime | None = None) -> list[ParameterS
     stored = [review_parameters_fit(now=now)]
     learners = (
         CourseCopy.objects.values("owner_id")
-        .annotate(n=Count("review_items__logs"))
+        .annotate(
+            n=Count(
+                "review_items__logs",
+                filter=Q(review_items__logs__origin__in=EXPLICIT_ORIGINS),
+            )
+        )
         .filter(n__gte=LEARNER_MIN_LOGS)
         .order_by("owner_id")
         .values_list("owner_id", flat=True)

@@ -16,7 +16,7 @@ from practice.models import Attempt, ProblemInstance
 
 from .. import policy, scheduling
 from ..codes import KIND_LEVEL, UNEXPLAINED
-from ..models import ReviewItem, ReviewLog
+from ..models import ReviewItem, ReviewLog, ReviewSettings
 from .cards import CARD_FIELDS, card_rate
 from .credit import credit_apply, credit_plan_lock
 from .review_settings import review_settings_get_or_create
@@ -56,7 +56,7 @@ def _review_on_variant(
     *,
     item: ReviewItem,
     attempt: Attempt,
-    retention: Callable[[], float],
+    review_settings: Callable[[], ReviewSettings],
     retried: Callable[[], bool],
     mistake: str | None,
 ) -> ReviewLog | None:
@@ -67,7 +67,7 @@ def _review_on_variant(
     on, a wrong answer is Again only when it is the item's own mistake (``mistake``, as
     ``_mistake_of`` gives it): another mistake relapses that mistake's item instead, and an
     undiagnosed answer with unexplained items off still rates Again (nothing else would record
-    it). ``retention`` gives the learner's desired retention, read only when a card is rated;
+    it). ``review_settings`` gives the learner's settings, read only when a card is rated;
     ``retried`` whether a wrong answer to the variant came before, read only when needed.
     """
     problem = attempt.problem
@@ -91,7 +91,7 @@ def _review_on_variant(
         attempt=attempt,
         rating=rating,
         origin=ReviewLog.Origin.REVIEW,
-        retention=retention(),
+        review_settings=review_settings(),
     )
     # This variant has been used: the next due date gets a fresh one, prepared anew.
     if item.problem_id == problem.pk:
@@ -161,7 +161,7 @@ def _record_on_variant(
     *,
     attempt: Attempt,
     mistake: str | None,
-    retention: Callable[[], float],
+    review_settings: Callable[[], ReviewSettings],
     retried: Callable[[], bool],
 ) -> tuple[int | None, ReviewLog | None, bool]:
     """Rate the item whose review variant the attempt answers (locking it); return the item's
@@ -177,7 +177,11 @@ def _record_on_variant(
     if item is None:
         return None, None, False
     log = _review_on_variant(
-        item=item, attempt=attempt, retention=retention, retried=retried, mistake=mistake
+        item=item,
+        attempt=attempt,
+        review_settings=review_settings,
+        retried=retried,
+        mistake=mistake,
     )
     return item.pk, log, mistake is not None and _is_own_mistake(item, mistake)
 
@@ -188,7 +192,7 @@ def _relapse(
     mistake: str,
     now: datetime,
     rated_item_id: int | None,
-    retention: Callable[[], float],
+    review_settings: Callable[[], ReviewSettings],
 ) -> ReviewLog | None:
     """Create or relapse (Again) the item of the attempt's mistake, once per problem, and point
     its recall at this attempt; nothing when the item was rated already."""
@@ -206,7 +210,7 @@ def _relapse(
         attempt=attempt,
         rating=scheduling.Rating.Again,
         origin=ReviewLog.Origin.PRACTICE,
-        retention=retention(),
+        review_settings=review_settings(),
     )
     item.source_problem = attempt.problem
     item.source_attempt = attempt
@@ -262,9 +266,7 @@ def review_record_attempt(*, attempt: Attempt, retried: bool | None = None) -> l
     is_variant, mistake, crediting = work
     explained = mistake is not None
     owner_id = attempt.copy.owner_id
-    retention = functools.cache(
-        lambda: review_settings_get_or_create(user_id=owner_id).desired_retention
-    )
+    review_settings = functools.cache(lambda: review_settings_get_or_create(user_id=owner_id))
     was_retried = functools.cache(lambda: _retried(attempt) if retried is None else retried)
     now = scheduling.to_utc(attempt.created_at or timezone.now())
     logs: list[ReviewLog] = []
@@ -276,7 +278,10 @@ def review_record_attempt(*, attempt: Attempt, retried: bool | None = None) -> l
         plan = credit_plan_lock(attempt=attempt) if crediting and not was_retried() else None
         if is_variant:
             rated_item_id, log, own = _record_on_variant(
-                attempt=attempt, mistake=mistake, retention=retention, retried=was_retried
+                attempt=attempt,
+                mistake=mistake,
+                review_settings=review_settings,
+                retried=was_retried,
             )
             logs.extend([log] if log is not None else [])
             explained = explained and not own  # the variant's own mistake: rated above, once
@@ -286,13 +291,16 @@ def review_record_attempt(*, attempt: Attempt, retried: bool | None = None) -> l
                 mistake=mistake,
                 now=now,
                 rated_item_id=rated_item_id,
-                retention=retention,
+                review_settings=review_settings,
             )
             logs.extend([log] if log is not None else [])
         if plan is not None:
             logs.extend(
                 credit_apply(
-                    plan=plan, attempt=attempt, skip_item_id=rated_item_id, retention=retention
+                    plan=plan,
+                    attempt=attempt,
+                    skip_item_id=rated_item_id,
+                    review_settings=review_settings,
                 )
             )
     return logs

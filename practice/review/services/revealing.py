@@ -17,7 +17,7 @@ from practice.models import Attempt, ProblemInstance, Reveal
 
 from .. import scheduling
 from ..codes import REVEALED
-from ..models import ReviewItem, ReviewLog
+from ..models import ReviewItem, ReviewLog, ReviewSettings
 from .cards import CARD_FIELDS, card_rate
 from .review_settings import review_settings_get_or_create
 
@@ -53,9 +53,7 @@ def review_record_reveal(*, reveal: Reveal) -> list[ReviewLog]:
     """
     problem = reveal.problem
     owner_id = reveal.copy.owner_id
-    retention = functools.cache(
-        lambda: review_settings_get_or_create(user_id=owner_id).desired_retention
-    )
+    review_settings = functools.cache(lambda: review_settings_get_or_create(user_id=owner_id))
     if ReviewLog.objects.filter(reveal=reveal).exists():
         return []
     logs: list[ReviewLog] = []
@@ -76,7 +74,7 @@ def review_record_reveal(*, reveal: Reveal) -> list[ReviewLog]:
                     rating=ReviewLog.Rating.AGAIN,
                 ).exists()
                 if not again:
-                    logs.append(_rate_again(variant_item, reveal, retention()))
+                    logs.append(_rate_again(variant_item, reveal, review_settings()))
                 if variant_item.problem_id == problem.pk:
                     variant_item.previous_problem = problem
                     variant_item.problem = None
@@ -86,7 +84,7 @@ def review_record_reveal(*, reveal: Reveal) -> list[ReviewLog]:
                 )
         item = _revealed_item(reveal=reveal, problem=problem)
         if item.pk != rated_item_id:
-            logs.append(_rate_again(item, reveal, retention()))
+            logs.append(_rate_again(item, reveal, review_settings()))
             item.source_problem = problem
             # The recall shows the last wrong answer to the problem, when there was one.
             item.source_attempt = (
@@ -98,12 +96,12 @@ def review_record_reveal(*, reveal: Reveal) -> list[ReviewLog]:
     return logs
 
 
-def _rate_again(item: ReviewItem, reveal: Reveal, retention: float) -> ReviewLog:
+def _rate_again(item: ReviewItem, reveal: Reveal, review_settings: ReviewSettings) -> ReviewLog:
     return card_rate(
         item=item,
         attempt=None,
         reveal=reveal,
         rating=scheduling.Rating.Again,
         origin=ReviewLog.Origin.REVEAL,
-        retention=retention,
+        review_settings=review_settings,
     )
