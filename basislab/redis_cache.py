@@ -16,10 +16,17 @@ class RedisCacheClient(django_redis.RedisCacheClient):
         self._clients: dict[int, object] = {}
 
     def get_client(self, key=None, *, write=False):
+        # The server is chosen once, and the kept client is that server's: Django's own
+        # get_client would choose again (at random among replicas for a read).
         index = self._get_connection_pool_index(write)
         client = self._clients.get(index)
         if client is None:
-            client = self._clients[index] = super().get_client(key, write=write)
+            pool = self._pools.get(index)
+            if pool is None:
+                pool = self._pools[index] = self._pool_class.from_url(
+                    self._servers[index], **self._pool_options
+                )
+            client = self._clients[index] = self._client(connection_pool=pool)
         return client
 
 

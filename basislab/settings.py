@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "courses",
     "practice",
     "practice.review",
+    "practice.analytics",
     "lti",
 ]
 
@@ -72,8 +73,6 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
-            # {% url %} with its reversals remembered per process (basislab/url_tag.py).
-            "builtins": ["basislab.url_tag"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -105,10 +104,6 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTHENTICATION_BACKENDS = [
     # AxesStandaloneBackend first: a locked-out sign-in is refused before the password is checked.
     "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend with the user read prepared once per process; it ends the chain on a
-    # refused password. Django's own after it only reads sessions made before it existed
-    # (basislab/accounts/backends.py).
-    "basislab.accounts.backends.ModelBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 PASSWORD_HASHERS = [
@@ -167,10 +162,11 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        # Django's and WhiteNoise's storages, each file's URL remembered per process.
-        "BACKEND": "basislab.staticfiles.StaticFilesStorage"
+        # WhiteNoise's hashed, compressed files in production; Django's plain storage in
+        # development.
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "basislab.staticfiles.CompressedManifestStaticFilesStorage"
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
 
@@ -188,16 +184,13 @@ CACHES = {
     )
 }
 
-# Sessions in the database by default, read through a statement built once per process
-# (basislab.sessions: Django's database sessions otherwise unchanged). Django's own
-# "django.contrib.sessions.backends.db" is the same table read by the ORM, and
-# "django.contrib.sessions.backends.cached_db" reads sessions from the cache above instead (one
-# statement fewer per request, docs/benchmarks.md); sign-out ends the session in all three.
-# Signed cookies are not offered: a server cannot end them.
+# Django's cached database sessions by default: read from the cache above (no statement on a
+# hit), written to the database and the cache, ended in both at sign-out. Or Django's database
+# sessions alone ("django.contrib.sessions.backends.db"). Signed cookies and cache-only sessions
+# are not offered: a server cannot end the one, and the other is lost with the cache.
 SESSION_ENGINES = (
-    "basislab.sessions",
-    "django.contrib.sessions.backends.db",
     "django.contrib.sessions.backends.cached_db",
+    "django.contrib.sessions.backends.db",
 )
 SESSION_ENGINE = env_str("SESSION_ENGINE", SESSION_ENGINES[0])
 if SESSION_ENGINE not in SESSION_ENGINES:
@@ -296,9 +289,21 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": 300.0,
         "options": {"expires": 240},
     },
+    # Mistake counts an attempt's commit did not write (a failure after it): counted here.
+    "catch-up-mistake-counts": {
+        "task": "practice.analytics.tasks.catch_up_mistake_counts",
+        "schedule": 600.0,
+        "options": {"expires": 540},
+    },
     "fit-review-parameters": {
         "task": "practice.review.tasks.fit_review_parameters",
         "schedule": crontab(day_of_week=1, hour=3, minute=30),
+        "options": {"expires": 24 * 3600},
+    },
+    # Before the fit: a set whose predictions lost to a constant guess is withdrawn first.
+    "report-review-calibration": {
+        "task": "practice.review.tasks.report_review_calibration",
+        "schedule": crontab(day_of_week=1, hour=3, minute=0),
         "options": {"expires": 24 * 3600},
     },
 }

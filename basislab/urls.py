@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("courses.public_urls")),
     path("", include("practice.urls")),
     path("review/", include("practice.review.urls")),
+    path("analytics/", include("practice.analytics.urls")),
     path("lti/", include("lti.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -20,6 +20,10 @@ from basislab.site import site_url
 
 from .tokens import email_change_token
 
+# The backend a sign-in made without a password (an LTI launch, the tests) records in the
+# session: Django's, the one of AUTHENTICATION_BACKENDS that reads users (axes' only guards).
+SIGN_IN_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
 
 class EmailTakenError(ValueError):
     """Raised when the address an email change asks for is already another account's."""

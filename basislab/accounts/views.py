@@ -13,9 +13,8 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from basislab.limits import limit_reached, too_many
 
-from .backends import SIGN_IN_BACKEND
 from .forms import SignUpForm, SiteUrlPasswordResetForm
-from .services import lockout_lift, user_create
+from .services import SIGN_IN_BACKEND, lockout_lift, user_create
 
 
 @sensitive_post_parameters("password1", "password2")

@@ -54,6 +54,24 @@ def test_one_client_is_kept_and_shared_across_calls_and_threads(redis_url):  # n
     cache.delete_many([f"k{i}" for i in range(4)])
 
 
+def test_each_server_keeps_the_client_of_its_own_pool(redis_url):  # noqa: F811
+    # A primary and a replica (two databases of one Redis stand in for two servers): writes go
+    # to the first, reads to either, and each kept client talks to the server it is kept for.
+    primary, replica = redis_url.rsplit("/", 1)[0] + "/0", redis_url
+    cache = RedisCache([primary, replica], {"KEY_PREFIX": f"test-redis-cache-{uuid.uuid4()}"})
+    client = cache._cache
+    for _ in range(40):
+        reader = client.get_client()
+        writer = client.get_client(write=True)
+        for kept in (reader, writer):
+            index = next(i for i, c in client._clients.items() if c is kept)
+            assert kept.connection_pool is client._pools[index]
+            assert kept.connection_pool.connection_kwargs["db"] == (
+                0 if index == 0 else int(replica.rsplit("/", 1)[1])
+            )
+    assert client.get_client(write=True) is client._clients[0]
+
+
 def test_a_redis_cache_url_gives_this_backend_in_the_running_site(tmp_path, redis_url):  # noqa: F811
     code = (
         "from django.core.cache import caches; import uuid; k = str(uuid.uuid4());"
