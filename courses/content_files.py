@@ -10,6 +10,8 @@ from typing import Any
 
 import yaml
 
+from grading.declared.source import StrictLoader
+
 from .mathml import MathError, iter_tex, tex_to_mathml
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -26,28 +28,9 @@ class CourseSourceError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """A safe YAML loader that refuses a key given twice (the second would silently win)."""
-
-
-def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
-    seen: set = set()
-    for key_node, _value in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"the key {key!r} is given twice", key_node.start_mark
-            )
-        seen.add(key)
-    return loader.construct_mapping(node, deep=deep)
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
 def parse_yaml(text: str, path: Path, *, line_offset: int = 0) -> Any:
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
+        return yaml.load(text, Loader=StrictLoader)  # noqa: S506 (a SafeLoader subclass)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = f"line {mark.line + 1 + line_offset}: " if mark else ""

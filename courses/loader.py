@@ -8,6 +8,8 @@ half-loaded. The layout:
     pages/<page-slug>.md     YAML front matter between two '---' lines, then the Markdown body
     answers/<slug>.md        optional: one public answer per question (front matter + Markdown)
     graph.yaml               optional: the idea graph for review credit (``courses.graph``)
+    kinds/<kind>.yaml        optional: declared problem kinds (``grading.declared``), each
+                             checked in full; the repository's are registered at startup
 
 A body line ``::: idea <slug>`` marks where an idea's box goes; every idea appears exactly once.
 An answer's front matter names its question, a one-line answer (``summary``), the course page
@@ -21,6 +23,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from grading.declared import KindFileError, KindSource, read_kind_file
+from grading.declared.source import PLACEHOLDER
 from grading.kinds import KINDS
 
 from .content_files import (
@@ -139,12 +143,45 @@ def read_course(directory: Path | str) -> CourseSource:
             raise CourseSourceError(
                 course_file, f"pages[{index}]", f"{page_slug!r} has no file pages/{page_slug}.md"
             )
+    read_kinds(directory / "kinds")
     pages = tuple(read_page(pages_dir / f"{page_slug}.md") for page_slug in listed)
     answers = read_answers(directory / "answers", page_slugs=tuple(listed))
     graph = read_graph(directory / "graph.yaml")
     return CourseSource(
         slug=slug, title=title, summary=summary, pages=pages, answers=answers, graph=graph
     )
+
+
+def read_kinds(directory: Path) -> tuple[str, ...]:
+    """Validate every declared kind file, ``kinds/<kind>.yaml``; return their names (none when
+    the directory is absent). A fault names the file, the field and its line."""
+    if not directory.exists():
+        return ()
+    if not directory.is_dir():
+        raise CourseSourceError(directory, "", "is not a directory (kinds/ holds <kind>.yaml)")
+    names = []
+    for entry in sorted(directory.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.suffix != ".yaml" or not entry.is_file():
+            raise CourseSourceError(entry, "", "is not a kind file (kinds/ holds only <kind>.yaml)")
+        try:
+            source = read_kind_file(entry)
+        except KindFileError as exc:
+            field = f"{exc.field} (line {exc.line})" if exc.line else exc.field
+            raise CourseSourceError(entry, field, exc.message) from exc
+        _check_kind_tex(source, entry)
+        names.append(source.name)
+    return tuple(names)
+
+
+def _check_kind_tex(source: KindSource, path: Path) -> None:
+    """Convert every formula of a kind file's words, each {{name}} standing in as 1."""
+    texts = [("statement", source.statement), ("words.hint", source.hint)]
+    texts += [(f"steps[{k}].text", step.text) for k, step in enumerate(source.steps)]
+    texts += [(f"mistakes.{m.code}.explain", m.explain or "") for m in source.mistakes]
+    for field, text in texts:
+        check_tex(PLACEHOLDER.sub("1", text), path, field)
 
 
 def read_graph(path: Path) -> tuple[CreditEdge, ...]:

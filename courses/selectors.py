@@ -29,9 +29,6 @@ def _owned_copy_noted(copy_id: int, owner_id: int, page_slug: str) -> QuerySet:
 
 _COPY = PreparedSelect(_owned_copy, copy_id=int, owner_id=int)
 _COPY_NOTED = PreparedSelect(_owned_copy_noted, copy_id=int, owner_id=int, page_slug=str)
-_PROGRESS = PreparedSelect(
-    lambda copy_id: IdeaProgress.objects.filter(copy_id=copy_id), copy_id=int
-)
 
 
 def access_copy(*, user: AbstractBaseUser | AnonymousUser, copy_id: int) -> CourseCopy:
@@ -174,7 +171,7 @@ def version_caches_clear(**_kwargs: object) -> None:
 
 def copy_progress(*, copy: CourseCopy) -> dict[tuple[str, str], IdeaProgress]:
     """Return the copy's progress rows keyed by (page slug, idea slug)."""
-    return {(p.page_slug, p.idea_slug): p for p in _PROGRESS.rows(copy_id=copy.pk)}
+    return {(p.page_slug, p.idea_slug): p for p in IdeaProgress.objects.filter(copy_id=copy.pk)}
 
 
 def copy_newer_version(*, copy: CourseCopy) -> CourseVersion | None:

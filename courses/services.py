@@ -202,8 +202,7 @@ def progress_statement(
     """Return the statement ``progress_record`` runs for one marked attempt.
 
     It ends with its ``RETURNING`` list (the row's id, attempts, correct, streak and level, in
-    that order), so a caller running it inside a statement of its own (PostgreSQL's ``WITH``,
-    as the submit of a right answer does) may add a column after them.
+    that order).
     """
     now = timezone.now()
     first = _progress_counted(

@@ -1,9 +1,9 @@
 """Validate and normalise problem specs; build the internal, exact form of a problem.
 
-A spec is plain JSON (DESIGN.md): numbers are strings of exact rationals, rows and positions
-are 0-based. `validate_spec` returns the normalised spec (numbers in canonical form such as
-`"1/2"`, `"-3"`) or raises `SpecError` naming the field. Keys grading does not read
-(`level`, `generator`, ...) are kept as they are.
+A spec is plain JSON (docs/kinds.md, "Problem generators"): numbers are strings of exact
+rationals, rows and positions are 0-based. `validate_spec` returns the normalised spec (numbers
+in canonical form such as `"1/2"`, `"-3"`) or raises `SpecError` naming the field.
+Keys grading does not read (`level`, `generator`, ...) are kept as they are.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ class Diagnosis:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON form of DESIGN.md plus `detail`."""
+        """Return the stored JSON form (docs/grading.md), with `detail`."""
         return {
             "mistake": str(self.mistake),
             "terms": list(self.terms),
@@ -111,7 +111,7 @@ class Verdict:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON of DESIGN.md plus `"notes"`."""
+        """Return the JSON stored with an attempt (docs/grading.md), with `"notes"`."""
         return {
             "status": str(self.status),
             "score": float(self.score),

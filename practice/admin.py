@@ -1,8 +1,10 @@
 """Admin for practice: problems and attempts are history, so they are read, not edited."""
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import Attempt, ProblemInstance
+from .review.models import CalibrationReport
 
 
 class AttemptInline(admin.TabularInline):
@@ -54,3 +56,27 @@ class AttemptAdmin(admin.ModelAdmin):
         "created_at",
     )
     list_select_related = ("problem", "copy", "copy__owner", "copy__version__course")
+
+
+@admin.register(CalibrationReport)
+class CalibrationReportAdmin(admin.ModelAdmin):
+    """The weekly calibration of predicted recall, site-wide (no kind) and per kind."""
+
+    list_display = (
+        "computed_at",
+        "kind",
+        "reviews",
+        "log_loss",
+        "constant_log_loss",
+        "rmse_bins",
+        "auc",
+        "withdrew",
+    )
+    list_filter = ("kind", "withdrew")
+    ordering = ("-computed_at", "kind")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

@@ -6,9 +6,11 @@ from functools import lru_cache
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 import grading
+from practice.generators.base import MAX_SEED
 
 # Longer than any honest answer (a written-out sum of a few 4-vectors); the grader bounds
 # sizes again, this only keeps megabytes out of the database and the preview.
@@ -30,29 +32,6 @@ def answer_help(spec: dict) -> str:
         return _spec_help(json.dumps(spec, separators=(",", ":")))
     except grading.SpecError:
         return str(GENERAL_HELP)
-
-
-class SpecHelp:
-    """The answer help for a spec, worked out the first time it is shown as text.
-
-    Not Django's ``lazy``: a form's ``BoundField`` reads the help as ``field.help_text or ""``
-    whenever the form is validated, and a lazy string works itself out to answer that, so every
-    submit graded the help's example answers (about 0.4 ms for a spec not seen before, a first
-    answer to every new problem) although a valid submit redirects and never shows the help.
-    This one is true without working anything out; ``str()`` works it out (once per process and
-    spec: ``answer_help`` remembers it).
-    """
-
-    __slots__ = ("_spec",)
-
-    def __init__(self, spec: dict) -> None:
-        self._spec = spec
-
-    def __bool__(self) -> bool:
-        return True
-
-    def __str__(self) -> str:
-        return answer_help(self._spec)
 
 
 GENERAL_HELP = _("Type your answer in the form the problem asks for.")
@@ -82,8 +61,9 @@ class AnswerForm(forms.Form):
         (from the answer's shape and kind: grading.answer_help)."""
         super().__init__(*args, **kwargs)
         if spec is not None:
-            # Worked out (a few gradings of example answers) only when a page shows it.
-            self.fields["text"].help_text = SpecHelp(spec)
+            # Worked out (a few gradings of example answers) when first read, once per spec
+            # and process (answer_help remembers it).
+            self.fields["text"].help_text = lazy(answer_help, str)(spec)
 
     @classmethod
     def fresh(cls, *, text: str = "", spec: dict | None = None) -> "AnswerForm":
@@ -95,3 +75,10 @@ class PreviewForm(forms.Form):
     """The answer text only: the preview never records anything."""
 
     text = forms.CharField(max_length=MAX_ANSWER_LENGTH, strip=True, required=False)
+
+
+class KindPreviewForm(forms.Form):
+    """The seed and level of the staff preview of a kind (both optional: seed 0, first level)."""
+
+    seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False)
+    level = forms.IntegerField(min_value=1, max_value=9, required=False)

@@ -9,6 +9,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from grading.declared.kind import DeclaredKind
 from grading.kinds import KINDS, Status
 
 from .review.codes import REVEALED
@@ -25,9 +26,11 @@ _KIND_LEVEL_LABELS: dict[str, Promise] = {
 }
 
 # A code names one mistake within its kind; where a label is asked for by code alone, the
-# first kind (by name) that has the code gives it.
+# first built-in kind (by name) that has the code gives it, then the first declared kind: a
+# kind declared in a course folder may reuse a built-in code (omitted_term) in its own words,
+# and must not change what the built-in kinds' attempts are called.
 _BY_CODE: dict[str, str] = {}
-for _kind in KINDS.values():
+for _kind in sorted(KINDS.values(), key=lambda k: (isinstance(k, DeclaredKind), k.name)):
     for _mistake in _kind.mistakes:
         _BY_CODE.setdefault(_mistake.code, _mistake.label)
 

@@ -39,12 +39,6 @@ _ATTEMPT = PreparedSelect(_owned_attempt, attempt_id=int, owner_id=int)
 _ATTEMPT_IN_COPY = PreparedSelect(_owned_attempt, attempt_id=int, owner_id=int, copy_id=int)
 # How many of a problem's own attempts its page lists, newest first.
 PROBLEM_ATTEMPTS_SHOWN = 20
-_PROBLEM_ATTEMPTS = PreparedSelect(
-    lambda problem_id: Attempt.objects.filter(problem_id=problem_id).order_by("-created_at", "-pk")[
-        :PROBLEM_ATTEMPTS_SHOWN
-    ],
-    problem_id=int,
-)
 
 
 def _attempts_beside(attempt_id: int, owner_id: int, copy_id: int) -> QuerySet:
@@ -134,24 +128,11 @@ def attempt_history(*, copy: CourseCopy) -> QuerySet[Attempt]:
 
 def problem_attempts(*, problem: ProblemInstance) -> list[Attempt]:
     """Return the problem's own attempts, newest first, the first PROBLEM_ATTEMPTS_SHOWN."""
-    return _PROBLEM_ATTEMPTS.rows(problem_id=problem.pk)
-
-
-_OPEN_PRACTICE_PROBLEM = PreparedSelect(
-    lambda copy_id, page_slug, idea_slug, kind: ProblemInstance.objects.filter(
-        copy_id=copy_id,
-        page_slug=page_slug,
-        idea_slug=idea_slug,
-        kind=kind,
-        # Written into the text: bound, SQLite compiles again on every run (basislab.literal).
-        purpose=Choice(ProblemInstance.Purpose.PRACTICE),
-        state=Choice(ProblemInstance.State.OPEN),
-    ).order_by("-created_at", "-pk")[:1],
-    copy_id=int,
-    page_slug=str,
-    idea_slug=str,
-    kind=str,
-)
+    return list(
+        Attempt.objects.filter(problem_id=problem.pk).order_by("-created_at", "-pk")[
+            :PROBLEM_ATTEMPTS_SHOWN
+        ]
+    )
 
 
 def open_practice_problem(
@@ -159,10 +140,19 @@ def open_practice_problem(
 ) -> ProblemInstance | None:
     """Return the copy's open practice problem for the idea and kind (at most one: a partial
     unique constraint; the newest if ever more), or None."""
-    rows = _OPEN_PRACTICE_PROBLEM.rows(
-        copy_id=copy_id, page_slug=page_slug, idea_slug=idea_slug, kind=kind
+    return (
+        ProblemInstance.objects.filter(
+            copy_id=copy_id,
+            page_slug=page_slug,
+            idea_slug=idea_slug,
+            kind=kind,
+            # Written into the text: bound, SQLite compiles again on every run (basislab.literal).
+            purpose=Choice(ProblemInstance.Purpose.PRACTICE),
+            state=Choice(ProblemInstance.State.OPEN),
+        )
+        .order_by("-created_at", "-pk")
+        .first()
     )
-    return rows[0] if rows else None
 
 
 def problem_current(*, problem: ProblemInstance) -> ProblemInstance | None:

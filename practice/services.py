@@ -13,15 +13,15 @@ from django.db import IntegrityError, connection, transaction
 from django.http import Http404
 from django.utils import timezone
 
-from basislab.prepared import PreparedSelect
 from courses.models import CourseCopy, IdeaProgress, Note
 from courses.selectors import copy_page
-from courses.services import progress_record, progress_statement
+from courses.services import progress_record
 from grading import Verdict, grade
 from grading.kinds import ProblemKind, Status
 from practice.generators import GENERATORS, generate
 
 from . import selectors
+from .analytics.services import counts_on_commit
 from .models import Attempt, ProblemInstance
 from .problems import problem_replace, problem_store
 from .review.services.export import review_export
@@ -47,23 +47,19 @@ def _level_bounds(kind: ProblemKind) -> tuple[int, int]:
     return levels[0], levels[-1]
 
 
-# The learner's progress on an idea, built by the ORM once per process (basislab.prepared).
-_IDEA_PROGRESS = PreparedSelect(
-    lambda copy_id, page_slug, idea_slug: IdeaProgress.objects.filter(
-        copy_id=copy_id, page_slug=page_slug, idea_slug=idea_slug
-    ),
-    copy_id=int,
-    page_slug=str,
-    idea_slug=str,
-)
-
-
 def _current_level(*, copy: CourseCopy, page_slug: str, idea_slug: str, kind: ProblemKind) -> int:
     """Return the learner's level on the idea, clamped to what the generator offers."""
-    # At most one row (unique per copy, page and idea).
-    rows = _IDEA_PROGRESS.rows(copy_id=copy.pk, page_slug=page_slug, idea_slug=idea_slug)
+    # At most one row (unique per copy, page and idea): no ORDER BY needed, so no .first().
+    level = next(
+        iter(
+            IdeaProgress.objects.filter(
+                copy_id=copy.pk, page_slug=page_slug, idea_slug=idea_slug
+            ).values_list("level", flat=True)[:1]
+        ),
+        None,
+    )
     low, high = _level_bounds(kind)
-    return min(max(rows[0].level if rows else low, low), high)
+    return min(max(level if level is not None else low, low), high)
 
 
 def _check_idea(*, copy: CourseCopy, page_slug: str, idea_slug: str, kind: str) -> ProblemKind:
@@ -226,28 +222,6 @@ def _mark_solved(problem: ProblemInstance) -> bool | None:
     return bool(retried)
 
 
-def _solve_and_count(*, copy: CourseCopy, problem: ProblemInstance, max_level: int) -> bool:
-    """On PostgreSQL, mark the problem solved and count the right answer in the idea's
-    progress in one statement (the caller holds the problem's lock): the solve runs in a
-    ``WITH`` around progress's upsert (``courses.services.progress_statement``), one round trip
-    fewer on every right answer. Return whether a wrong answer to it came before. (SQLite has
-    no updates inside ``WITH``: there ``_mark_solved`` and ``progress_record`` run apart.)"""
-    upsert = progress_statement(
-        copy_id=copy.pk,
-        page_slug=problem.page_slug,
-        idea_slug=problem.idea_slug,
-        correct=True,
-        max_level=max_level,
-    )
-    # Two statements built here and in courses from table names; every value is bound.
-    sql = f"WITH solved AS ({_solve_sql()}) {upsert.sql}, (SELECT retried FROM solved)"  # noqa: S608
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*_solve_params(problem), *upsert.params])
-        # The progress row's columns, then the solve's answer (the row is not needed here).
-        returned = cursor.fetchone()
-    return bool(returned[-1])
-
-
 def attempt_submit(
     *, copy: CourseCopy, problem: ProblemInstance, text: str, token: uuid.UUID | str
 ) -> Attempt:
@@ -317,19 +291,17 @@ def _attempt_store(
         _low, high = _level_bounds(ProblemKind(problem.kind))
         if correct:
             state = ProblemInstance.State.SOLVED
-        if correct and connection.vendor == "postgresql":
-            retried = _solve_and_count(copy=copy, problem=problem, max_level=high)
-        else:
-            if correct:
-                retried = _mark_solved(problem)
-            progress_record(
-                copy=copy,
-                page_slug=problem.page_slug,
-                idea_slug=problem.idea_slug,
-                correct=correct,
-                max_level=high,
-            )
+        if correct:
+            retried = _mark_solved(problem)
+        progress_record(
+            copy=copy,
+            page_slug=problem.page_slug,
+            idea_slug=problem.idea_slug,
+            correct=correct,
+            max_level=high,
+        )
         review_record_attempt(attempt=attempt, retried=retried)
+        counts_on_commit(attempt=attempt)
     problem.state = state
     return attempt
 

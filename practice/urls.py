@@ -50,6 +50,7 @@ urlpatterns = [
     path("course/<int:copy_id>/export/", views.export, name="export"),
     path("practice/stats/", views.stats_index, name="stats"),
     path("practice/stats/<kind:kind>/", views.stats_kind, name="stats_kind"),
+    path("practice/kinds/<kind:kind>/preview/", views.kind_preview, name="kind_preview"),
     # Continue and the daily goal (practice/today/).
     path("", include("practice.today.urls")),
 ]

@@ -6,12 +6,10 @@ but its owner).
 """
 
 import functools
-from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -23,16 +21,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_ratelimit.core import is_ratelimited
 
 from basislab.limits import limit_reached, too_many
-from basislab.url_tag import url_reverse
 from courses.selectors import access_copy
 from grading.kinds import ProblemKind, Status
-from practice.generators import render_statement
+from practice.generators import GENERATORS, render_statement
 
-from . import reveals, selectors, services
+from . import previews, reveals, selectors, services
 from .answers import answer_reading
-from .forms import AnswerForm, PreviewForm
+from .forms import AnswerForm, KindPreviewForm, PreviewForm
 from .models import Attempt, ProblemInstance
 from .presenters import answer_picture, problem_picture, solved_picture
+from .web.access import staff_required
 from .web.answering import answer_submit
 
 HISTORY_PAGE_SIZE = 20
@@ -42,20 +40,6 @@ PREVIEW_RATE_DEFAULT = "60/m"
 def _preview_rate(group: str, request: HttpRequest) -> str:
     """Return the preview's rate limit per learner (setting PRACTICE_PREVIEW_RATE)."""
     return getattr(settings, "PRACTICE_PREVIEW_RATE", PREVIEW_RATE_DEFAULT)
-
-
-def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Let staff through; send anonymous visitors to sign in; show 404 to other learners."""
-
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not request.user.is_staff:
-            raise Http404("No such page")
-        return view(request, *args, **kwargs)
-
-    return wrapped
 
 
 def _problem_context(
@@ -109,7 +93,7 @@ def problem_open(
     copy = access_copy(user=request.user, copy_id=copy_id)
     problem = services.problem_open(copy=copy, page_slug=page_slug, idea_slug=idea_slug, kind=kind)
     return redirect(
-        url_reverse("practice:problem", kwargs={"copy_id": copy.pk, "problem_id": problem.pk})
+        reverse("practice:problem", kwargs={"copy_id": copy.pk, "problem_id": problem.pk})
     )
 
 
@@ -126,9 +110,7 @@ def problem_detail(request: HttpRequest, copy_id: int, problem_id: int) -> HttpR
             if attempt is None:
                 return redirect("practice:problem", copy_id=copy_id, problem_id=problem.pk)
             return redirect(
-                url_reverse(
-                    "practice:attempt", kwargs={"copy_id": copy_id, "attempt_id": attempt.pk}
-                )
+                reverse("practice:attempt", kwargs={"copy_id": copy_id, "attempt_id": attempt.pk})
             )
         if "token" in form.errors:
             # A form without its one-time token (tampered with, or cached by a proxy) gets a
@@ -262,4 +244,31 @@ def stats_kind(request: HttpRequest, kind: str) -> HttpResponse:
         request,
         "practice/stats_kind.html",
         {"stats": stats, "index_url": reverse("practice:stats")},
+    )
+
+
+@staff_required
+@require_GET
+def kind_preview(request: HttpRequest, kind: str) -> HttpResponse:
+    """Show one problem of a kind at any seed and level, its right answer and every catalogued
+    mistake with the grader's diagnosis and explanation (authors checking a kind)."""
+    form = KindPreviewForm(request.GET or None)
+    preview = error = None
+    if form.is_bound and not form.is_valid():
+        error = _("The seed must be a whole number from 0 and the level one of the kind's.")
+    else:
+        data = form.cleaned_data if form.is_bound else {}
+        seed = data.get("seed") or 0
+        level = data.get("level")
+        try:
+            preview = previews.kind_preview(
+                kind=kind, seed=seed, level=level or GENERATORS[kind].levels[0]
+            )
+        except ValueError as exc:
+            error = str(exc)
+    return render(
+        request,
+        "practice/kind_preview.html",
+        {"kind": kind, "form": form, "preview": preview, "error": error},
+        status=400 if error else 200,
     )

@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 
-from basislab.accounts.backends import SIGN_IN_BACKEND
+from basislab.accounts.services import SIGN_IN_BACKEND
 from courses.models import CourseCopy, CourseVersion
 from courses.services import copy_get_or_create, course_load
 from tests import other_database, postgres_server

@@ -82,6 +82,6 @@ def test_a_session_engine_a_server_cannot_end_is_refused(tmp_path):
 
     assert result.returncode != 0
     assert (
-        "SESSION_ENGINE must be one of basislab.sessions, django.contrib.sessions.backends.db, "
-        "django.contrib.sessions.backends.cached_db" in result.stderr
+        "SESSION_ENGINE must be one of django.contrib.sessions.backends.cached_db, "
+        "django.contrib.sessions.backends.db" in result.stderr
     )

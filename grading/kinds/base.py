@@ -50,12 +50,18 @@ Optional, for kinds that need them:
   with it, `MistakeDef.weights(problem)` (the weight each term gets under a whole-sum mistake,
   None for a term left out) and `MistakeDef.from_terms(problem, report)` (the diagnosis a
   term-by-term report shows) let the engine name a mistake from the terms;
+- `Kind.numbering`: what the kind numbers in the sentences a learner reads (its statements,
+  explanations and worked solutions): for each of the words in `NUMBERED_WORDS` it writes
+  with a number ("position 3", "step 2", "piece 1", "merge 4"), a `Numbered` saying how many
+  there are on a problem and the first one's number (1, except the sentence positions the
+  vector kinds write as subscripts from 0); tests/kinds/test_numbering.py reads every kind's
+  text and checks each number against it, so a kind writing such a word undeclared fails;
 - `Kind.normal(problem) -> dict`: the spec's fields in canonical form (validate_spec returns
   them); `Kind.size(problem)`: how many parts terms may index (`apply_mistake` checks it);
   `Kind.ambiguity_note(problem)`: a sentence added when several mistakes give the answer.
 
-Names differ from the lead's contract (KIND-CONTRACT.md) in none of the required parts; the
-optional parts above are additions.
+The required parts are the ones every registered kind defines; the optional parts above are
+additions some kinds use (docs/kinds.md, "How a kind is built").
 """
 
 from __future__ import annotations
@@ -204,6 +210,26 @@ class MistakeDef:
         return self.describe(problem, diagnosis)
 
 
+# The words a learner reads with a number after them that must count something on the
+# problem (`Kind.numbering`): the first is 1, none is 0, none is past the last.
+NUMBERED_WORDS = ("position", "step", "piece", "merge")
+
+
+@dataclass(frozen=True)
+class Numbered:
+    """How a kind numbers one word (one of `NUMBERED_WORDS`) in what a learner reads: `count`
+    gives how many there are on a problem (the last one is numbered `first + count - 1`), and
+    `first` the first one's number: 1, as everything told in words counts, except the sentence
+    positions of the vector kinds, which their statements write as subscripts from 0."""
+
+    count: Callable[[Problem], int]
+    first: int = 1
+
+    def numbers(self, problem: Problem) -> range:
+        """Return the numbers that name one of them on this problem."""
+        return range(self.first, self.first + self.count(problem))
+
+
 @dataclass(frozen=True)
 class Step:
     """One step of a worked solution: Markdown with TeX (the problem's own numbers), and the
@@ -221,6 +247,8 @@ class Kind(ABC):
     name: ClassVar[str]
     label: ClassVar[str]
     mistakes: ClassVar[tuple[MistakeDef, ...]] = ()
+    # What the kind's sentences number, by word ("position", "step", ...): see `Numbered`.
+    numbering: ClassVar[Mapping[str, Numbered]] = EMPTY
 
     @abstractmethod
     def load(self, spec: dict[str, Any]) -> Problem:
@@ -297,7 +325,8 @@ REGISTRY: dict[str, Kind] = {}
 def register(cls: type[Kind]) -> type[Kind]:
     """Register a Kind subclass under its `name`; check its catalog is well formed.
 
-    Raises TypeError for a repeated kind name, a repeated mistake code or number within the kind.
+    Raises TypeError for a repeated kind name, a repeated mistake code or number within the kind,
+    or a numbered word that is not one of `NUMBERED_WORDS`.
     """
     name = getattr(cls, "name", None)
     if not isinstance(name, str) or not name:
@@ -310,6 +339,14 @@ def register(cls: type[Kind]) -> type[Kind]:
         raise TypeError(f"{name}: a mistake code is repeated")
     if len(set(numbers)) != len(numbers) or any(n < 1 for n in numbers):
         raise TypeError(f"{name}: mistake numbers must be distinct and positive")
+    unknown = set(cls.numbering) - set(NUMBERED_WORDS)
+    if unknown:
+        raise TypeError(f"{name}: numbering names {sorted(unknown)}, not {NUMBERED_WORDS}")
     cls._by_code = {m.code: m for m in cls.mistakes}
     REGISTRY[name] = cls()
+    # Kept in name order whatever registers when (a declared kind after the built-ins, or
+    # again after `check_kind` reloaded it): every walk of the registry is the same.
+    ordered = sorted(REGISTRY.items())
+    REGISTRY.clear()
+    REGISTRY.update(ordered)
     return cls

@@ -17,7 +17,7 @@ from .. import bpe
 from ..shapes import PieceSequence, Shape
 from ..spec import SpecError
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Step, Variant, register, variant
+from .base import Kind, MistakeDef, Numbered, Step, Variant, register, variant
 
 MIN_MERGES, MAX_MERGES = 2, 12
 MAX_WORD = 14
@@ -173,6 +173,8 @@ def _load_merges(spec: dict[str, Any], word: str) -> tuple[bpe.Pair, ...]:
 class BpeApply(Kind):
     name = "bpe_apply"
     label = "Split a new word by replaying merges"
+    # What its sentences number: merges from 1, as listed.
+    numbering = {"merge": Numbered(lambda p: len(p.merges))}
     mistakes = MISTAKES
 
     def load(self, spec: dict[str, Any]) -> BpeApplyProblem:

@@ -20,7 +20,7 @@ from .. import bpe
 from ..shapes import Format, PieceSequence, Shape, TupleShape
 from ..spec import SpecError
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Step, Variant, register, variant
+from .base import Kind, MistakeDef, Numbered, Step, Variant, register, variant
 
 MIN_MERGES, MAX_MERGES = 2, 6
 MAX_WORDS = 6
@@ -257,6 +257,8 @@ def _load_sample(spec: dict[str, Any]) -> tuple[tuple[str, int], ...]:
 class BpeTrain(Kind):
     name = "bpe_train"
     label = "The first merges of byte-pair encoding"
+    # What its sentences number: merges from 1, in the order learned.
+    numbering = {"merge": Numbered(lambda p: p.k)}
     mistakes = MISTAKES
 
     def load(self, spec: dict[str, Any]) -> BpeTrainProblem:

@@ -32,6 +32,8 @@ from grading.shapes import ScalarShape, TupleShape, Vector
 from grading.spec import SpecError
 from grading.tex import scalar_tex
 
+from .base import Numbered
+
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 MAX_STEPS = 8
@@ -175,6 +177,8 @@ def _forgot_describe(p: ClosedFormNoise, d: Any) -> str:
 class ClosedFormNoiseKind(Kind):
     name = "closed_form_noise"
     label = "Many noising steps in one: ᾱₜ and xₜ"
+    # What its sentences number: the schedule's steps from 1.
+    numbering = {"step": Numbered(lambda p: len(p.betas))}
     mistakes = (
         MistakeDef(
             code="summed_betas",

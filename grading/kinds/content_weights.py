@@ -33,7 +33,7 @@ from ..terms import TermTable
 from ..tex import scalar_tex, vector_tex
 from ..verdict import Diagnosis
 from ._sums import SELF_POINT, term_name
-from .base import Kind, MistakeDef, Step, Variant, gettext_noop, register, variant
+from .base import Kind, MistakeDef, Numbered, Step, Variant, gettext_noop, register, variant
 
 MAX_SCORE = 60
 MAX_SCORE_DENOMINATOR = 60
@@ -167,6 +167,8 @@ def _right(p: P) -> tuple:
 class ContentWeights(Kind):
     name = "content_weights"
     label = gettext_noop("Weights from content")
+    # What its sentences number: sentence positions from 0, as the subscripts.
+    numbering = {"position": Numbered(lambda p: len(p.tokens), first=0)}
     mistakes = (
         MistakeDef(
             code="unnormalised_weights",

@@ -45,6 +45,7 @@ from .base import (
     Gap,
     Kind,
     MistakeDef,
+    Numbered,
     Step,
     Variant,
     gettext_noop,
@@ -209,6 +210,8 @@ def _one_side_explain(p: P, d: Diagnosis) -> str:
 class Contrast(Kind):
     name = "contrast"
     label = gettext_noop("Same word, two sentences")
+    # What its sentences number: sentence positions from 0, as the subscripts.
+    numbering = {"position": Numbered(lambda p: len(p.weights), first=0)}
     mistakes = (
         MistakeDef(
             code="forgot_weight",

@@ -21,7 +21,7 @@ from typing import Any
 from ..shapes import IntegerSequence, Shape
 from ..spec import SpecError, list_field, strings
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Step, Variant, register, variant
+from .base import Kind, MistakeDef, Numbered, Step, Variant, register, variant
 
 MAX_SENTENCES = 8
 MAX_TOKENS = 16
@@ -190,6 +190,8 @@ def _once_explain(p: CooccurrenceProblem, d: Diagnosis) -> str:
 class CooccurrenceRow(Kind):
     name = "cooccurrence_row"
     label = "Co-occurrence counts of a word"
+    # What its sentences number: positions within a sentence from 1.
+    numbering = {"position": Numbered(lambda p: max(map(len, p.sentences)))}
     mistakes = (
         MistakeDef(
             code="window_too_wide",
@@ -296,7 +298,7 @@ class CooccurrenceRow(Kind):
                 tally = ", ".join(f"*{t}*" for t in counted) or "no context word"
                 steps.append(
                     Step(
-                        f"Sentence {s + 1}, {_occurrence(problem, s, i)} at position {i}: the "
+                        f"Sentence {s + 1}, {_occurrence(problem, s, i)} at position {i + 1}: the "
                         f"window holds {window}; counted: {tally}."
                     )
                 )

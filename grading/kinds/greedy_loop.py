@@ -26,7 +26,7 @@ from ..shapes import Format, IntegerShape, PieceSequence, Shape, TupleShape, ord
 from ..spec import SpecError, list_field
 from ..tex import scalar_tex
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Step, Variant, register, variant
+from .base import Kind, MistakeDef, Numbered, Step, Variant, register, variant
 from .greedy_steps import read_pieces, read_prompt, read_score_rows
 
 MAX_CONTEXTS = 40
@@ -227,6 +227,8 @@ def _late_explain(p: LoopProblem, d: Diagnosis) -> str:
 class GreedyLoop(Kind):
     name = "greedy_loop"
     label = "Where greedy decoding loops"
+    # What its sentences number: steps from 1, up to the one completing the pair that comes back.
+    numbering = {"step": Numbered(lambda p: run(p).repeat_step)}
     mistakes = (
         MistakeDef(
             code="first_repeated_piece",

@@ -22,7 +22,7 @@ from ..shapes import Format, PieceSequence, Shape
 from ..spec import SpecError, list_field, number, strings
 from ..tex import scalar_tex
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Step, Variant, register, variant
+from .base import Kind, MistakeDef, Numbered, Step, Variant, register, variant
 
 MAX_PIECES = 8
 MAX_STEPS = 8
@@ -189,6 +189,8 @@ def _apply_for(rank: int, feed_back: bool) -> Callable[[GreedyProblem, Any], tup
 class GreedySteps(Kind):
     name = "greedy_steps"
     label = "Greedy decoding, step by step"
+    # What its sentences number: steps from 1.
+    numbering = {"step": Numbered(lambda p: p.steps)}
     mistakes = (
         MistakeDef(
             code="no_feedback",

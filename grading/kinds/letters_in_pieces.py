@@ -17,6 +17,8 @@ from grading.kinds.base import Kind, MistakeDef, Step, Variant, register
 from grading.shapes import Format, IntegerShape, PieceSequence, TupleShape
 from grading.spec import SpecError
 
+from .base import Numbered
+
 MAX_VOCAB = 60
 MAX_IDS = 16
 MAX_PIECE_CHARS = 16
@@ -163,6 +165,11 @@ class LettersInPieces(Kind):
 
     name = "letters_in_pieces"
     label = "Letters inside pieces"
+    # What its sentences number: the pieces of the id sequence, and their positions, from 1.
+    numbering = {
+        "piece": Numbered(lambda p: len(p.ids)),
+        "position": Numbered(lambda p: len(p.ids)),
+    }
     mistakes = (
         MistakeDef(
             code="counted_pieces",

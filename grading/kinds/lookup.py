@@ -29,6 +29,7 @@ from .base import (
     Gap,
     Kind,
     MistakeDef,
+    Numbered,
     Step,
     Variant,
     gettext_noop,
@@ -135,6 +136,8 @@ def _table_row_solve(variants: Any) -> Any:
 class Lookup(Kind):
     name = "lookup"
     label = gettext_noop("Look up a row")
+    # What its sentences number: sentence positions from 0, as the subscripts.
+    numbering = {"position": Numbered(lambda p: len(p.tokens), first=0)}
     mistakes = (
         MistakeDef(
             code="row_by_position",

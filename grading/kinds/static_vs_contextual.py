@@ -36,6 +36,8 @@ from grading.spec import (
 )
 from grading.tex import scalar_tex, vector_tex
 
+from .base import Numbered
+
 Row = tuple[Fraction, ...]
 LOOKUP, LAYER = 0, 1
 
@@ -198,6 +200,8 @@ def _forgot_explain(p: P, d: Any) -> str:
 class StaticVsContextualKind(Kind):
     name = "static_vs_contextual"
     label = "One word in two sentences: lookup and layer differences"
+    # What its sentences number: sentence positions from 0, as the subscripts.
+    numbering = {"position": Numbered(lambda p: len(p.tokens_a), first=0)}
     mistakes = (
         MistakeDef(
             code="second_row",

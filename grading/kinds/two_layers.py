@@ -56,6 +56,7 @@ from ._two_layers_model import (
     terms_of_layer_two,
     token,
 )
+from .base import Numbered
 
 # ---------------------------------------------------------------- the mistakes
 
@@ -230,6 +231,8 @@ def _from_terms(p: P, report: Any) -> Diagnosis | None:
 class TwoLayersKind(Kind):
     name = "two_layers"
     label = "A position after two neighbour-mixing layers"
+    # What its sentences number: sentence positions from 0, as the subscripts.
+    numbering = {"position": Numbered(lambda p: len(p.tokens), first=0)}
     mistakes = (
         MistakeDef(
             code="lookup_rows_in_layer_two",

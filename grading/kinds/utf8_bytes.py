@@ -18,7 +18,7 @@ from typing import Any
 from ..shapes import IntegerSequence, Shape
 from ..spec import SpecError
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Step, Variant, register, variant
+from .base import Kind, MistakeDef, Numbered, Step, Variant, register, variant
 
 MAX_CHARS = 12
 LEGACY = "cp1252"  # Windows-1252: Latin-1 with letters and symbols in 0x80-0x9F
@@ -269,6 +269,8 @@ MISTAKES = (
 class Utf8Bytes(Kind):
     name = "utf8_bytes"
     label = "UTF-8 bytes of a word"
+    # What its sentences number: byte positions in the answer from 1.
+    numbering = {"position": Numbered(lambda p: len(p.right))}
     mistakes = MISTAKES
 
     def load(self, spec: dict[str, Any]) -> Utf8Problem:

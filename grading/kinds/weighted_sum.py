@@ -45,6 +45,7 @@ from .base import (
     Form,
     Kind,
     MistakeDef,
+    Numbered,
     Step,
     Variant,
     gettext_noop,
@@ -268,6 +269,8 @@ def _average_explain(p: P, d: Diagnosis) -> str:
 class WeightedSum(Kind):
     name = "weighted_sum"
     label = gettext_noop("Weighted sum of rows")
+    # What its sentences number: sentence positions from 0, as the subscripts.
+    numbering = {"position": Numbered(lambda p: len(p.weights), first=0)}
     mistakes = (
         MistakeDef(
             code="omitted_term",

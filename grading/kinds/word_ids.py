@@ -16,7 +16,7 @@ from typing import Any
 from ..shapes import IntegerSequence, Shape
 from ..spec import SpecError
 from ..verdict import Diagnosis
-from .base import Kind, MistakeDef, Step, Variant, register, variant
+from .base import Kind, MistakeDef, Numbered, Step, Variant, register, variant
 
 UNK = "<unk>"
 PUNCTUATION = ".,!?;:"
@@ -327,6 +327,8 @@ def _load_vocab(spec: dict[str, Any]) -> tuple[str, ...]:
 class WordIds(Kind):
     name = "word_ids"
     label = "Ids of a sentence under a whole-word vocabulary"
+    # What its sentences number: token positions from 1.
+    numbering = {"position": Numbered(lambda p: len(p.tokens))}
     mistakes = MISTAKES
 
     def load(self, spec: dict[str, Any]) -> WordIdsProblem:
@@ -357,9 +359,9 @@ class WordIds(Kind):
             found = problem.vocab.index(token) if token in problem.vocab[1:] else 0
             ids.append(found)
             if found:
-                lines.append(f"{_word(token)} (position {k}) is entry {found}")
+                lines.append(f"{_word(token)} (position {k + 1}) is entry {found}")
             else:
-                lines.append(f"{_word(token)} (position {k}) is not listed exactly: 0, `<unk>`")
+                lines.append(f"{_word(token)} (position {k + 1}) is not listed exactly: 0, `<unk>`")
         return (
             Step(
                 f"Split at the spaces and cut each punctuation mark off: {len(tokens)} tokens, "

@@ -4,9 +4,12 @@ The scores depend on the last two pieces (the state), so a piece can come back w
 text looping: only a pair coming back starts the loop. Only the pairs decoding reaches get a
 row, and levels 3 and 4 add exactly one pair it never reaches (a decoy).
 
-Levels: 1, three pieces; 2, four; 3, five; 4, six. Every accepted problem has a lead-in of at
-least one step before the loop, a loop of 2 to 4 pieces, and a piece that repeats before the
-state does (so "stopped at the first repeated piece" gives another answer).
+Levels: 1, three pieces; 2, four; 3, five; 4, six; and the repeat begins by step 6, 7, 8, 9
+(``max_steps``): the pair that comes back has its first piece written again at that step at the
+latest, its second one step later (where decoding first meets a pair it has seen), so the loop
+starts by step 4, 5, 6, 7. Every accepted problem has a lead-in of at least one step before the
+loop, a loop of 2 to 4 pieces, and a piece that repeats before the state does (so "stopped at
+the first repeated piece" gives another answer).
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ def _loop_examples(pieces: Sequence[str]) -> list[str]:
 @dataclass(frozen=True)
 class LoopLevel:
     pieces: int
+    # The latest step at which the repeat begins: the pairs after steps 0 (the prompt) to
+    # max_steps are all decoding may pass through before one comes back, so the pair that
+    # comes back is written again from this step at the latest.
     max_steps: int
     distractors: int
 

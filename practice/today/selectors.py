@@ -8,11 +8,11 @@ import enum
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from basislab.url_tag import url_reverse
 from courses.labels import kind_label
 from courses.models import MASTERY_CORRECT, CourseCopy, Idea
 from courses.selectors import copy_ideas
@@ -67,7 +67,7 @@ def _review_step(copy: CourseCopy, queue: list[ReviewItem]) -> NextStep:
     n = len(queue)
     return NextStep(
         kind=StepKind.REVIEW,
-        url=url_reverse("review:review", kwargs={"copy_id": copy.pk, "item_id": queue[0].pk}),
+        url=reverse("review:review", kwargs={"copy_id": copy.pk, "item_id": queue[0].pk}),
         reason=ngettext("%(n)d review due", "%(n)d reviews due", n) % {"n": n},
     )
 
@@ -75,7 +75,7 @@ def _review_step(copy: CourseCopy, queue: list[ReviewItem]) -> NextStep:
 def _problem_step(copy: CourseCopy, problem: ProblemInstance | OpenProblem, title: str) -> NextStep:
     return NextStep(
         kind=StepKind.PROBLEM,
-        url=url_reverse("practice:problem", kwargs={"copy_id": copy.pk, "problem_id": problem.pk}),
+        url=reverse("practice:problem", kwargs={"copy_id": copy.pk, "problem_id": problem.pk}),
         reason=_("unfinished problem: %(kind)s, under “%(idea)s”")
         % {"kind": kind_label(problem.kind), "idea": title},
     )
@@ -86,10 +86,10 @@ def _idea_step(copy: CourseCopy, idea: Idea | None, kind: str, started: bool) ->
     if idea is None:
         return NextStep(
             kind=StepKind.DONE,
-            url=url_reverse("review:queue", kwargs={"copy_id": copy.pk}),
+            url=reverse("review:queue", kwargs={"copy_id": copy.pk}),
             reason=_("every idea is mastered: the review queue shows what comes back next"),
         )
-    url = url_reverse(
+    url = reverse(
         "practice:problem_open",
         kwargs={
             "copy_id": copy.pk,

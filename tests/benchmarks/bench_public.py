@@ -69,7 +69,7 @@ def _run(label: str) -> list[dict]:
         client = Client()
         learner = get_user_model().objects.create_user(username="bench", password="x")
         signed_in = Client()
-        signed_in.force_login(learner, backend="basislab.accounts.backends.ModelBackend")
+        signed_in.force_login(learner, backend="django.contrib.auth.backends.ModelBackend")
         signed_in.get(reverse("courses:dashboard"))  # makes the learner's copy
 
         def cold() -> None:

@@ -197,7 +197,7 @@ def _run(label: str) -> list[dict]:
     )
 
     client = Client()
-    client.force_login(user, backend="basislab.accounts.backends.ModelBackend")
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
     submit_url = reverse("practice:problem", kwargs={"copy_id": copy.pk, "problem_id": problem.pk})
     preview_url = reverse("practice:preview", kwargs={"copy_id": copy.pk, "problem_id": problem.pk})
 

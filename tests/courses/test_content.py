@@ -46,7 +46,7 @@ PRACTISED_KINDS = {
     "one-id-one-row": [ProblemKind.LOOKUP],
     "layer-is-a-weighted-sum": [ProblemKind.WEIGHTED_SUM],
     "different-neighbours-different-sums": [ProblemKind.CONTRAST],
-    "weights-from-content": [ProblemKind.CONTENT_WEIGHTS],
+    "weights-from-content": [ProblemKind.CONTENT_WEIGHTS, ProblemKind.SCALED_DOT_SCORE],
     "no-second-row": [ProblemKind.STATIC_VS_CONTEXTUAL],
     "where-it-stops-being-true": [ProblemKind.TWO_LAYERS],
 }

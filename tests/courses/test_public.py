@@ -284,7 +284,7 @@ def test_nothing_of_a_learner_reaches_anonymous_pages_or_the_cache(
 
 def test_the_page_link_into_the_copy_makes_the_copy_on_first_visit(real_course, learner):
     client = Client()
-    client.force_login(learner, backend="basislab.accounts.backends.ModelBackend")
+    client.force_login(learner, backend="django.contrib.auth.backends.ModelBackend")
     assert not CourseCopy.objects.filter(owner=learner).exists()
 
     response = client.get(reverse("public:page_open", kwargs={"page_slug": "the-repetition-loop"}))

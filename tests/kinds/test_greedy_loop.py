@@ -8,6 +8,7 @@ import pytest
 
 import grading
 from grading.kinds import Status
+from grading.solution import solution
 from grading.spec import SpecError
 from practice.generators import generate, render_statement, render_svg
 
@@ -234,3 +235,46 @@ def test_levels_keep_their_promises(level):
 def _written(problem: dict, length: int = 40) -> list[str]:
     text = numpy_decode(problem, length)
     return text[2:]
+
+
+# docs/kinds.md, greedy_loop's levels: the step by which the repeat begins.
+REPEAT_BEGINS_BY = {1: 6, 2: 7, 3: 8, 4: 9}
+
+
+def numpy_first_repeat(problem: dict, length: int = 40) -> int:
+    """Return the step m at which NumPy decoding first meets a pair of last pieces it has seen
+    (the pair after step 0 is the prompt's), from a score matrix with a row per pair."""
+    pieces = problem["pieces"]
+    n = len(pieces)
+    scores = np.full((n * n, n), -np.inf)
+    for (a, b), row in zip(problem["contexts"], problem["scores"], strict=True):
+        scores[pieces.index(a) * n + pieces.index(b)] = [int(x) for x in row]
+    text = [pieces.index(p) for p in problem["prompt"]]
+    for _ in range(length):
+        text.append(int(np.argmax(scores[text[-2] * n + text[-1]])))
+    ids = np.array(text)
+    states = ids[:-1] * n + ids[1:]  # states[k]: the last two pieces after step k
+    _, first, inverse = np.unique(states, return_index=True, return_inverse=True)
+    seen_before = first[inverse] < np.arange(len(states))
+    assert seen_before.any()
+    return int(np.argmax(seen_before))
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_the_repeat_begins_by_the_levels_step(level):
+    """docs/kinds.md: at levels 1-4 the repeat begins by step 6, 7, 8, 9 — the pair that comes
+    back has its first piece written again at that step at the latest, its second one step
+    later, where decoding first meets a pair it has seen — so the loop starts by step 4, 5, 6,
+    7; over 300 seeds each bound is reached."""
+    bound = REPEAT_BEGINS_BY[level]
+    begins, starts = [], []
+    for seed in range(300):
+        problem = generate("greedy_loop", seed=seed, level=level)
+        seen_at = numpy_first_repeat(problem)
+        _, start = numpy_loop(problem)
+        assert seen_at - 1 <= bound and start <= bound - 2, (seed, seen_at, start)
+        # The worked solution stops where the pair that comes back is complete.
+        assert f"After step {seen_at} the last two pieces" in solution(problem).markdown()
+        begins.append(seen_at - 1)
+        starts.append(start)
+    assert max(begins) == bound and max(starts) == bound - 2, (max(begins), max(starts))

@@ -28,7 +28,7 @@ def main(count: int, path: str) -> None:
         )
         copy = copy_get_or_create(user=user, course_slug=settings.BASISLAB_COURSE_SLUG)
         client = Client()
-        client.force_login(user, backend="basislab.accounts.backends.ModelBackend")
+        client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
         learners.append(
             {"session": client.cookies[settings.SESSION_COOKIE_NAME].value, "copy_id": copy.pk}
         )

@@ -65,7 +65,20 @@ PUBLIC = {
 # Staff-only namespaces guarded by Django's admin (a non-staff visitor is sent to its sign-in).
 STAFF_NAMESPACES = {"admin"}
 # Staff-only practice pages: 404 for a learner, sign-in for an anonymous visitor.
-STAFF_ONLY = {"practice:stats", "practice:stats_kind"}
+STAFF_ONLY = {
+    "practice:stats",
+    "practice:stats_kind",
+    # Any seed and level of a kind with its right answer and catalogued mistakes (authors).
+    "practice:kind_preview",
+    # The site's mistake table, every learner's counts (practice/analytics).
+    "analytics:site",
+    "analytics:site_csv",
+    "analytics:site_json",
+    "analytics:site_recurrence_csv",
+    # The author's view of a kind, every learner's numbers.
+    "analytics:kind",
+    "analytics:kind_json",
+}
 
 
 def _params(pattern) -> list[str]:
@@ -122,7 +135,7 @@ def owned(course_copy, client_for, other_learner):
         ).pk
     if apps.is_installed("lti"):
         # Learner A teaches a class of a platform: the class view names its context.
-        from lti.models import Context, LtiUser, Membership, Platform
+        from lti.models import Context, LtiUser, Membership, Platform, ResourceLink
 
         platform = Platform.objects.create(
             name="P",
@@ -136,6 +149,8 @@ def owned(course_copy, client_for, other_learner):
         identity = LtiUser.objects.create(platform=platform, sub="a", user=course_copy.owner)
         Membership.objects.create(context=context, lti_user=identity, instructor=True)
         owned["context_id"] = context.pk
+        # A plain link of that class: its setup page is for the class's instructors only.
+        owned["link_id"] = ResourceLink.objects.create(context=context, resource_link_id="l-1").pk
     return owned
 
 
@@ -158,7 +173,14 @@ def test_every_guarded_url_is_404_for_another_learner(owned, client_for, other_l
         n for n, _ in urls
     }
     if apps.is_installed("lti"):
-        assert {"lti:class", "lti:class_csv"} <= {n for n, _ in urls}
+        assert {"lti:class", "lti:class_csv", "lti:link_setup"} <= {n for n, _ in urls}
+        # A class's mistake table, for its instructors only (practice/analytics).
+        assert {
+            "analytics:class",
+            "analytics:class_csv",
+            "analytics:class_json",
+            "analytics:class_recurrence_csv",
+        } <= {n for n, _ in urls}
     intruder = client_for(other_learner)
     for name, url in urls:
         statuses = {
