@@ -12,14 +12,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Count, F, Q, QuerySet, Sum, Window
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from courses.labels import kind_label
 from courses.models import Idea
-from lti.models import Context
+from lti.models import Context, Membership, RosterEntry
+from lti.selectors import Standing
 from practice.labels import mistake_label, status_label
 from practice.models import ProblemInstance, Reveal
 from practice.review.models import CardState, ReviewItem
@@ -192,15 +193,35 @@ def _table(rows: QuerySet, *, private: bool) -> MistakeTable:
     return MistakeTable(private=private, groups=groups)
 
 
+def _departed(context: Context) -> QuerySet:
+    """Return the users of the context's members who left it or are inactive, as the class
+    view counts them (``lti.selectors.standing``: the latest roster answer no longer listed
+    them and they have not launched since, or it says Inactive), as a subquery: the class's
+    numbers leave them out in the same statement."""
+    roster = RosterEntry.objects.filter(context=context, sub=OuterRef("lti_user__sub"))
+    left = roster.filter(left_at__isnull=False)
+    return (
+        Membership.objects.filter(context=context)
+        .filter(
+            Exists(roster.filter(status__iexact=Standing.INACTIVE.value))
+            | (Q(last_launch_at__isnull=True) & Exists(left))
+            | Exists(left.filter(left_at__gte=OuterRef("last_launch_at")))
+        )
+        .values("lti_user__user_id")
+    )
+
+
 def class_mistake_table(*, context: Context) -> MistakeTable:
-    """Return the table of a class: the rows of the context's learners (members who are not
-    its instructors) summed per key, counts under ``PRIVATE_BELOW`` learners hidden."""
+    """Return the table of a class: the rows of the context's active learners (members who
+    are not its instructors, and have not left it: ``_departed``) summed per key, counts
+    under ``PRIVATE_BELOW`` learners hidden."""
     rows = (
         LearnerMistakeCount.objects.filter(
             course__slug=settings.BASISLAB_COURSE_SLUG,
             copy__owner__lti_identity__memberships__context=context,
             copy__owner__lti_identity__memberships__instructor=False,
         )
+        .exclude(copy__owner_id__in=_departed(context))
         .values(*KEY)
         .annotate(attempts=Sum("attempts"), learners=Count("pk"))
         .order_by()
@@ -324,14 +345,15 @@ def _recurrence_rows(
 
 
 def _class_learner_filter(context: Context, prefix: str = "") -> Q:
-    """Return the filter of a class's learners' rows (members who are not its instructors)."""
+    """Return the filter of a class's active learners' rows (members who are not its
+    instructors and have not left it or become inactive: ``_departed``)."""
     return Q(
         **{
             f"{prefix}copy__course__slug": settings.BASISLAB_COURSE_SLUG,
             f"{prefix}copy__owner__lti_identity__memberships__context": context,
             f"{prefix}copy__owner__lti_identity__memberships__instructor": False,
         }
-    )
+    ) & ~Q(**{f"{prefix}copy__owner_id__in": _departed(context)})
 
 
 def class_recurrence(*, context: Context, by_month: bool = False) -> list[RecurrenceRow]:

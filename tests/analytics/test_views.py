@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from lti.models import Context, LtiUser, Membership, Platform
+from lti.models import Context, LtiUser, Membership, Platform, RosterEntry
 from practice.analytics.codes import KIND_LEVEL
 from practice.analytics.selectors import PRIVATE_BELOW, code_label
 from practice.review.models import CardState, ReviewItem
@@ -290,6 +290,41 @@ def test_who_has_this_now_lists_the_classs_learners_whose_item_is_due_or_lapsed(
     theirs = client_for(teacher).get(reverse("analytics:class_json", args=[other.pk])).json()
     subs = {h["sub"] for row in theirs["who_has_this_now"] for h in row["learners"]}
     assert subs == {outsider}
+
+
+@pytest.mark.parametrize("how", ["left", "inactive"])
+def test_a_learner_who_left_the_class_or_is_inactive_is_in_none_of_its_numbers(
+    classroom, client_for, how
+):
+    now = timezone.now()
+    copies = classroom["copies"]
+    context = classroom["context"]
+    ReviewItem.objects.update(due=now - datetime.timedelta(hours=1), state=CardState.REVIEW)
+    gone = copies[0].owner.lti_identity
+    RosterEntry.objects.create(
+        context=context,
+        sub=gone.sub,
+        status="Active" if how == "left" else "Inactive",
+        left_at=now if how == "left" else None,
+    )
+    # A roster row that lists a learner as active changes nothing for them.
+    RosterEntry.objects.create(
+        context=context, sub=copies[1].owner.lti_identity.sub, status="Active"
+    )
+    client = client_for(classroom["teacher"])
+    data = client.get(reverse("analytics:class_json", args=[context.pk])).json()
+    holders = {h["sub"] for row in data["who_has_this_now"] for h in row["learners"]}
+    assert gone.sub not in holders
+    assert copies[1].owner.lti_identity.sub in holders
+    stayed = {copy.pk for copy in copies[1:IN_CLASS]}
+    assert _as_set(data["rows"]) == _expected(stayed, private=True)
+    assert _recurrence_set(data["recurrence"]) == _expected_recurrence(stayed, private=True)
+    if how == "left":  # launching again after the roster dropped them brings them back
+        Membership.objects.filter(context=context, lti_user=gone).update(
+            last_launch_at=now + datetime.timedelta(minutes=1)
+        )
+        data = client.get(reverse("analytics:class_json", args=[context.pk])).json()
+        assert gone.sub in {h["sub"] for row in data["who_has_this_now"] for h in row["learners"]}
 
 
 # user, the course's idea titles, the table, recurrence, reveals, unexplained values (the
