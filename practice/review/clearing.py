@@ -129,11 +129,14 @@ def clearing_order(due: Sequence[T], *, limit: int, covers: dict[int, set[int]])
 
 
 def good_due_at(
-    now: datetime, retention: float, parameters: Sequence[float] | None = None
+    now: datetime,
+    retention: float,
+    parameters: Sequence[float] | None = None,
+    time_scale: float = 1.0,
 ) -> Callable[[Any], datetime]:
     """Return a function giving an item's due date after a Good review at ``now`` (the item
-    has the card columns: ``scheduling.card_of``), with the fitted FSRS ``parameters`` in use
-    (None: py-fsrs's defaults)."""
+    has the card columns: ``scheduling.card_of``), with the fitted FSRS ``parameters`` and
+    ``time_scale`` in use (None and 1: py-fsrs's defaults)."""
 
     def due_after_good(item: Any) -> datetime:
         card = scheduling.card_review(
@@ -142,6 +145,7 @@ def good_due_at(
             at=now,
             desired_retention=retention,
             parameters=parameters,
+            time_scale=time_scale,
         )
         return card.due
 

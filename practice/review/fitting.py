@@ -28,6 +28,17 @@ never rates Easy, so the optimizer's ``w[3]`` (the first stability after Easy) i
 extrapolation from the others and can pass ``MAX_FIRST_STABILITY_DAYS`` while every weight the
 data informs is sane. Such a weight is put on that bound before the check
 (``bound_unrated_first_stabilities``), never the reason a set is refused.
+
+**One number when 21 cannot be fitted** (``fit_time_scale``). A site whose learners aim high
+fails few reviews, too few for the optimizer, yet many passes at a predicted 0.97 say plainly
+that memory lasts longer than FSRS's curve: the weights in use are kept and a time scale k is
+fitted instead (``scheduling``'s docstring: FSRS on a clock k times slower), chosen from
+``TIME_SCALES`` (0.5 to 4; only those whose intervals pass ``refusal``, scaled) by the log loss
+of the earlier reviews, each history replayed through the scheduler itself. It is judged as a
+set is, on the later, held-out reviews against the set in use (log loss and RMSE over bins,
+``calibration.calibration_of``), and needs ``MIN_SCALE_OUTCOMES`` failed and as many passed
+reviews among ``MIN_SCALE_REVIEWS`` scored ones on ``MIN_ITEMS`` cards: a log of one rating
+never yields one.
 """
 
 import logging
@@ -40,6 +51,8 @@ import fsrs_rs_python
 from fsrs import Card, Rating, Scheduler
 from fsrs.scheduler import LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
+from . import calibration, scheduling
+
 __all__ = [
     "DEFAULT_PARAMETERS",
     "HOLDOUT_SHARE",
@@ -48,8 +61,10 @@ __all__ = [
     "bound_unrated_first_stabilities",
     "examples_of",
     "fit_parameters",
+    "fit_time_scale",
     "into_bounds",
     "refusal",
+    "replayed_predictions",
     "score_parameters",
 ]
 
@@ -70,6 +85,10 @@ MAX_DAYS_AFTER_ONE_GOOD = 365
 MAX_DAYS_EVER = 3 * 365
 EVER_GOODS = 3
 CHECKED_RETENTIONS: tuple[float, ...] = (0.80, 0.85, 0.90, 0.93, 0.95, 0.97)
+# The time scales a one-number fit chooses from, and the data it needs.
+TIME_SCALES: tuple[float, ...] = (0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0)
+MIN_SCALE_REVIEWS = 100
+MIN_SCALE_OUTCOMES = 5
 _START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
@@ -100,6 +119,7 @@ class Fit:
     test_reviews: int
     candidate: Scores
     current: Scores
+    time_scale: float = 1.0
 
     @property
     def beats_current(self) -> bool:
@@ -153,9 +173,12 @@ def _is_target(entry: Sequence) -> bool:
     return len(entry) < 3 or bool(entry[2])
 
 
-def _good_intervals(parameters: Sequence[float], retention: float, *, first: Rating) -> list[float]:
+def _good_intervals(
+    parameters: Sequence[float], retention: float, *, first: Rating, time_scale: float = 1.0
+) -> list[float]:
     """Return the uncapped intervals (days) of a new card rated ``first``, then Good on each due
-    date, for its first ``EVER_GOODS`` Goods."""
+    date, for its first ``EVER_GOODS`` Goods; on a time scale, FSRS's intervals that many times
+    as long (its clock runs slower by as much, so the memory states are FSRS's own)."""
     scheduler = Scheduler(
         parameters=tuple(parameters),
         desired_retention=retention,
@@ -173,7 +196,7 @@ def _good_intervals(parameters: Sequence[float], retention: float, *, first: Rat
         at = card.due
         card, _log = scheduler.review_card(card, Rating.Good, review_datetime=at)
         intervals.append((card.due - at).total_seconds() / 86400)
-    return intervals
+    return [interval * time_scale for interval in intervals]
 
 
 def into_bounds(parameters: Sequence[float]) -> tuple[float, ...]:
@@ -206,9 +229,13 @@ def bound_unrated_first_stabilities(
 
 
 def refusal(
-    parameters: Sequence[float], retentions: Sequence[float] = CHECKED_RETENTIONS
+    parameters: Sequence[float],
+    retentions: Sequence[float] = CHECKED_RETENTIONS,
+    *,
+    time_scale: float = 1.0,
 ) -> str | None:
-    """Return why a parameter set is not sane (see the module docstring), None when it is.
+    """Return why a parameter set (on a time scale) is not sane (see the module docstring),
+    None when it is.
 
     A set py-fsrs would not accept (a weight outside its bounds, or not finite) is refused
     with the weight named, never raised.
@@ -221,16 +248,26 @@ def refusal(
     ):
         if not (math.isfinite(w) and low <= w <= high):
             return f"weight {index} is {w!r}, outside py-fsrs's bounds [{low:g}, {high:g}]"
+    low, high = scheduling.MIN_TIME_SCALE, scheduling.MAX_TIME_SCALE
+    if not low <= time_scale <= high:
+        return f"a time scale of {time_scale:g}, outside [{low:g}, {high:g}]"
     if max(weights[:4]) > MAX_FIRST_STABILITY_DAYS:
         return (
             f"a first stability of {max(weights[:4]):.1f} days"
             f" (at most {MAX_FIRST_STABILITY_DAYS:g})"
         )
+    # On a time scale, the first stabilities of the ratings the site gives (never Easy) last
+    # that many times as long.
+    if max(weights[:3]) * time_scale > MAX_FIRST_STABILITY_DAYS:
+        return (
+            f"a first stability of {max(weights[:3]) * time_scale:.1f} days on the time scale"
+            f" {time_scale:g} (at most {MAX_FIRST_STABILITY_DAYS:g})"
+        )
     for retention in retentions:
         # The site never rates Easy (scheduling.rating_for): a card starts with Again (a
         # mistake made) or Good (its first review right).
         for first in (Rating.Good, Rating.Again):
-            intervals = _good_intervals(weights, retention, first=first)
+            intervals = _good_intervals(weights, retention, first=first, time_scale=time_scale)
             if intervals[0] > MAX_DAYS_AFTER_ONE_GOOD:
                 return (
                     f"{intervals[0]:.0f} days after one Good at retention {retention:g}"
@@ -272,10 +309,13 @@ def fit_parameters(
     histories: Sequence[Sequence[tuple[datetime, int]]],
     *,
     current: Sequence[float] | None = None,
+    current_scale: float = 1.0,
     min_test_reviews: int = 1,
 ) -> Fit | None:
     """Fit parameters on the earlier reviews and score them against ``current`` (the
-    defaults when None) on the later, held-out ones.
+    defaults when None) on its time scale ``current_scale`` on the later, held-out ones
+    (both replayed through the scheduler when that scale is not 1: the optimizer's own
+    evaluation knows no time scale).
 
     Returns None when the data is too small or degenerate (``enough_data``), when the
     optimizer gives back its defaults unchanged (its own minimum), when fewer than
@@ -298,8 +338,21 @@ def fit_parameters(
     fitted = bound_unrated_first_stabilities(fitted, histories)
     if fitted == DEFAULT_PARAMETERS or refusal(fitted) is not None:
         return None
-    candidate = score_parameters(fitted, test)
-    baseline = score_parameters(current, test)
+    if current_scale == 1.0:
+        candidate = score_parameters(fitted, test)
+        baseline = score_parameters(current, test)
+    else:
+        cut_at = test[0].at
+        candidate, baseline = (
+            _scores(
+                [
+                    row
+                    for row in replayed_predictions(histories, parameters=weights, time_scale=k)
+                    if row[0] >= cut_at
+                ]
+            )
+            for weights, k in ((fitted, 1.0), (current, current_scale))
+        )
     if candidate is None or baseline is None:
         return None
     return Fit(
@@ -308,4 +361,97 @@ def fit_parameters(
         test_reviews=test_reviews,
         candidate=candidate,
         current=baseline,
+    )
+
+
+def replayed_predictions(
+    histories: Sequence[Sequence[tuple[datetime, int]]],
+    *,
+    parameters: Sequence[float] | None,
+    time_scale: float,
+) -> list[tuple[datetime, float, bool]]:
+    """Return (moment, predicted recall, recalled) of every target review a day or more after
+    the one before it, each card's history replayed through the scheduler (``scheduling``, as
+    the site rates cards) with these parameters on this time scale; oldest first."""
+    weights = tuple(parameters) if parameters is not None else None
+    out: list[tuple[datetime, float, bool]] = []
+    for history in histories:
+        card: scheduling.CardState | None = None
+        previous: datetime | None = None
+        for entry in history:
+            at, rating = scheduling.to_utc(entry[0]), int(entry[1])
+            if card is None:
+                card = scheduling.card_new(now=at)
+            elif card.stability is not None and _is_target(entry) and (at - previous).days >= 1:
+                recall = scheduling.card_retrievability(
+                    card, at=at, parameters=weights, time_scale=time_scale
+                )
+                out.append((at, recall, rating > 1))
+            card = scheduling.card_review(
+                card, Rating(rating), at=at, parameters=weights, time_scale=time_scale
+            )
+            previous = at
+    out.sort(key=lambda row: row[0])
+    return out
+
+
+def _scores(predictions: Sequence[tuple[datetime, float, bool]]) -> Scores | None:
+    measured = calibration.calibration_of([(p, y) for _at, p, y in predictions])
+    if measured is None:
+        return None
+    return Scores(log_loss=measured.log_loss, rmse_bins=measured.rmse_bins)
+
+
+def fit_time_scale(
+    histories: Sequence[Sequence[tuple[datetime, int]]],
+    *,
+    parameters: Sequence[float] | None = None,
+    current_scale: float = 1.0,
+    min_test_reviews: int = 1,
+) -> Fit | None:
+    """Fit a time scale for the weights in use (``parameters``; None: the defaults) on the
+    earlier reviews and score it against ``current_scale`` on the later ones (see the module
+    docstring). Returns None when the data is too small or of one rating, when fewer than
+    ``min_test_reviews`` are held out, or when the best scale is the current one. Only the
+    scales whose intervals are sane (``refusal``) are tried."""
+    weights = tuple(float(w) for w in parameters) if parameters is not None else DEFAULT_PARAMETERS
+    cards = sum(1 for history in histories if len(history) > 1)
+    current = replayed_predictions(histories, parameters=weights, time_scale=current_scale)
+    failed = sum(not recalled for _at, _p, recalled in current)
+    if (
+        cards < MIN_ITEMS
+        or len(current) < MIN_SCALE_REVIEWS
+        or failed < MIN_SCALE_OUTCOMES
+        or len(current) - failed < MIN_SCALE_OUTCOMES
+    ):
+        return None
+    cut_at = current[int(len(current) * (1 - HOLDOUT_SHARE))][0]
+    test_reviews = sum(at >= cut_at for at, _p, _y in current)
+    if test_reviews < max(1, min_test_reviews):
+        return None
+    best: tuple[float, float, list] | None = None
+    # Only scales whose intervals are sane compete.
+    for scale in (k for k in TIME_SCALES if refusal(weights, time_scale=k) is None):
+        replayed = (
+            current
+            if scale == current_scale
+            else replayed_predictions(histories, parameters=weights, time_scale=scale)
+        )
+        train = _scores([row for row in replayed if row[0] < cut_at])
+        if train is not None and (best is None or train.log_loss < best[1]):
+            best = (scale, train.log_loss, replayed)
+    if best is None or best[0] == current_scale:
+        return None
+    scale, _train_loss, replayed = best
+    candidate = _scores([row for row in replayed if row[0] >= cut_at])
+    baseline = _scores([row for row in current if row[0] >= cut_at])
+    if candidate is None or baseline is None:
+        return None
+    return Fit(
+        parameters=weights,
+        train_reviews=len(current) - test_reviews,
+        test_reviews=test_reviews,
+        candidate=candidate,
+        current=baseline,
+        time_scale=scale,
     )

@@ -295,6 +295,9 @@ class ParameterSet(models.Model):
         related_name="review_parameter_sets",
     )
     parameters = models.JSONField()
+    # FSRS on a clock this many times slower (1: FSRS itself; ``scheduling``'s docstring): a
+    # set fitted as one number keeps the weights in use and carries its scale here.
+    time_scale = models.FloatField(default=1.0)
     fitted_at = models.DateTimeField()
     # The review logs read, and the examples trained on and held out (by time).
     logs = models.PositiveIntegerField()
@@ -320,6 +323,11 @@ class ParameterSet(models.Model):
                 condition=Q(scope="site", user__isnull=True)
                 | Q(scope="learner", user__isnull=False),
                 name="review_parameters_scope_user",
+            ),
+            # scheduling.MIN_TIME_SCALE to MAX_TIME_SCALE.
+            models.CheckConstraint(
+                condition=Q(time_scale__gte=0.5, time_scale__lte=4.0),
+                name="review_parameters_time_scale_range",
             ),
         ]
         indexes = [

@@ -3,6 +3,14 @@
 A review item's card is stored as plain columns (state, step, stability, difficulty, due,
 last review); this module turns those columns into a py-fsrs ``Card``, reviews it, and hands
 the new columns back. Every datetime going in or out is aware and in UTC, as py-fsrs demands.
+
+**A time scale.** Besides its 21 weights, a fitted set may carry a ``time_scale`` k (1 is
+FSRS itself): the learner's memory is FSRS's on a clock that runs k times slower. A card last
+reviewed at L is seen by FSRS at ``L + (t - L) / k`` when recall is predicted or a review rated
+at t, and an interval FSRS gives a card in the Review state is k times as long in real days
+(the learning and relearning steps are not scaled, and the maximum interval still holds). It is
+the one-number fit (``fitting.fit_time_scale``) for logs that say memory lasts longer (k > 1)
+or shorter (k < 1) than FSRS's curve, but hold too few failures to fit 21 weights.
 """
 
 import hashlib
@@ -20,6 +28,8 @@ __all__ = [
     "FUZZ_MIN_DAYS",
     "LEARNING_STEPS",
     "MAXIMUM_INTERVAL_DAYS",
+    "MAX_TIME_SCALE",
+    "MIN_TIME_SCALE",
     "PARAMETER_COUNT",
     "RELEARNING_STEPS",
     "CardState",
@@ -49,6 +59,9 @@ RELEARNING_STEPS: tuple[timedelta, ...] = (timedelta(hours=1),)
 MAXIMUM_INTERVAL_DAYS = 730
 # FSRS-6 has 21 parameters; a stored set of another length (FSRS-5 had 19) is refused.
 PARAMETER_COUNT = len(Scheduler().parameters)
+# The time scales a fitted set may carry (see the module docstring).
+MIN_TIME_SCALE = 0.5
+MAX_TIME_SCALE = 4.0
 
 
 @dataclass(frozen=True)
@@ -124,7 +137,22 @@ def _scheduler(
     )
 
 
-def _card(state: CardState) -> Card:
+def _check_time_scale(time_scale: float) -> float:
+    time_scale = float(time_scale)
+    if not MIN_TIME_SCALE <= time_scale <= MAX_TIME_SCALE:
+        raise ValueError(
+            f"a time scale lies in [{MIN_TIME_SCALE:g}, {MAX_TIME_SCALE:g}]: {time_scale}"
+        )
+    return time_scale
+
+
+def _card(state: CardState, *, at: datetime | None = None, time_scale: float = 1.0) -> Card:
+    """Return the py-fsrs card; with a time scale, its last review moved to where FSRS's slower
+    clock puts it as seen from ``at``."""
+    last = to_utc(state.last_review) if state.last_review else None
+    if last is not None and at is not None and time_scale != 1.0:
+        at = to_utc(at)
+        last = at - (at - last) / time_scale if at > last else last
     return Card(
         card_id=0,
         state=state.state,
@@ -132,7 +160,7 @@ def _card(state: CardState) -> Card:
         stability=state.stability,
         difficulty=state.difficulty,
         due=to_utc(state.due),
-        last_review=to_utc(state.last_review) if state.last_review else None,
+        last_review=last,
     )
 
 
@@ -157,13 +185,14 @@ def card_review(
     desired_retention: float = DEFAULT_DESIRED_RETENTION,
     fuzz: bool = False,
     parameters: Sequence[float] | None = None,
+    time_scale: float = 1.0,
 ) -> CardState:
     """Return the card after one review with ``rating`` at the moment ``at``.
 
     ``desired_retention`` is the learner's target probability of recall (0 < r < 1). Fuzz is
     off by default so that the due date shown to the learner can be recomputed from the log.
     ``parameters`` are FSRS weights fitted to this site (``PARAMETER_COUNT`` of them); None
-    keeps the library's defaults.
+    keeps the library's defaults. ``time_scale`` is the fitted set's (the module docstring).
     """
     if not 0 < desired_retention < 1:
         raise ValueError(
@@ -172,27 +201,39 @@ def card_review(
     weights = None if parameters is None else tuple(float(w) for w in parameters)
     if weights is not None and len(weights) != PARAMETER_COUNT:
         raise ValueError(f"FSRS needs {PARAMETER_COUNT} parameters, got {len(weights)}")
+    time_scale = _check_time_scale(time_scale)
+    at = to_utc(at)
     reviewed, _log = _scheduler(float(desired_retention), fuzz, weights).review_card(
-        _card(card), Rating(rating), review_datetime=to_utc(at)
+        _card(card, at=at, time_scale=time_scale), Rating(rating), review_datetime=at
     )
+    due = to_utc(reviewed.due)
+    if time_scale != 1.0 and State(reviewed.state) == State.Review:
+        days = max(1, round((due - at) / timedelta(days=1) * time_scale))
+        due = at + timedelta(days=min(days, MAXIMUM_INTERVAL_DAYS))
     return CardState(
         state=State(reviewed.state),
         step=reviewed.step,
         stability=reviewed.stability,
         difficulty=reviewed.difficulty,
-        due=to_utc(reviewed.due),
-        last_review=to_utc(reviewed.last_review),
+        due=due,
+        last_review=at,
     )
 
 
 def card_retrievability(
-    card: CardState, *, at: datetime, parameters: Sequence[float] | None = None
+    card: CardState,
+    *,
+    at: datetime,
+    parameters: Sequence[float] | None = None,
+    time_scale: float = 1.0,
 ) -> float:
     """Return FSRS's predicted probability of recall of the card at ``at`` (0 for a card
-    never reviewed), with fitted ``parameters`` or, when None, the library's defaults."""
+    never reviewed), with fitted ``parameters`` or, when None, the library's defaults, on the
+    fitted set's ``time_scale`` (the module docstring)."""
     weights = None if parameters is None else tuple(float(w) for w in parameters)
     scheduler = _scheduler(DEFAULT_DESIRED_RETENTION, False, weights)
-    return float(scheduler.get_card_retrievability(_card(card), current_datetime=to_utc(at)))
+    fsrs_card = _card(card, at=at, time_scale=_check_time_scale(time_scale))
+    return float(scheduler.get_card_retrievability(fsrs_card, current_datetime=to_utc(at)))
 
 
 # --- fuzz and load balancing ------------------------------------------------------------------

@@ -171,9 +171,10 @@ def review_next(*, copy: CourseCopy, now: datetime | None = None) -> list[Review
     return _interleave(due)[:remaining]
 
 
-def _parameters_of(copy: CourseCopy) -> list[float] | None:
+def _memory_of(copy: CourseCopy) -> tuple[list[float] | None, float]:
+    """Return the fitted weights (None: the defaults) and time scale in use for the learner."""
     fitted = review_parameters_current(user_id=copy.owner_id)
-    return fitted.parameters if fitted is not None else None
+    return (fitted.parameters, fitted.time_scale) if fitted is not None else (None, 1.0)
 
 
 def _clearing_queue(
@@ -189,7 +190,7 @@ def _clearing_queue(
         edges=edges,
         implicit=implicit,
         graph=graph,
-        good_due=clearing.good_due_at(now, row.desired_retention, _parameters_of(copy)),
+        good_due=clearing.good_due_at(now, row.desired_retention, *_memory_of(copy)),
         now=now,
         day_end=day_end,
     )
@@ -318,13 +319,16 @@ def review_workload(*, user_id: int, now: datetime | None = None) -> Workload:
         return Workload(points=[], items=0, followed=0)
     fitted = review_parameters_current(user_id=user_id)
     parameters = fitted.parameters if fitted is not None else None
+    time_scale = fitted.time_scale if fitted is not None else 1.0
     cards = [scheduling.CardState(scheduling.State(row[0]), *row[1:]) for row in rows]
-    key_parts = [now.strftime("%Y-%m-%dT%H"), parameters, workload.RETENTIONS, rows]
+    key_parts = [now.strftime("%Y-%m-%dT%H"), parameters, time_scale, workload.RETENTIONS, rows]
     digest = hashlib.sha256(json.dumps(key_parts, default=str).encode()).hexdigest()
     key = f"review-workload:{user_id}:{digest}"
     found = cache.get(key)
     if found is None:
-        points = workload.expected_workload(cards, now=now, parameters=parameters)
+        points = workload.expected_workload(
+            cards, now=now, parameters=parameters, time_scale=time_scale
+        )
         found = Workload(
             points=points, items=len(cards), followed=min(len(cards), workload.MAX_CARDS)
         )

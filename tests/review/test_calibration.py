@@ -107,6 +107,33 @@ def test_predictions_worse_than_a_constant_withdraw_the_set_in_use(copy, setting
 
 
 @pytest.mark.django_db
+def test_a_set_is_judged_on_its_own_predictions_never_on_the_set_before_it(copy, settings):
+    settings.REVIEW_FITTED_PARAMETERS = True
+    older = _site_set()
+    with time_machine.travel(NOW, tick=False):
+        (log,) = review_record_attempt(
+            attempt=make_attempt(make_problem(copy), mistake=MistakeCode.OMITTED_TERM)
+        )
+    template = ReviewLog.objects.get(pk=log.pk)
+    assert template.parameters == older
+    for n in range(120):  # the older set's predictions, confident and wrong
+        template.pk = None
+        template.attempt = make_attempt(make_problem(copy), mistake=MistakeCode.OMITTED_TERM)
+        template.origin = ReviewLog.Origin.REVIEW
+        recalled = n % 2 == 0
+        template.rating = ReviewLog.Rating.GOOD if recalled else ReviewLog.Rating.AGAIN
+        template.predicted_recall = 0.05 if recalled else 0.95
+        template.reviewed_at = NOW - timedelta(hours=1 + n)
+        template.save()
+    newer = _site_set(fitted_at=NOW - timedelta(hours=1))  # adopted after those reviews
+    (site,) = (r for r in review_calibration_report(now=NOW) if r.kind == "")
+    assert site.worse_than_constant and not site.withdrew
+    newer.refresh_from_db()
+    assert newer.withdrawn_at is None
+    assert review_parameters_current(user_id=copy.owner_id) == newer
+
+
+@pytest.mark.django_db
 def test_good_predictions_withdraw_nothing(copy):
     in_use = _site_set()
     with time_machine.travel(NOW, tick=False):

@@ -201,6 +201,7 @@ def _review_session(learner: SimLearner, rates: MistakeRates, session: Session) 
             scheduling.card_of(item),
             at=session.now,
             parameters=fitted.parameters if fitted is not None else None,
+            time_scale=fitted.time_scale if fitted is not None else 1.0,
         )
         lesson = learner.mind.lessons.get((item.kind, item.mistake))
         if lesson is not None:
@@ -345,10 +346,13 @@ def _count_logs(tally: Tally) -> None:
     tally.adopted_sets = sets.filter(adopted=True).count()
 
 
-def longest_interval(parameters: list[float] | None, *, goods: int = LONGEST_GOODS) -> float:
+def longest_interval(
+    parameters: list[float] | None, *, goods: int = LONGEST_GOODS, time_scale: float = 1.0
+) -> float:
     """Return the longest interval (days) the site's scheduler (``scheduling.card_review``, its
-    cap included) gives a new card under ``parameters`` rated Good on each due date, ``goods``
-    times, at any retention a learner may choose (``fitting.CHECKED_RETENTIONS``)."""
+    cap included) gives a new card under ``parameters`` on ``time_scale`` rated Good on each
+    due date, ``goods`` times, at any retention a learner may choose
+    (``fitting.CHECKED_RETENTIONS``)."""
     longest = 0.0
     for retention in fitting.CHECKED_RETENTIONS:
         card = scheduling.card_new(now=START)
@@ -360,6 +364,7 @@ def longest_interval(parameters: list[float] | None, *, goods: int = LONGEST_GOO
                 at=at,
                 desired_retention=retention,
                 parameters=parameters,
+                time_scale=time_scale,
             )
             longest = max(longest, (card.due - at).total_seconds() / 86400)
     return longest
@@ -373,7 +378,9 @@ def _intervals(tally: Tally) -> None:
         ((due - at).total_seconds() / 86400 for at, due in logs.values_list("reviewed_at", "due")),
         default=0.0,
     )
-    fitted = [longest_interval(s.parameters) for s in ParameterSet.objects.all()]
+    fitted = [
+        longest_interval(s.parameters, time_scale=s.time_scale) for s in ParameterSet.objects.all()
+    ]
     tally.longest_fitted_interval = max(fitted, default=None)
 
 

@@ -23,9 +23,11 @@ def review_calibration_report(*, now: datetime | None = None) -> list[Calibratio
     practice's logs are its failures alone, and scoring them would count the prediction wrong
     by selection, not by memory (``fitting._is_target`` leaves them out of fitting too).
 
-    An explicit outcome is recalled unless rated Again. When the site-wide log loss is no better
-    than a constant guess on at least ``MIN_REVIEWS_TO_WITHDRAW`` reviews, the site's set in use
-    (if any) is withdrawn, so the last set not withdrawn (or py-fsrs's defaults) schedules.
+    An explicit outcome is recalled unless rated Again. When the predictions the site's set in
+    use made itself (the window's reviews whose log names it) lose to a constant guess on at
+    least ``MIN_REVIEWS_TO_WITHDRAW`` of them, that set is withdrawn, so the last set not
+    withdrawn (or py-fsrs's defaults) schedules. A set is judged on its own predictions only:
+    one adopted a day ago is not withdrawn for the predictions of the set before it.
     """
     now = now or timezone.now()
     start = now - WINDOW
@@ -35,13 +37,8 @@ def review_calibration_report(*, now: datetime | None = None) -> list[Calibratio
             reviewed_at__lte=now,
             origin=ReviewLog.Origin.REVIEW,
             predicted_recall__isnull=False,
-        ).values_list("item__kind", "predicted_recall", "rating")
+        ).values_list("item__kind", "predicted_recall", "rating", "parameters_id")
     )
-    groups: dict[str, list[tuple[float, bool]]] = {"": []}
-    for kind, predicted, rating in rows:
-        pair = (float(predicted), rating != ReviewLog.Rating.AGAIN)
-        groups[""].append(pair)
-        groups.setdefault(kind, []).append(pair)
     in_use = (
         ParameterSet.objects.filter(
             scope=ParameterSet.Scope.SITE, adopted=True, withdrawn_at__isnull=True
@@ -49,6 +46,15 @@ def review_calibration_report(*, now: datetime | None = None) -> list[Calibratio
         .order_by("-fitted_at", "-pk")
         .first()
     )
+    groups: dict[str, list[tuple[float, bool]]] = {"": []}
+    by_in_use: list[tuple[float, bool]] = []
+    for kind, predicted, rating, parameters_id in rows:
+        pair = (float(predicted), rating != ReviewLog.Rating.AGAIN)
+        groups[""].append(pair)
+        groups.setdefault(kind, []).append(pair)
+        if in_use is not None and parameters_id == in_use.pk:
+            by_in_use.append(pair)
+    own = calibration.calibration_of(by_in_use)
     reports = []
     with transaction.atomic():
         for kind in sorted(groups):
@@ -69,9 +75,9 @@ def review_calibration_report(*, now: datetime | None = None) -> list[Calibratio
             )
             if (
                 kind == ""
-                and in_use is not None
-                and report.worse_than_constant
-                and report.reviews >= MIN_REVIEWS_TO_WITHDRAW
+                and own is not None
+                and own.log_loss >= own.constant_log_loss
+                and own.reviews >= MIN_REVIEWS_TO_WITHDRAW
             ):
                 in_use.withdrawn_at = now
                 in_use.save(update_fields=["withdrawn_at"])

@@ -67,6 +67,7 @@ def card_rate(
             scheduling.card_of(item),
             at=at,
             parameters=fitted.parameters if fitted is not None else None,
+            time_scale=fitted.time_scale if fitted is not None else 1.0,
         )
         if item.stability is not None
         else None
@@ -77,6 +78,7 @@ def card_rate(
         at=at,
         desired_retention=review_settings.desired_retention,
         parameters=fitted.parameters if fitted is not None else None,
+        time_scale=fitted.time_scale if fitted is not None else 1.0,
     )
     card = spread_due(item=item, card=card, at=at, review_settings=review_settings)
     columns = scheduling.card_columns(card)
@@ -204,6 +206,7 @@ def card_credit(
         at=at,
         desired_retention=review_settings.desired_retention,
         parameters=fitted.parameters if fitted is not None else None,
+        time_scale=fitted.time_scale if fitted is not None else 1.0,
     )
     previous_due = item.due
     item.due = max(item.due, credited_due(item, good_due=good.due, at=at, fraction=fraction))

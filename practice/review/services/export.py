@@ -90,6 +90,7 @@ def _parameter_set_entry(parameters: ParameterSet) -> dict[str, Any]:
         "id": parameters.pk,
         "scope": parameters.scope,
         "parameters": parameters.parameters,
+        "time_scale": parameters.time_scale,
         "fitted_at": parameters.fitted_at.isoformat(),
         "logs": parameters.logs,
         "log_loss": parameters.log_loss,

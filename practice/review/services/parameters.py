@@ -3,8 +3,10 @@
 The site-wide set is fitted once the optimizer has enough logs (it gives back its defaults
 below its own minimum); a learner's own set once they have ``LEARNER_MIN_LOGS`` logs. A new set
 is stored whatever its scores, and adopted only when it beats the set in use on later reviews
-held out by time (``practice.review.fitting``). Setting ``REVIEW_FITTED_PARAMETERS`` off keeps
-every card on py-fsrs's defaults.
+held out by time (``practice.review.fitting``). When the 21 weights cannot be fitted (too few
+failed reviews, or a set refused), a time scale for the weights in use is fitted instead
+(``fitting.fit_time_scale``) and stored and judged the same way. Setting
+``REVIEW_FITTED_PARAMETERS`` off keeps every card on py-fsrs's defaults.
 """
 
 from collections import defaultdict
@@ -74,9 +76,16 @@ def review_parameters_fit(
         .order_by("-fitted_at", "-pk")
         .first()
     )
+    histories = _histories(rows)
     fit = fitting.fit_parameters(
-        _histories(rows),
+        histories,
         current=current.parameters if current is not None else None,
+        current_scale=current.time_scale if current is not None else 1.0,
+        min_test_reviews=MIN_TEST_REVIEWS,
+    ) or fitting.fit_time_scale(
+        histories,
+        parameters=current.parameters if current is not None else None,
+        current_scale=current.time_scale if current is not None else 1.0,
         min_test_reviews=MIN_TEST_REVIEWS,
     )
     if fit is None:
@@ -86,6 +95,7 @@ def review_parameters_fit(
             scope=scope,
             user_id=user_id,
             parameters=list(fit.parameters),
+            time_scale=fit.time_scale,
             fitted_at=now,
             logs=len(rows),
             train_reviews=fit.train_reviews,
