@@ -440,3 +440,17 @@ def test_a_practice_mistake_on_a_graduated_item_is_a_lapse_at_once(copy):
     assert (after.lapses, after.reps) == (item.lapses + 1, item.reps + 1)
     assert after.state == scheduling.State.Relearning
     assert after.due <= at + scheduling.RELEARNING_STEPS[0]  # back within the hour
+
+
+@pytest.mark.parametrize("fraction", [0.0, 0.51, 1.0])
+def test_credit_is_never_a_full_review_nor_more_than_the_evidence_cap(fraction):
+    from practice.review.services.cards import card_credit
+
+    with pytest.raises(ValueError, match="never a full review"):
+        card_credit(
+            item=None,
+            attempt=None,
+            fraction=fraction,
+            origin=ReviewLog.Origin.IMPLICIT,
+            review_settings=None,
+        )

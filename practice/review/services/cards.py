@@ -10,6 +10,7 @@ from django.utils import timezone
 from practice.models import Attempt, Reveal
 
 from .. import scheduling
+from ..evidence import MAX_SHARE
 from ..models import ParameterSet, ReviewItem, ReviewLog, ReviewSettings
 from ..selectors import review_parameters_current
 
@@ -180,21 +181,15 @@ def card_credit(
 ) -> ReviewLog:
     """Give the item's card credit from a right answer elsewhere; append the log.
 
-    A fraction of 1 is an implicit review: py-fsrs rates the card Good at the answer's moment
-    (an early review when the card is not due, which FSRS's short-term and retrievability terms
-    account for). A smaller fraction leaves the card's memory state alone and only pushes its
-    due date (``credited_due``), never earlier than the due date it had. The caller holds the
-    item's row lock and saves ``CARD_FIELDS``.
+    Credit is evidence, never a review: the fraction (0 < f <= ``evidence.MAX_SHARE``, the
+    caller's evidence share or capped graph fraction) leaves the card's memory state alone and
+    only pushes its due date (``credited_due``), never earlier than the due date it had. The
+    caller holds the item's row lock and saves ``CARD_FIELDS``.
     """
-    if not 0 < fraction <= 1:
-        raise ValueError(f"a credit fraction lies in (0, 1]: {fraction}")
-    if fraction == 1:
-        return card_rate(
-            item=item,
-            attempt=attempt,
-            rating=scheduling.Rating.Good,
-            origin=origin,
-            review_settings=review_settings,
+    if not 0 < fraction <= MAX_SHARE:
+        raise ValueError(
+            f"a credit fraction lies in (0, {MAX_SHARE:g}]: {fraction}; credit is evidence,"
+            " never a full review"
         )
     if item.stability is None or item.difficulty is None:
         raise ValueError("a card never reviewed has no interval to push; rate it instead")
