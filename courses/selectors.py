@@ -7,13 +7,13 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import Http404
 
-from basislab.prepared import PreparedSelect
+from basislab.compiled_reads import CompiledRead
 
 from .graph import CreditEdge, credit_targets, graph_from_json
 from .models import CourseCopy, CourseVersion, Idea, IdeaProgress, Note, Page
 
 
-# Reads every page of a copy makes, built by the ORM once per process (basislab.prepared).
+# Reads every page of a copy makes, built by the ORM once per process (basislab.compiled_reads).
 def _owned_copy(copy_id: int, owner_id: int) -> QuerySet:
     return CourseCopy.objects.select_related("course", "version").filter(
         pk=copy_id, owner_id=owner_id
@@ -27,8 +27,8 @@ def _owned_copy_noted(copy_id: int, owner_id: int, page_slug: str) -> QuerySet:
     return _owned_copy(copy_id, owner_id).annotate(note_text=Subquery(notes))
 
 
-_COPY = PreparedSelect(_owned_copy, copy_id=int, owner_id=int)
-_COPY_NOTED = PreparedSelect(_owned_copy_noted, copy_id=int, owner_id=int, page_slug=str)
+_COPY = CompiledRead(_owned_copy, copy_id=int, owner_id=int)
+_COPY_NOTED = CompiledRead(_owned_copy_noted, copy_id=int, owner_id=int, page_slug=str)
 
 
 def access_copy(*, user: AbstractBaseUser | AnonymousUser, copy_id: int) -> CourseCopy:

@@ -7,8 +7,8 @@ from django.db.models import Count, F, Q, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404
 
+from basislab.compiled_reads import CompiledRead
 from basislab.literal import Choice
-from basislab.prepared import PreparedSelect
 from courses.models import CourseCopy
 from grading.kinds import MISTAKES_BY_KIND, MistakeCode, ProblemKind, Status
 
@@ -19,7 +19,7 @@ EXAMPLES_PER_MISTAKE = 3
 
 
 # The ownership-checked lookups every practice request makes, built by the ORM once per process
-# (basislab.prepared): the problem with its copy and the copy's version; the attempt with its
+# (basislab.compiled_reads): the problem with its copy and the copy's version; the attempt with its
 # problem, the problem's copy and that copy's version (Continue finds the course's ideas by it).
 def _owned_problem(problem_id: int, owner_id: int, copy_id: int | None = None) -> QuerySet:
     found = ProblemInstance.objects.select_related("copy__version")
@@ -33,10 +33,10 @@ def _owned_attempt(attempt_id: int, owner_id: int, copy_id: int | None = None) -
     return found if copy_id is None else found.filter(copy_id=copy_id)
 
 
-_PROBLEM = PreparedSelect(_owned_problem, problem_id=int, owner_id=int)
-_PROBLEM_IN_COPY = PreparedSelect(_owned_problem, problem_id=int, owner_id=int, copy_id=int)
-_ATTEMPT = PreparedSelect(_owned_attempt, attempt_id=int, owner_id=int)
-_ATTEMPT_IN_COPY = PreparedSelect(_owned_attempt, attempt_id=int, owner_id=int, copy_id=int)
+_PROBLEM = CompiledRead(_owned_problem, problem_id=int, owner_id=int)
+_PROBLEM_IN_COPY = CompiledRead(_owned_problem, problem_id=int, owner_id=int, copy_id=int)
+_ATTEMPT = CompiledRead(_owned_attempt, attempt_id=int, owner_id=int)
+_ATTEMPT_IN_COPY = CompiledRead(_owned_attempt, attempt_id=int, owner_id=int, copy_id=int)
 # How many of a problem's own attempts its page lists, newest first.
 PROBLEM_ATTEMPTS_SHOWN = 20
 
@@ -50,12 +50,12 @@ def _attempts_beside(attempt_id: int, owner_id: int, copy_id: int) -> QuerySet:
     return found.order_by("-created_at", "-pk")[:PROBLEM_ATTEMPTS_SHOWN]
 
 
-_ATTEMPTS_BESIDE = PreparedSelect(_attempts_beside, attempt_id=int, owner_id=int, copy_id=int)
+_ATTEMPTS_BESIDE = CompiledRead(_attempts_beside, attempt_id=int, owner_id=int, copy_id=int)
 
 
 def _owned(
     user: AbstractBaseUser | AnonymousUser,
-    reads: tuple[PreparedSelect, PreparedSelect],
+    reads: tuple[CompiledRead, CompiledRead],
     copy_id: int | None,
     **ids: int,
 ):

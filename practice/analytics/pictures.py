@@ -1,5 +1,5 @@
 """The analytics pages' pictures: horizontal bars of shares, drawn with the one SVG toolkit
-(``practice.generators.svg``) by the progress pictures' rules: presentation attributes only,
+(``practice.generators.draw.svg``) by the progress pictures' rules: presentation attributes only,
 every text escaped, a ``<title>`` and ``<desc>``, at most ``WIDTH`` pixels wide with text of
 ``FONT_SIZE`` pixels, so on a 390 px phone it is drawn at its own size. Each picture stands
 beside the table of its numbers; the bars carry their numbers (``data-value``) for the tests.
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from practice.generators.svg import COLOURS, document, rect, text
+from practice.generators.draw.svg import COLOURS, document, rect, text
 
 from .selectors import LevelRow, RecurrenceRow, Share
 

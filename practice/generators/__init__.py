@@ -2,7 +2,9 @@
 
 Pure code (NumPy for randomness, the grading engine for the mistake catalog; no Django). One
 module per kind, `practice/generators/<kind>.py`, holds the kind's generator, its statement and
-its picture; the package imports every module, and defining a generator registers it.
+its picture, drawn with the helpers of `draw/` from the word lists of `words/`; the package
+imports every module of this folder (not those two packages), and defining a generator
+registers it. `docs/kinds.md` has the table of where each part of a kind lives.
 
     generate("weighted_sum", seed=7, level=2)                       # a spec (plain JSON)
     generate("weighted_sum", seed=7, level=2, target="omitted_term")
@@ -18,14 +20,17 @@ from typing import Any
 
 from .base import REGISTRY, GenerationError, ProblemGenerator
 
-# Modules that are not a kind's generator: shared machinery.
-_SHARED = {"base", "figures", "geometry", "labels", "statement", "vocab"}
+# Modules of this folder that define no generator: shared machinery. The packages beside the
+# kinds (`draw`, the pictures' helpers; `words`, the word lists) are not kinds either, and are
+# skipped as packages; `declared` makes the generators of the declared kinds, so it is imported.
+_SHARED = {"base", "statement"}
 
 
 def _discover() -> None:
     for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if module.name not in _SHARED and not module.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{module.name}")
+        if module.ispkg or module.name in _SHARED or module.name.startswith("_"):
+            continue
+        importlib.import_module(f"{__name__}.{module.name}")
 
 
 _discover()

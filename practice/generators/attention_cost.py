@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from grading.kinds.attention_cost import entries
 
 from .base import Draw, ProblemGenerator
-from .text_figures import COLOURS, label, svg_root
+from .draw.text_figures import COLOURS, label, svg_root
 
 
 @dataclass(frozen=True)

@@ -214,7 +214,7 @@ class ProblemGenerator(ABC):
     spec), ``statement`` (Markdown with ``$...$`` TeX) and, when it has one, ``picture`` (SVG);
     ``plausible`` (a cheap pre-filter) and ``shows_clearly`` (whether a targeted mistake is
     visible) when the defaults do not fit. Defining the class registers it (the package
-    imports every module), so adding a kind's generator is adding its module.
+    imports every module of its folder), so adding a kind's generator is adding its module.
     """
 
     kind: ClassVar[str]

@@ -16,9 +16,9 @@ from typing import ClassVar
 from grading import bpe
 
 from .base import Draw, ProblemGenerator
-from .boxes import Figure, text_width
+from .draw.boxes import Figure, text_width
 from .statement import format_example, md_word
-from .words_pieces import BPE_FAMILIES, BPE_NEW_WORDS
+from .words.pieces import BPE_FAMILIES, BPE_NEW_WORDS
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """``bpe_train``: the first k merges learned from a few words with counts.
 
-Words come from one family of ``words_pieces.BPE_FAMILIES`` (so frequent pairs emerge), with
+Words come from one family of ``words.pieces.BPE_FAMILIES`` (so frequent pairs emerge), with
 counts drawn per word. A problem is kept when every catalogued mistake changes some merge, no
 two mistakes give the same merges, the first tie at the top involves exactly two pairs, and
 every tie at the top is one Hugging Face's BpeTrainer breaks the same way as the stated
@@ -17,9 +17,9 @@ from typing import ClassVar
 from grading import bpe
 
 from .base import Draw, ProblemGenerator
-from .boxes import Figure, text_width
+from .draw.boxes import Figure, text_width
 from .statement import format_example, md_word
-from .words_pieces import BPE_FAMILIES
+from .words.pieces import BPE_FAMILIES
 
 # Format examples, tried in order (see statement.format_example).
 _MERGE_EXAMPLES = ("l o; lo w; e r", "a b; ab c; d e", "x y; xy z; u v")

@@ -9,9 +9,9 @@ from typing import Any, ClassVar
 from grading.kinds._markdown import md_emphasis
 
 from .base import Draw, ProblemGenerator
+from .draw.text_figures import BOX_HEIGHT, COLOURS, label, legend, shown, svg_root
 from .statement import md_word
-from .text_figures import BOX_HEIGHT, COLOURS, label, legend, shown, svg_root
-from .words_characters import COMMON_WORDS, draw_words
+from .words.characters import COMMON_WORDS, draw_words
 
 LATIN = frozenset(string.ascii_letters + " ")
 

@@ -18,10 +18,10 @@ from typing import Any, ClassVar
 
 from grading.kinds.closed_form_noise import ClosedFormNoiseKind, alpha_bar
 
-from . import labels, svg
 from .base import Draw, ProblemGenerator, frac_str
+from .draw import labels, svg
+from .draw.sketch import Sketch
 from .noise_step import _entry, _tex_value, stands_out
-from .sketch import Sketch
 from .statement import tex_number
 
 # Paper-friendly schedules (levels 1 and 3): every 1 - beta = (k / (k + 1))^2, so

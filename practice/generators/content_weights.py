@@ -12,16 +12,16 @@ from typing import ClassVar
 
 from grading.kinds import MistakeCode
 
-from . import figures
 from .base import Draw, ProblemGenerator, distinct_rows, frac_str
-from .figures import Arrow, Number, Panel, h_label, mix_arrows, vec
+from .draw import figures
+from .draw.figures import Arrow, Number, Panel, h_label, mix_arrows, vec
 from .statement import (
     md_sentence,
     md_word,
     positions,
     row_lines,
 )
-from .vocab import draw_sentence
+from .words.vocab import draw_sentence
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from typing import Any, ClassVar
 
 from grading.kinds import MistakeCode
 
-from . import figures, plane
 from .base import Draw, ProblemGenerator, distinct_rows, frac_str
-from .figures import Arrow, Number, Panel, h_label, mix_arrows, number, vec
+from .draw import figures, plane
+from .draw.figures import Arrow, Number, Panel, h_label, mix_arrows, number, vec
 from .statement import (
     answer_forms,
     md_sentence,
@@ -22,8 +22,8 @@ from .statement import (
     tex_number,
     tex_vector,
 )
-from .vocab import draw_sentence
 from .weighted_sum import MIX_LEVELS, draw_weights
+from .words.vocab import draw_sentence
 
 
 class ContrastGenerator(figures.ArrowPicture, ProblemGenerator):

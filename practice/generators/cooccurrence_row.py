@@ -17,10 +17,10 @@ from typing import Any, ClassVar
 
 from grading.kinds.cooccurrence_row import CooccurrenceProblem, counts, hits
 
-from . import svg
 from .base import Draw, ProblemGenerator
+from .draw import svg
 from .statement import format_example, md_sentence, md_word
-from .words_embedding import TOPICS, WORD
+from .words.embedding import TOPICS, WORD
 
 
 def _count_examples(n: int) -> tuple[str, ...]:

@@ -15,12 +15,12 @@ from typing import Any, ClassVar
 
 from grading.kinds.cosine_similarity import cosine
 
-from . import geometry, labels, svg
 from .base import Draw, ProblemGenerator
-from .crop import Crop, crop_to
-from .geometry import Point
+from .draw import geometry, labels, svg
+from .draw.crop import Crop, crop_to
+from .draw.geometry import Point
 from .statement import format_example, md_word, tex_vector
-from .words_embedding import WORD_PAIRS
+from .words.embedding import WORD_PAIRS
 
 # Cosines for the format example: (a, b) is a / sqrt(b), also typed a * sqrt(b) / b.
 _ROOT_EXAMPLES = ((7, 65), (5, 38), (4, 57), (9, 130))

@@ -9,7 +9,7 @@ from grading.kinds._markdown import md_emphasis
 from grading.kinds.digit_chunks import chunks_from_left
 
 from .base import Draw, ProblemGenerator
-from .text_figures import BOX_HEIGHT, first_part_pieces, label, legend, svg_root
+from .draw.text_figures import BOX_HEIGHT, first_part_pieces, label, legend, svg_root
 
 # Sentences a number really turns up in; {n} is the number.
 CONTEXTS: tuple[str, ...] = (

@@ -22,8 +22,8 @@ from grading.kinds.greedy_loop import LoopProblem, first_repeated_piece, run
 from grading.spec import number
 
 from .base import Draw, ProblemGenerator
+from .draw.loop_figures import state_graph, states_sketch
 from .greedy_steps import draw_pieces, draw_scores, score_table_markdown
-from .loop_figures import state_graph, states_sketch
 from .statement import format_example, md_word
 
 

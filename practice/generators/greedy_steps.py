@@ -14,10 +14,10 @@ from typing import Any, ClassVar
 from grading.kinds.greedy_steps import GreedyProblem, ScoreTable, decode
 from grading.spec import number
 
-from . import geometry, svg
 from .base import Draw, ProblemGenerator
+from .draw import geometry, svg
 from .statement import md_word
-from .words_decoding import PIECE_SETS
+from .words.decoding import PIECE_SETS
 
 
 @dataclass(frozen=True)

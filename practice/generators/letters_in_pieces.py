@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from grading.kinds._markdown import md_code
 
 from .base import Draw, ProblemGenerator
-from .text_figures import (
+from .draw.text_figures import (
     BOX_HEIGHT,
     COLOURS,
     box,
@@ -20,7 +20,7 @@ from .text_figures import (
     svg_root,
     text_width,
 )
-from .words_letters import ADJECTIVES, NOUNS, NUMBERS, VERBS, all_pieces, phrase_pieces
+from .words.letters import ADJECTIVES, NOUNS, NUMBERS, VERBS, all_pieces, phrase_pieces
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 
 from grading.kinds import MistakeCode
 
-from . import figures
 from .base import Draw, ProblemGenerator, distance, distinct_rows, frac_str
-from .figures import Arrow, Number, Panel, vec
+from .draw import figures
+from .draw.figures import Arrow, Number, Panel, vec
 from .statement import (
     format_example,
     md_sentence,
@@ -18,7 +18,7 @@ from .statement import (
     tex_token,
     tex_vector,
 )
-from .vocab import DISTRACTORS, draw_sentence
+from .words.vocab import DISTRACTORS, draw_sentence
 
 # Rows for the format example, tried in order (see statement.format_example).
 _ROW_EXAMPLES = ("[1, 0]", "[-1, 3]", "[3, -2]", "[-3, -1]", "[1/2, 5]")

@@ -16,11 +16,11 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from . import svg
 from .base import Draw, ProblemGenerator
-from .nearest_figures import NearestScene, arrows_picture, bars_picture, ranking_picture
+from .draw import svg
+from .draw.nearest_figures import NearestScene, arrows_picture, bars_picture, ranking_picture
 from .statement import format_example, md_word, tex_vector
-from .words_embedding import NEIGHBOUR_SETS
+from .words.embedding import NEIGHBOUR_SETS
 
 # Words for the format example: the first that is not a candidate (an option-shaped word that
 # can never be an answer; see statement.format_example).

@@ -17,8 +17,8 @@ from typing import Any, ClassVar
 from grading.kinds._noise_math import value_float, value_tex
 from grading.kinds.noise_step import right_value, right_variance
 
-from . import svg
 from .base import Draw, ProblemGenerator, frac_str
+from .draw import svg
 from .statement import format_example, tex_number
 
 # beta with both sqrt(beta) and sqrt(1 - beta) rational: squares of Pythagorean ratios.

@@ -17,10 +17,10 @@ from typing import Any, ClassVar
 from grading.kinds._noise_math import combine, root
 from grading.kinds.predict_clean import PredictCleanKind, right_estimate
 
-from . import labels, svg
 from .base import Draw, ProblemGenerator, frac_str
+from .draw import labels, svg
+from .draw.sketch import Sketch
 from .noise_step import _entry, _tex_value
-from .sketch import Sketch
 from .statement import tex_number
 
 SQUARE_ALPHA_BARS = ("16/25", "9/25", "144/169", "25/169", "64/289", "225/289")

@@ -23,10 +23,10 @@ from typing import Any, ClassVar
 
 from grading.kinds.repetition_penalty import PenaltyProblem, penalised, top
 
-from . import svg
 from .base import Draw, ProblemGenerator
+from .draw import svg
 from .statement import format_example, md_word, tex_number
-from .words_decoding import PIECE_SETS
+from .words.decoding import PIECE_SETS
 
 
 def _example(spec: dict, pieces: Sequence[str]) -> str:

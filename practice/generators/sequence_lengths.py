@@ -9,8 +9,8 @@ from typing import Any, ClassVar
 from grading.kinds._markdown import md_code, md_emphasis
 
 from .base import Draw, ProblemGenerator
-from .text_figures import COLOURS, label, legend, shown, svg_root
-from .words_characters import draw_words, passage_pieces
+from .draw.text_figures import COLOURS, label, legend, shown, svg_root
+from .words.characters import draw_words, passage_pieces
 
 
 @dataclass(frozen=True)

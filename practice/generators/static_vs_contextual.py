@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 from .base import Draw, ProblemGenerator, distinct_rows, frac_str
 from .noise_step import stands_out
 from .statement import md_sentence, md_word, tex_number, tex_vector
-from .vocab import DISTRACTORS, draw_sentence
 from .weighted_sum import MIX_LEVELS, draw_weights
+from .words.vocab import DISTRACTORS, draw_sentence
 
 EXTRA_ENTRIES = {1: 1, 2: 2, 3: 2, 4: 3}
 
@@ -100,6 +100,6 @@ class StaticVsContextualGenerator(ProblemGenerator):
     def picture(
         self, spec: dict, answer: Any = None, *, solution: bool | None = None
     ) -> str | None:
-        from .layer_figures import contrast_picture
+        from .draw.layer_figures import contrast_picture
 
         return contrast_picture(spec, answer, solution=solution)

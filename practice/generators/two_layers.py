@@ -4,7 +4,7 @@ Sentences are today's (``vocab.FRAMES`` through ``vocab.draw_sentence``), restri
 where the ambiguous word stands at least two places from the edge the window looks towards, so
 every sum has all its terms. Levels 1 and 2 use a left-to-right window (the word and the one
 before it); levels 3 and 4 look both ways. At level 2, and at level 3 when the sentence is long
-enough, a second sentence differs only outside the two layers' reach (``words_layers``): the
+enough, a second sentence differs only outside the two layers' reach (``words.layers``): the
 statement shows that its output at the word is the same vector.
 """
 
@@ -23,8 +23,8 @@ from .statement import (
     row_lines,
     tex_number,
 )
-from .vocab import FRAMES, WORD, Sentence
-from .words_layers import outside_swap
+from .words.layers import outside_swap
+from .words.vocab import FRAMES, WORD, Sentence
 
 WINDOW_OF_LEVEL = {1: "previous", 2: "previous", 3: "both", 4: "both"}
 OFFSETS = {"previous": (-1, 0), "both": (-1, 0, 1)}
@@ -62,7 +62,7 @@ class TwoLayersGenerator(ProblemGenerator):
 
     def draw_fields(self, draw: Draw, level: int, target: Any) -> dict:
         window = WINDOW_OF_LEVEL[level]
-        from .vocab import AMBIGUOUS_WORDS
+        from .words.vocab import AMBIGUOUS_WORDS
 
         sentence = Sentence(
             frame=draw.choice(frames_for(level)),
@@ -134,7 +134,7 @@ class TwoLayersGenerator(ProblemGenerator):
     def picture(
         self, spec: dict, answer: Any = None, *, solution: bool | None = None
     ) -> str | None:
-        from .layer_figures import layers_picture
+        from .draw.layer_figures import layers_picture
 
         return layers_picture(spec, answer, solution=solution)
 

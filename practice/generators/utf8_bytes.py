@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from .base import Draw, ProblemGenerator
-from .boxes import Figure
+from .draw.boxes import Figure
 from .statement import md_word
-from .words_pieces import UTF8_LEVELS
+from .words.pieces import UTF8_LEVELS
 
 PATTERNS = (
     ("$0 \\le c \\le 127$", "1", "`0xxxxxxx`"),

@@ -9,9 +9,9 @@ from typing import Any, ClassVar
 
 from grading.kinds import MistakeCode
 
-from . import figures
 from .base import Draw, ProblemGenerator, composition, distance, distinct_rows, frac_str
-from .figures import Arrow, Number, Panel, h_label, mix_arrows, number, vec
+from .draw import figures
+from .draw.figures import Arrow, Number, Panel, h_label, mix_arrows, number, vec
 from .statement import (
     answer_forms,
     md_sentence,
@@ -19,7 +19,7 @@ from .statement import (
     mix_lines,
     positions,
 )
-from .vocab import draw_sentence
+from .words.vocab import draw_sentence
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from grading.kinds._markdown import md_code
 from grading.kinds.whitespace_pieces import longest_match
 
 from .base import Draw, ProblemGenerator
-from .text_figures import (
+from .draw.text_figures import (
     BOX_HEIGHT,
     answer_pieces,
     box,

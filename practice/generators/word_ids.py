@@ -14,9 +14,9 @@ from typing import Any, ClassVar
 from grading.kinds.word_ids import PUNCTUATION, UNK, split_tokens
 
 from .base import Draw, ProblemGenerator
-from .boxes import Figure, text_width
+from .draw.boxes import Figure, text_width
 from .statement import md_word
-from .words_pieces import (
+from .words.pieces import (
     DETERMINERS,
     ING_FORMS,
     NAMES,

@@ -1,5 +1,5 @@
 """The workload picture of the review settings page: expected reviews a day against desired
-retention, drawn with the one SVG toolkit (``practice.generators.svg``) by the progress
+retention, drawn with the one SVG toolkit (``practice.generators.draw.svg``) by the progress
 pictures' rules (``practice.today.pictures``): presentation attributes only, every text
 escaped, a ``<title>`` and ``<desc>``, at most ``WIDTH`` pixels wide with text of
 ``FONT_SIZE`` pixels, so on a 390 px phone it is drawn at its own size. The page beside it
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 
-from practice.generators.svg import Axis, circle, document, line, polyline, text
+from practice.generators.draw.svg import Axis, circle, document, line, polyline, text
 
 from .workload import WorkloadPoint
 

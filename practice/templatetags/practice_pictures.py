@@ -2,7 +2,7 @@
 
 from django import template
 
-from practice.generators.svg import draws_answer as _draws_answer
+from practice.generators.draw.svg import draws_answer as _draws_answer
 
 register = template.Library()
 

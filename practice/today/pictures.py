@@ -1,11 +1,11 @@
 """The progress pictures as SVG, drawn from plain numbers: the review forecast, answers and
 named mistakes by week, an idea's level, and a review item's history.
 
-Same rules as the problems' pictures (``practice.generators.svg``, the one toolkit): presentation
-attributes only (no ``style`` attribute, no ``<style>``, no script), every text escaped, a
-``<title>`` and ``<desc>`` for screen readers. Each picture is at most ``WIDTH`` pixels wide
-with text of ``FONT_SIZE`` pixels, so on a 390 px phone it needs no scaling; the page beside
-it lists the same numbers in a table.
+Same rules as the problems' pictures (``practice.generators.draw.svg``, the one toolkit):
+presentation attributes only (no ``style`` attribute, no ``<style>``, no script), every text
+escaped, a ``<title>`` and ``<desc>`` for screen readers. Each picture is at most ``WIDTH``
+pixels wide with text of ``FONT_SIZE`` pixels, so on a 390 px phone it needs no scaling; the
+page beside it lists the same numbers in a table.
 """
 
 import math
@@ -16,7 +16,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from practice.generators.svg import document, line, rect, text
+from practice.generators.draw.svg import document, line, rect, text
 
 from .progress import ForecastDay, HistoryEntry, WeekOfAnswers
 

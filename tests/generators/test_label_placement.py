@@ -4,7 +4,7 @@ Every registered generator whose class draws a picture is checked, over many see
 level, fresh, solved, and with each catalogued mistake's answer drawn: a kind added later is
 picked up from the registry. The SVG is read back on its own terms: each ``<text>``'s box from
 its x, y, ``text-anchor``, ``dominant-baseline``, font size (inherited from its ancestors'
-attributes or style) and its text, estimated as ``practice.generators.geometry.text_box`` does;
+attributes or style) and its text, estimated as ``practice.generators.draw.geometry.text_box`` does;
 each drawn segment from ``<line>``, ``<polyline>``, ``<polygon>`` and ``<path>`` (M, L, H, V,
 Z; curves sampled), arrow heads from their markers (placed, scaled and turned as SVG does),
 ``translate``/``scale`` transforms applied, with half the stroke width as clearance. Boxes
@@ -23,8 +23,8 @@ import pytest
 
 import grading
 from practice.generators import GENERATORS, ProblemGenerator, generate, render_svg
-from practice.generators import geometry as G
-from practice.generators.geometry import Box
+from practice.generators.draw import geometry as G
+from practice.generators.draw.geometry import Box
 
 NS = "{http://www.w3.org/2000/svg}"
 SEEDS = range(25)

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from practice.generators.geometry import (
+from practice.generators.draw.geometry import (
     Box,
     arrow_segments,
     char_width,
@@ -15,7 +15,7 @@ from practice.generators.geometry import (
     text_box,
     text_width,
 )
-from practice.generators.labels import (
+from practice.generators.draw.labels import (
     Candidate,
     Label,
     along_segment,

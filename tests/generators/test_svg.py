@@ -3,7 +3,8 @@
 import xml.etree.ElementTree as ET
 
 import grading
-from practice.generators import GENERATORS, generate, render_svg, svg
+from practice.generators import GENERATORS, generate, render_svg
+from practice.generators.draw import svg
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -1,5 +1,5 @@
 from practice.generators.base import Draw
-from practice.generators.vocab import (
+from practice.generators.words.vocab import (
     AMBIGUOUS_WORDS,
     FRAMES,
     MODIFIER,

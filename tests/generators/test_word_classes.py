@@ -5,8 +5,8 @@ the subject). Each class is checked with its own spelling test (plurals end in -
 
 import pytest
 
-from practice.generators import vocab, words_characters
-from practice.generators.words_characters import (
+from practice.generators.words import characters, vocab
+from practice.generators.words.characters import (
     ADVERB,
     FRAMES,
     NOUN,
@@ -56,7 +56,7 @@ def test_every_frame_slot_takes_only_words_its_place_allows(frame):
     fitting = [w for w in PIECES if WORD_CLASS[w] in SLOT_CLASSES[slot]]
     assert fitting, frame
     for word in fitting:
-        sentence = words_characters.frame_words(frame, "Ngozi", word)
+        sentence = characters.frame_words(frame, "Ngozi", word)
         assert word in sentence and "{" not in " ".join(sentence)
         assert any(spelled_as(word, c) for c in allowed), (frame, word)
 
@@ -68,7 +68,7 @@ def test_a_word_of_the_wrong_class_is_never_drawn_into_a_slot():
     draw = Draw([5])
     seen = set()
     for _ in range(400):
-        sentence = " ".join(words_characters.draw_words(draw, long=True))
+        sentence = " ".join(characters.draw_words(draw, long=True))
         seen.add(sentence.split(" ", 1)[1])
         assert "the unhappily" not in sentence and "the rebuilt" not in sentence
         assert not any(f"made {w}" in sentence for w in PIECES if WORD_CLASS[w] != PLURAL)

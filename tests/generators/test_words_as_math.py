@@ -18,7 +18,7 @@ from grading.kinds import KINDS
 from grading.spec import load_problem
 from practice.generators import GENERATORS, generate, render_svg
 from practice.generators.declared import DeclaredGenerator
-from practice.generators.svg import math_text
+from practice.generators.draw.svg import math_text
 
 ASCII_MATH = re.compile(r"sqrt\(|abar|_t\b|\*")
 NS = "{http://www.w3.org/2000/svg}"

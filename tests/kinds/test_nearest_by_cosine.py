@@ -54,7 +54,7 @@ def test_right_answer_matches_numpy_and_every_rule_picks_its_own_word(level):
 
 
 def test_the_cosine_winner_is_the_near_antonym_in_generated_problems():
-    from practice.generators.words_embedding import NEIGHBOUR_SETS
+    from practice.generators.words.embedding import NEIGHBOUR_SETS
 
     siblings = {s.query: s.sibling for s in NEIGHBOUR_SETS}
     for seed in range(20):

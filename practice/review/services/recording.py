@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from basislab.prepared import PreparedSelect
+from basislab.compiled_reads import CompiledRead
 from grading.kinds import Status
 from practice.models import Attempt, ProblemInstance
 
@@ -109,10 +109,10 @@ def _item_rated_by(copy_id: int, kind: str, mistake: str, problem_id: int) -> Qu
     return found.order_by("pk")[:1]
 
 
-# Built by the ORM once per process (basislab.prepared): built on every explained wrong answer,
-# this locking select cost about twenty times its run time in Python. FOR UPDATE where the
-# database has it; compiled inside the submit's transaction, as the ORM requires.
-_LOCKED_ITEM = PreparedSelect(_item_rated_by, copy_id=int, kind=str, mistake=str, problem_id=int)
+# Built by the ORM once per process (basislab.compiled_reads): built on every explained wrong
+# answer, this locking select cost about twenty times its run time in Python. FOR UPDATE where
+# the database has it; compiled inside the submit's transaction, as the ORM requires.
+_LOCKED_ITEM = CompiledRead(_item_rated_by, copy_id=int, kind=str, mistake=str, problem_id=int)
 
 
 def _locked_item(*, copy_id: int, kind: str, mistake: str, problem_id: int) -> ReviewItem | None:

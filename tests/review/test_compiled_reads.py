@@ -1,6 +1,6 @@
 """Review's reads against the querysets they stand for: the learner's settings, the review logs
 a right answer left, with and without the reviewed item's own (plain ORM reads), and the locked
-card (a prepared select, basislab.prepared)."""
+card (a compiled read, basislab.compiled_reads)."""
 
 from datetime import timedelta
 

@@ -1,6 +1,6 @@
-"""The prepared selects (basislab.prepared) against the querysets they stand for.
+"""The compiled reads (basislab.compiled_reads) against the querysets they stand for.
 
-Each prepared select must send the very statement its queryset sends, with the same values, and
+Each compiled read must send the very statement its queryset sends, with the same values, and
 give back the same rows as the same models: every field converted as the ORM converts it (the
 spec's JSON, times with their zone) and the joined objects in place, read without a query.
 """
@@ -14,7 +14,7 @@ from django.db.models import Exists, F, OuterRef
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
-from basislab.prepared import PreparedSelect
+from basislab.compiled_reads import CompiledRead
 from courses.models import IdeaProgress, Note
 from courses.services import copy_get_or_create
 from grading.kinds import ProblemKind
@@ -42,17 +42,17 @@ def attempts(copy, problem, submit):
 
 
 @pytest.mark.parametrize("in_copy", [True, False])
-def test_a_prepared_problem_lookup_sends_the_querysets_statement_and_makes_the_same_models(
+def test_a_compiled_problem_lookup_sends_the_querysets_statement_and_makes_the_same_models(
     learner, copy, problem, in_copy
 ):
     copy_id = copy.pk if in_copy else None
     args = (problem.pk, learner.pk, copy_id) if in_copy else (problem.pk, learner.pk)
     orm_rows, orm_sql = _statements(lambda: selectors._owned_problem(*args))
-    prepared = selectors._PROBLEM_IN_COPY if in_copy else selectors._PROBLEM
+    compiled = selectors._PROBLEM_IN_COPY if in_copy else selectors._PROBLEM
     values = {"problem_id": problem.pk, "owner_id": learner.pk}
     if in_copy:
         values["copy_id"] = copy.pk
-    rows, sql = _statements(lambda: prepared.rows(**values))
+    rows, sql = _statements(lambda: compiled.rows(**values))
     assert sql == orm_sql
     assert [_fields(r) for r in rows] == [_fields(r) for r in orm_rows]
     assert isinstance(rows[0].spec, dict) and rows[0].spec == problem.spec
@@ -61,7 +61,7 @@ def test_a_prepared_problem_lookup_sends_the_querysets_statement_and_makes_the_s
     assert more.captured_queries == []
 
 
-def test_a_prepared_attempt_lookup_joins_the_problem_its_copy_and_version(learner, copy, attempts):
+def test_a_compiled_attempt_lookup_joins_the_problem_its_copy_and_version(learner, copy, attempts):
     for attempt in attempts:
         orm = list(selectors._owned_attempt(attempt.pk, learner.pk, copy.pk))
         with CaptureQueriesContext(connection) as captured:
@@ -148,35 +148,35 @@ def test_a_select_is_built_once_per_connection(problem):
         built.append(problem_id)
         return ProblemInstance.objects.filter(pk=problem_id)
 
-    prepared = PreparedSelect(build, problem_id=int)
-    assert [p.pk for p in prepared.rows(problem_id=problem.pk)] == [problem.pk]
-    assert prepared.rows(problem_id=problem.pk + 1000) == []
-    assert [p.pk for p in prepared.rows(problem_id=str(problem.pk))] == [problem.pk]
+    compiled = CompiledRead(build, problem_id=int)
+    assert [p.pk for p in compiled.rows(problem_id=problem.pk)] == [problem.pk]
+    assert compiled.rows(problem_id=problem.pk + 1000) == []
+    assert [p.pk for p in compiled.rows(problem_id=str(problem.pk))] == [problem.pk]
     assert len(built) == 1 and built[0] < 0  # the placeholder, never a real id
 
 
 def test_a_string_value_is_bound_too(copy):
     Note.objects.create(copy=copy, page_slug="first-page", text="mine")
-    prepared = PreparedSelect(
+    compiled = CompiledRead(
         lambda copy_id, slug: Note.objects.filter(copy_id=copy_id, page_slug=slug),
         copy_id=int,
         slug=str,
     )
-    assert [n.text for n in prepared.rows(copy_id=copy.pk, slug="first-page")] == ["mine"]
-    assert prepared.rows(copy_id=copy.pk, slug="other-page") == []
+    assert [n.text for n in compiled.rows(copy_id=copy.pk, slug="first-page")] == ["mine"]
+    assert compiled.rows(copy_id=copy.pk, slug="other-page") == []
 
 
 @pytest.mark.django_db
-def test_what_cannot_be_prepared_is_refused_with_the_reason():
+def test_what_cannot_be_compiled_is_refused_with_the_reason():
     with pytest.raises(TypeError, match="int or str"):
-        PreparedSelect(lambda token: Attempt.objects.filter(form_token=token), token=uuid.UUID)
-    rewritten = PreparedSelect(lambda text: Attempt.objects.filter(text__contains=text), text=str)
+        CompiledRead(lambda token: Attempt.objects.filter(form_token=token), token=uuid.UUID)
+    rewritten = CompiledRead(lambda text: Attempt.objects.filter(text__contains=text), text=str)
     with pytest.raises(ValueError, match=r"does not bind \['text'\]"):
         rewritten.rows(text="1")
-    values = PreparedSelect(lambda pk: Attempt.objects.filter(pk=pk).values("text"), pk=int)
+    values = CompiledRead(lambda pk: Attempt.objects.filter(pk=pk).values("text"), pk=int)
     with pytest.raises(ValueError, match="not values"):
         values.rows(pk=1)
-    plain = PreparedSelect(lambda pk: Attempt.objects.filter(pk=pk), pk=int)
+    plain = CompiledRead(lambda pk: Attempt.objects.filter(pk=pk), pk=int)
     with pytest.raises(TypeError, match="expected values for"):
         plain.rows(id=1)
 
@@ -221,7 +221,7 @@ def test_a_new_problem_is_made_at_the_learners_level_on_the_idea(copy):
 @pytest.mark.django_db
 def test_a_placeholder_the_orm_drops_as_out_of_range_is_refused_by_name():
     # A positive field: the ORM drops a negative value before any SQL, so no placeholder fits.
-    counted = PreparedSelect(lambda n: Attempt.objects.filter(problem__level=n), n=int)
+    counted = CompiledRead(lambda n: Attempt.objects.filter(problem__level=n), n=int)
     with pytest.raises(ValueError, match="out of a field's range"):
         counted.rows(n=1)
 
@@ -230,7 +230,7 @@ def test_a_placeholder_the_orm_drops_as_out_of_range_is_refused_by_name():
 def test_placeholders_fit_a_32_bit_id():
     from django.contrib.auth import get_user_model
 
-    users = PreparedSelect(lambda pk: get_user_model().objects.filter(pk=pk), pk=int)
+    users = CompiledRead(lambda pk: get_user_model().objects.filter(pk=pk), pk=int)
     assert users.rows(pk=1) == list(get_user_model().objects.filter(pk=1))
 
 
@@ -246,8 +246,8 @@ def test_an_annotation_comes_with_its_model_converted_as_the_orm_does(problem, s
             .order_by("pk")
         )
 
-    prepared = PreparedSelect(build, problem_id=int)
-    rows, sql = _statements(lambda: prepared.rows(problem_id=problem.pk))
+    compiled = CompiledRead(build, problem_id=int)
+    rows, sql = _statements(lambda: compiled.rows(problem_id=problem.pk))
     orm, orm_sql = _statements(lambda: build(problem.pk))
     assert sql == orm_sql
     assert [(a.pk, a.superseded, a.twice) for a in rows] == [

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import Draw
+from ..base import Draw
 
 WORD = "{w}"
 MODIFIER = "{c}"

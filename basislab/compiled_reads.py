@@ -1,20 +1,24 @@
-"""A select the ORM builds once per process and connection, then runs with new values.
+"""Compiled reads: a select the ORM compiles once per process and connection, then runs with
+new values.
 
 Building a query costs Django far more than running it: on the Verdict page's attempt lookup
 (three joins) about 1 ms to build and make models against 0.1 ms to run on SQLite. The hot
-reads of every practice request (the ownership-checked lookups, a problem's attempts) are the
-same statement each time with other ids, so ``PreparedSelect`` asks the ORM for the SQL once,
+reads of every practice request (the ownership-checked lookups, the review card's lock) are
+the same statement each time with other ids, so a ``CompiledRead`` asks the ORM for the SQL once,
 with a placeholder id in each slot, and afterwards only binds the ids, runs the statement and
 makes the rows into models with the ORM's own converters and related-object populators. The
 statement is the ORM's, so ownership filters, joins and ordering are exactly the queryset's;
-tests compare each prepared select with its queryset (docs/practice.md lists the reads and their
-tests; tests/practice/test_prepared_selects.py tests this module).
+tests compare each compiled read with its queryset (docs/practice.md lists the reads and their
+tests; tests/practice/test_compiled_reads.py tests this module). The statement is compiled by the
+ORM in Python; it is not a prepared statement of the database (psycopg's server-side prepared
+statements are ``DATABASE_PREPARED_STATEMENTS``, basislab/settings.py), though on PostgreSQL the
+statement it sends may be prepared by psycopg like any other.
 
 Values are whole numbers (ids) or strings (slugs), named with their type. A placeholder must
 come through the ORM unchanged as one parameter, so a lookup that rewrites its value (``contains``)
-or whose SQL depends on it (``None``, a list) is refused when the select is first compiled.
+or whose SQL depends on it (``None``, a list) is refused when the read is first compiled.
 The checks the ORM makes while compiling are made then, once per connection: a
-``select_for_update()`` select must first run inside a transaction, as the ORM requires, and a
+``select_for_update()`` read must first run inside a transaction, as the ORM requires, and a
 later run outside one is not refused again (the reads here run inside the submit's).
 """
 
@@ -38,8 +42,8 @@ def _placeholder(index: int, kind: type) -> int | str:
     if kind is int:
         return _PLACEHOLDER_BASE - index
     if kind is str:
-        return f"\x00prepared placeholder {index}\x00"
-    raise TypeError(f"a prepared select binds int or str values, not {kind.__name__}")
+        return f"\x00compiled-read placeholder {index}\x00"
+    raise TypeError(f"a compiled read binds int or str values, not {kind.__name__}")
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,7 @@ class _Compiled:
     annotations: tuple[tuple[str, int], ...]  # each annotation's name and column, as the ORM
 
 
-class PreparedSelect:
+class CompiledRead:
     """A queryset built from named values, compiled once per connection.
 
     ``build`` takes the values by name and returns the queryset; ``types`` names each value's
@@ -94,7 +98,7 @@ class PreparedSelect:
         }
         queryset = self._build(**placeholders)
         if queryset._iterable_class is not ModelIterable:
-            raise ValueError("a prepared select makes models: not values() or values_list()")
+            raise ValueError("a compiled read makes models: not values() or values_list()")
         compiler = queryset.query.get_compiler(connection=connection)
         try:
             sql, params = compiler.as_sql()

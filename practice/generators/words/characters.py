@@ -15,7 +15,7 @@ use it (``char_vs_word_unknowns``, ``sequence_lengths``).
 
 from __future__ import annotations
 
-from .base import Draw
+from ..base import Draw
 
 # Rare names, as a subword vocabulary cuts them; none of them is in any word vocabulary here.
 NAMES: dict[str, tuple[str, ...]] = {

@@ -1,5 +1,5 @@
-"""The copy's prepared reads (basislab.prepared) against the querysets they stand for: the same
-statement with the same values, the same rows as the same models, the joins in place."""
+"""The copy's compiled reads (basislab.compiled_reads) against the querysets they stand for: the
+same statement with the same values, the same rows as the same models, the joins in place."""
 
 import pytest
 from django.db import connection
