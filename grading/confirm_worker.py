@@ -97,6 +97,7 @@ def _compute(requests: int, replies: int) -> None:
     """Answer jobs from the supervisor until end of input (the computing process)."""
     _limit_memory()
     signal.signal(signal.SIGPROF, signal.SIG_DFL)  # the CPU limit's signal ends the process
+    os.write(replies, READY)  # capped: the supervisor may now send work
     while True:
         header = _read_exactly(requests, _JOB.size)
         if len(header) < _JOB.size:
@@ -136,6 +137,10 @@ class _Computer:
                 os._exit(0)
         os.close(to_child)
         os.close(from_child)
+        # Wait until the computing process has capped its own address space: no job (and no
+        # READY to the parent) before that.
+        if _read_exactly(self.replies, 1) != READY:
+            raise RuntimeError("the computing process ended before it was ready")
 
     def ask(self, count: int, payload: bytes, cpu_ms: int, wall_ms: int) -> bytes:
         """Return the computing process's reply, `TIMED_OUT` when it stopped (its CPU limit or
