@@ -10,8 +10,9 @@ from ..zones import time_zone_names
 
 
 def review_settings_get_or_create(*, user_id: int) -> ReviewSettings:
-    """Return the learner's review settings, creating the defaults on first use (read by a
-    prepared select: every explained mistake reads the learner's desired retention)."""
+    """Return the learner's review settings, creating the defaults on first use (one plain
+    read, ``selectors.review_settings_stored``: every explained mistake reads the learner's
+    desired retention)."""
     found = review_settings_stored(user_id=user_id)
     if found is not None:
         return found
