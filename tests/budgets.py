@@ -53,62 +53,56 @@ SQLITE_COUNTING = 2
 
 # Every stored answer: the user, the problem with its copy; BEGIN, the problem's lock with the
 # form token's check, the attempt's insert.
-_ANSWER = "user, the problem with its copy; BEGIN, the lock with the token check, the insert"
+_ANSWER = "user, problem; BEGIN, lock and token, insert"
 # After the commit, the mistake counts (practice.analytics): BEGIN, the lock timeout, the counts
 # (one statement), the earlier recurrence rows updated, COMMIT; an explained mistake adds its
 # own recurrence row and the problem it was explained at.
-_COUNTED = "after the commit the mistake counts (BEGIN, lock timeout, counts, recurrence, COMMIT"
-_EXPLAINED = f"{_COUNTED}; this mistake's recurrence row, the problem explained)"
+_COUNTED = "after it the mistake counts (BEGIN, timeout, counts, recurrence, COMMIT"
+_EXPLAINED = f"{_COUNTED}, the mistake's row, the problem explained)"
 
 BUDGETS: dict[str, Budget] = {
     "open a problem (redirect)": Budget(
         8,
         20.0,
-        "user, the copy, the idea's open problem (none); BEGIN, the learner's level, the new "
-        "problem's insert, COMMIT: 7, and one spare (7.4 on average under make load, with the "
-        "authored course's kinds, not traced)",
+        "user, copy, open problem (none); BEGIN, level, insert, COMMIT; one spare (7.4 on "
+        "average under make load, not traced)",
         load=True,
     ),
-    "problem page": Budget(
-        3, 23.0, "user, the problem with its copy and version, its attempts", load=True
-    ),
-    "preview (htmx)": Budget(2, 8.0, "user, the problem with its copy", load=True),
+    "problem page": Budget(3, 23.0, "user, problem with copy and version, its attempts", load=True),
+    "preview (htmx)": Budget(2, 8.0, "user, problem", load=True),
     "submit, first wrong answer": Budget(
         25,
         18.0,
-        f"{_ANSWER}, progress; the card (none: made in a savepoint), the review settings (none: "
-        f"made, the learner's first mistake), its log and update; COMMIT; {_EXPLAINED}, the "
-        "month's recurrence count",
+        f"{_ANSWER}, progress; the card and the review settings (both made: a learner's first "
+        f"mistake), log, card update; COMMIT; {_EXPLAINED}, the month's count",
         load=True,
         counted=True,
     ),
     "submit, unreadable answer": Budget(
         6,
         10.0,
-        f"{_ANSWER}, COMMIT (no progress, no review, nothing counted)",
+        f"{_ANSWER}, COMMIT; nothing else",
         load=True,
     ),
     "submit, repeated wrong answer": Budget(
         15,
         17.0,
-        f"{_ANSWER}, progress; the card, already rated for this problem; COMMIT; {_EXPLAINED}",
+        f"{_ANSWER}, progress; the card (rated already); COMMIT; {_EXPLAINED}",
         counted=True,
         cpu_from="make bench",
     ),
     "submit, right after wrong": Budget(
         13,
         12.0,
-        f"{_ANSWER}, the problem marked solved (returning whether a wrong answer came before: "
-        f"one did, so review credits nothing), progress; COMMIT; {_COUNTED})",
+        f"{_ANSWER}, solved (a retry: no credit), progress; COMMIT; {_COUNTED})",
         load=True,
         counted=True,
     ),
     "submit, right first try (credit)": Budget(
         22,
         36.0,
-        f"{_ANSWER}, solved (a first try), progress; the kind's two items locked, which this "
-        "attempt credited, the review settings, per item its last interval, a log and an "
-        f"update; COMMIT; {_COUNTED})",
+        f"{_ANSWER}, solved (a first try), progress; the kind's 2 items locked, credited "
+        f"already, settings, per item last interval, log, update; COMMIT; {_COUNTED})",
         load=True,
         counted=True,
         cpu_from="make bench",
@@ -116,54 +110,52 @@ BUDGETS: dict[str, Budget] = {
     "Verdict page": Budget(
         3,
         20.0,
-        "user, the problem's attempts with the one shown, its problem, copy and version "
-        "joined; Continue's next step (one statement)",
+        "user, the problem's attempts with the one shown (problem, copy, version joined); Continue",
         load=True,
     ),
     "Verdict page, problem solved": Budget(
         6,
         20.0,
-        "the Verdict page's, and the idea's problem now open (the solved one's link), what "
-        "the answer credited in review, one spare (6 in make bench, 5 in the test)",
+        "the Verdict page's, the idea's open problem, the credit shown; one spare (5 in the "
+        "test, 6 in make bench)",
         load=True,
     ),
     "course page": Budget(
-        4, 17.0, "user, the copy with the page's note, progress; Continue", cpu_from="make bench"
+        4, 17.0, "user, copy with note, progress; Continue", cpu_from="make bench"
     ),
     "Today page": Budget(
         13,
         49.0,
-        "user, the course, the copy, progress, the newest version; the review settings, the "
-        "forecast's due dates, the weeks' answers; Continue; the goal, today's count, the days "
-        "in a row, the review badge's count",
+        "user, course, copy, progress, newest version; settings, forecast, weeks; Continue; "
+        "goal, today's count, days in a row, review badge",
         cpu_from="make bench",
     ),
     "review queue": Budget(
         10,
         39.0,
-        "user, the copy, the review settings (twice), today's reviews, the due items, their "
-        "last credit; the due count; today's reviews again, the upcoming items, their credit",
+        "user, copy, settings (twice), done today, due items, their credit; due count; done "
+        "today, upcoming items, their credit",
         cpu_from="make bench",
     ),
     "review, next item": Budget(
         9,
         56.0,
-        "user, the item; BEGIN, the item locked with its variant, COMMIT; its last credit; the "
-        "review settings (twice: the zone); the attempt recalled",
+        "user, item; BEGIN, item locked with its variant, COMMIT; its credit; settings (twice); "
+        "the attempt recalled",
         cpu_from="make bench",
     ),
     "review answer": Budget(
         20,
         31.0,
-        f"{_ANSWER}, progress; whether the attempt rated already, the item, its ratings, the "
-        f"review settings, the log, the card's update; COMMIT; {_EXPLAINED}",
+        f"{_ANSWER}, progress; rated already?, item, its ratings, settings, log, card update; "
+        f"COMMIT; {_EXPLAINED}",
         counted=True,
         cpu_from="make bench",
     ),
     "analytics class page": Budget(
         6,
         35.0,
-        "user, the instructor's context, recurrence, the idea titles, the table, who has each "
+        "user, the instructor's context, recurrence, idea titles, the table, who has each "
         "mistake now",
         cpu_from="make bench",
     ),
