@@ -62,10 +62,10 @@ _EXPLAINED = f"{_COUNTED}, the mistake's row, the problem explained)"
 
 BUDGETS: dict[str, Budget] = {
     "open a problem (redirect)": Budget(
-        8,
+        7,
         20.0,
-        "user, copy, open problem (none); BEGIN, level, insert, COMMIT; one spare (7.4 on "
-        "average under make load, not traced)",
+        "user, copy, open problem (none); BEGIN, level, insert, COMMIT (a process's first open "
+        "on a page also reads the page and its ideas, once)",
         load=True,
     ),
     "problem page": Budget(3, 23.0, "user, problem with copy and version, its attempts", load=True),
@@ -116,8 +116,8 @@ BUDGETS: dict[str, Budget] = {
     "Verdict page, problem solved": Budget(
         6,
         20.0,
-        "the Verdict page's, the idea's open problem, the credit shown; one spare (5 in the "
-        "test, 6 in make bench)",
+        "the Verdict page's, the idea's open problem, what the answer credited (the logs, their "
+        "items)",
         load=True,
     ),
     "course page": Budget(

@@ -45,9 +45,10 @@ BUDGET_NAMES = {
 RIGHT_ANSWERS = ("submit, right after wrong", "submit, right first try (credit)")
 CASE_HEADER = "X-LOAD-CASE"  # gunicorn's spelling of the learners' X-Load-Case
 
-# {name: [requests, CPU seconds, statements]}, by this module's types and by budget names.
-_totals: dict[str, list[float]] = {}
-_budgets: dict[str, list[float]] = {}
+# {name: [requests, CPU seconds, {statements: requests}]}, by this module's types and by
+# budget names.
+_totals: dict[str, list] = {}
+_budgets: dict[str, list] = {}
 _started: dict[str, float] = {}
 _statements = [0]
 _profile: dict[str, cProfile.Profile] = {}
@@ -153,18 +154,17 @@ def post_request(worker: object, req: object, environ: dict, resp: object) -> No
         add(_budgets, name, spent, sent)
 
 
-def add(totals: dict[str, list[float]], name: str, cpu_seconds: float, statements: int) -> None:
-    """Add one request to ``totals[name]``: [requests, CPU seconds, statements, most]."""
-    entry = totals.setdefault(name, [0, 0.0, 0, 0])
+def add(totals: dict[str, list], name: str, cpu_seconds: float, statements: int) -> None:
+    """Add one request to ``totals[name]``: [requests, CPU seconds, {statements: requests}]."""
+    entry = totals.setdefault(name, [0, 0.0, {}])
     entry[0] += 1
     entry[1] += cpu_seconds
-    entry[2] += statements
-    entry[3] = max(entry[3], statements)
+    entry[2][statements] = entry[2].get(statements, 0) + 1
 
 
 def worker_exit(server: object, worker: object) -> None:
     """Write the worker's totals for the load test: {"types": {type: [requests, CPU seconds,
-    statements, most]}, "budgets": the same by tests/budgets.py's names}."""
+    {statements: requests}]}, "budgets": the same by tests/budgets.py's names}."""
     directory = os.environ.get("LOAD_CPU_DIR")
     if directory:
         path = Path(directory) / f"{os.getpid()}.json"
