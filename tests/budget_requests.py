@@ -1,10 +1,11 @@
 """The request types of ``tests/budgets.py``, driven through Django's test Client.
 
 ``build()`` makes the state every type needs on the small fixture course (a learner with a copy,
-a problem answered wrongly once, its review card due, a class with an instructor); each
-``RequestType`` then has an untimed ``prepare`` (a fresh problem for the answers that close or
-open one) and the request itself, ``send``, which asserts its status code. ``tests/test_budgets.py``
-counts the statements of one ``send``; ``tests/benchmarks/bench_budgets.py`` times many.
+two problems answered wrongly once, so two review cards, and a class with an instructor); each
+``RequestType`` then has an untimed ``prepare`` (the review card due or not, a fresh problem for
+the answers that close or first answer one) and the request itself, ``send``, which asserts its
+status code. ``tests/test_budgets.py`` counts the statements of one ``send``;
+``tests/benchmarks/bench_budgets.py`` counts one and times many.
 """
 
 import uuid
@@ -32,7 +33,7 @@ class Scenario:
     answered: object  # a lookup problem with one wrong answer, open: answered wrongly again
     page_problem: object  # a contrast problem with one wrong answer: the problem page shown
     verdict_url: str
-    item: object  # the review item the first wrong answer made, due
+    item: object  # the review item the first wrong answer made (due for the review types)
     state: dict = field(default_factory=dict)
 
 

@@ -3,7 +3,7 @@
 One table, read by ``tests/test_budgets.py`` (which asserts each type's statements at most its
 budget, through Django's test client on the configured database), by ``make bench``
 (``tests/benchmarks/bench_budgets.py``) and ``make load`` (``tests/load/``), which print what
-they measure beside it and flag what is over, and by ``tests/test_docs.py``, which checks the
+they measure beside it and flag what is over; ``tests/test_budgets.py`` also checks the
 table that opens docs/benchmarks.md against this one. Timing is never asserted: the machine is
 shared and its speed moves by 2x between runs.
 
