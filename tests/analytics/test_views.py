@@ -13,6 +13,7 @@ from lti.models import Context, LtiUser, Membership, Platform, RosterEntry
 from practice.analytics.codes import KIND_LEVEL
 from practice.analytics.selectors import PRIVATE_BELOW, code_label
 from practice.review.models import CardState, ReviewItem
+from tests.budgets import BUDGETS
 
 from .cohort import cohort, direct_counts, direct_recurrence
 
@@ -171,8 +172,8 @@ def test_another_class_sees_only_its_own_learner(classroom, client_for):
 
 
 # user, the instructor's context, the course's idea titles, the table, recurrence, who has
-# each mistake now (the session from the cache: Django's cached_db).
-CLASS_PAGE_STATEMENTS = 6
+# each mistake now (the session from the cache: Django's cached_db): exactly its budget.
+CLASS_PAGE_STATEMENTS = BUDGETS["analytics class page"].statements
 
 
 def test_the_class_page_takes_a_fixed_number_of_statements(

@@ -5,6 +5,7 @@ Client against a real database of their own: SQLite in a temporary file, or Post
 DATABASE_URL names it (a ``test_`` database is created and dropped). The bare view inserts one
 Attempt row; the submit request reads the problem, grades the answer, stores the attempt,
 records progress and review, and redirects. Cases are interleaved so drift hits both alike.
+The cases that are request types of tests/budgets.py also show their CPU ms beside the budget.
 """
 
 import os
@@ -122,6 +123,34 @@ def _timed(name: str, call: Callable[[], object], record: bool) -> float:
 
 def _cpu_ratio(name: str, base: str) -> float:
     return statistics.median(_cpu[name]) / statistics.median(_cpu[base])
+
+
+# This benchmark's cases that are request types of tests/budgets.py, with their CPU samples'
+# names; their statements are counted by bench_budgets.
+BUDGETED = {
+    "submit, incorrect answer": ("submit, repeated wrong answer", "submit, incorrect answer"),
+    "submit, incorrect, new problem (card rated)": ("submit, first wrong answer", "fresh wrong"),
+    "submit, correct answer": ("submit, right after wrong", "correct"),
+    "preview (htmx)": ("preview (htmx)", "preview (htmx)"),
+    "problem page (one attempt)": ("problem page", "problem page (one attempt)"),
+    "verdict page": ("Verdict page", "verdict page"),
+    "course page": ("course page", "course page"),
+}
+
+
+def _budget_columns(case: str) -> dict:
+    """Return the median CPU ms of a budgeted case beside its CPU budget, and the verdict."""
+    from tests.budgets import BUDGETS, verdict
+
+    if case not in BUDGETED:
+        return {}
+    name, samples = BUDGETED[case]
+    cpu_ms = statistics.median(_cpu[samples]) * 1000
+    return {
+        "cpu_ms": cpu_ms,
+        "budget_cpu_ms": BUDGETS[name].cpu_ms,
+        "budget": f"{verdict(name, None, cpu_ms)} ({name})",
+    }
 
 
 def _measure(cases: dict[str, Callable[[], None]], rounds: int) -> dict[str, list[float]]:
@@ -337,6 +366,7 @@ def _run(label: str) -> list[dict]:
                 times[case],
                 ratio=statistics.median(times[case]) / base,
                 cpu_ratio=_cpu_ratio(case, "bare view, one insert"),
+                **_budget_columns(case),
             )
         )
     fresh_base = statistics.median(fresh_bare_times)
@@ -347,6 +377,7 @@ def _run(label: str) -> list[dict]:
             ratio=statistics.median(fresh_wrong_times) / fresh_base,
             cpu_ratio=_cpu_ratio("fresh wrong", "fresh bare"),
             note=f"bare view in these rounds {fresh_base * 1000:.1f} ms",
+            **_budget_columns("submit, incorrect, new problem (card rated)"),
         )
     )
     rows.append(
@@ -355,6 +386,7 @@ def _run(label: str) -> list[dict]:
             correct_times,
             ratio=statistics.median(correct_times) / fresh_base,
             cpu_ratio=_cpu_ratio("correct", "fresh bare"),
+            **_budget_columns("submit, correct answer"),
         )
     )
     rows.append(

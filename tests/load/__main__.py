@@ -7,7 +7,8 @@ layout (nginx from deploy/nginx over HTTPS with a throwaway certificate, gunicor
 deploy/gunicorn.conf.py, DEBUG=0; see tests/load/layout.py) or, with LOAD_LAYOUT=debug-http,
 by gunicorn alone over plain HTTP with DEBUG=1. Locust runs headless for a bounded time (60 s
 by default) and the summary is printed: requests/s, p50/p99 per request type and overall,
-errors, and the server's CPU per request, overall and per request type.
+errors, and the server's CPU per request, overall and per request type; then, per request
+type of tests/budgets.py, the statements and CPU ms measured beside the budget, over flagged.
 
 Environment: LOAD_LAYOUT (production | debug-http), LOAD_USERS (50), LOAD_RUN_TIME (60s),
 LOAD_WORKERS (gunicorn workers; deploy's 2 per CPU + 1, or 2 per CPU in debug-http),
@@ -241,23 +242,96 @@ def _report(knobs: Knobs, workdir: Path, spent: dict) -> int:
     return 0 if total["errors"] == 0 else 1
 
 
-def _print_cpu_per_type(cpu_dir: Path) -> None:
-    """Print the workers' CPU per request type, as written by tests/load/gunicorn_cpu.py."""
-    totals: dict[str, list[float]] = {}
+class Totals:
+    """One request type's requests, CPU seconds and how many requests sent each number of
+    statements, added up over the workers."""
+
+    def __init__(self) -> None:
+        self.requests = 0
+        self.cpu_seconds = 0.0
+        self.statements: dict[int, int] = {}
+
+    def add(self, requests: int, cpu_seconds: float, statements: dict) -> None:
+        self.requests += requests
+        self.cpu_seconds += cpu_seconds
+        for sent, count in statements.items():
+            self.statements[int(sent)] = self.statements.get(int(sent), 0) + count
+
+    @property
+    def cpu_ms(self) -> float:
+        return 1000 * self.cpu_seconds / max(self.requests, 1)
+
+    @property
+    def mean_statements(self) -> float:
+        return sum(n * c for n, c in self.statements.items()) / max(self.requests, 1)
+
+    @property
+    def median_statements(self) -> int:
+        """The statements of the middle request: the typical one, warm (a worker's first request
+        of a type also reads what is read once per process)."""
+        seen = 0
+        for sent in sorted(self.statements):
+            seen += self.statements[sent]
+            if 2 * seen >= self.requests:
+                return sent
+        return 0
+
+
+def read_cpu_totals(cpu_dir: Path) -> tuple[dict[str, Totals], dict[str, Totals]]:
+    """Add up the workers' totals written by tests/load/gunicorn_cpu.py; return them by the
+    load test's request types and by tests/budgets.py's."""
+    types: dict[str, Totals] = {}
+    budgets: dict[str, Totals] = {}
     for path in sorted(cpu_dir.glob("*.json")):
-        for name, (count, seconds) in json.loads(path.read_text(encoding="utf-8")).items():
-            entry = totals.setdefault(name, [0, 0.0])
-            entry[0] += count
-            entry[1] += seconds
+        written = json.loads(path.read_text(encoding="utf-8"))
+        for totals, part in ((types, written["types"]), (budgets, written["budgets"])):
+            for name, (count, seconds, statements) in part.items():
+                totals.setdefault(name, Totals()).add(count, seconds, statements)
+    return types, budgets
+
+
+def budget_lines(budgets: dict[str, Totals]) -> list[str]:
+    """Return the table of tests/budgets.py's request types as measured: statements (the
+    median request's, the mean, the most in one) and CPU ms each beside the budget, and what is
+    over (the median's statements, the mean CPU); a budgeted type the run did not send is said
+    so."""
+    from tests.budgets import BUDGETS, verdict
+
+    lines = [
+        f"{'request type (tests/budgets.py)':34} {'count':>7} {'stmts':>5} {'mean':>5} "
+        f"{'most':>5} {'budget':>6} {'CPU ms':>7} {'budget':>7}  verdict"
+    ]
+    for name, budget in BUDGETS.items():
+        if name not in budgets:
+            if budget.load:
+                lines.append(f"{name:34} {'not sent in this run':>28}")
+            continue
+        got = budgets[name]
+        lines.append(
+            f"{name:34} {got.requests:>7} {got.median_statements:>5} {got.mean_statements:>5.1f} "
+            f"{max(got.statements, default=0):>5} {budget.statements:>6} {got.cpu_ms:>7.1f} "
+            f"{budget.cpu_ms:>7.1f}  {verdict(name, got.median_statements, got.cpu_ms)}"
+        )
+    for name in sorted(set(budgets) - set(BUDGETS)):
+        lines.append(f"{name:34} {'not in tests/budgets.py':>28}")
+    return lines
+
+
+def _print_cpu_per_type(cpu_dir: Path) -> None:
+    """Print the workers' CPU and statements per request type, and beside tests/budgets.py's
+    budgets, as written by tests/load/gunicorn_cpu.py."""
+    totals, budgets = read_cpu_totals(cpu_dir)
     if not totals:
         print("\nCPU per request type: no worker wrote its totals")
         return
-    print(f"\n{'server CPU per HTTP request':34} {'count':>7} {'ms each':>7}")
-    for name, (count, seconds) in sorted(totals.items()):
-        print(f"{name:34} {count:>7} {1000 * seconds / max(count, 1):>7.1f}")
-    count = sum(entry[0] for entry in totals.values())
-    seconds = sum(entry[1] for entry in totals.values())
+    print(f"\n{'server CPU per HTTP request':34} {'count':>7} {'ms each':>7} {'stmts':>6}")
+    for name, got in sorted(totals.items()):
+        print(f"{name:34} {got.requests:>7} {got.cpu_ms:>7.1f} {got.mean_statements:>6.1f}")
+    count = sum(got.requests for got in totals.values())
+    seconds = sum(got.cpu_seconds for got in totals.values())
     print(f"{'all HTTP requests (inside Django)':34} {count:>7} {1000 * seconds / count:>7.1f}")
+    print()
+    print("\n".join(budget_lines(budgets)))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ Each learner takes a pre-signed-in session from LOAD_LEARNERS_FILE. For each pro
 one), reads the Verdict, then submits the right answer and opens the next problem. The right
 and wrong answers come from an oracle: the stored spec (read from the scratch database) and
 the grading engine's own right answer and mistake catalog, typed for the problem's answer shape
-(tests/load/answers.py).
+(tests/load/answers.py). Each answer names its request type of tests/budgets.py in an
+``X-Load-Case`` header, for the server's per-type report (tests/load/gunicorn_cpu.py).
 
 Over HTTPS (the production layout) the learners trust the throwaway certificate named by
 LOAD_CA_FILE, and send the Origin header a browser sends with a form or htmx post (Django
@@ -94,8 +95,13 @@ class Learner(HttpUser):
         if self.wrong is None:
             self.step = 1  # no catalogued mistake differs from the right answer here
         text = self.wrong if self.step == 0 else self.right
+        # The answer's request type in tests/budgets.py, for the server's per-type report.
+        case = "submit, first wrong answer" if self.step == 0 else "submit, right after wrong"
+        if self.wrong is None:
+            case = "submit, right first try (credit)"
         if self.step == 0 and random.random() < 0.1:
             text = unreadable(text)  # costs the learner nothing
+            case = "submit, unreadable answer"
         for typed in (half_typed(text), text):
             self._post(
                 f"{base}preview/", {"text": typed}, "preview (htmx)", headers={"HX-Request": "true"}
@@ -105,6 +111,7 @@ class Learner(HttpUser):
             {"text": text, "token": self.token, "csrfmiddlewaretoken": self.csrf},
             "submit (302 + verdict)",
             catch_response=True,
+            headers={"X-Load-Case": case},
         ) as r:
             if r.status_code != 200 or "/attempts/" not in (r.url or ""):
                 r.failure(f"submit: {r.status_code} {r.url}")

@@ -2,6 +2,7 @@
 and that the production layout's gunicorn is deploy's configuration with the load test's hooks.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.budgets import BUDGETS
 from tests.deploy_layout import gunicorn_printed_config
 from tests.load import gunicorn_cpu
 from tests.load.layout import (
@@ -153,3 +155,68 @@ def test_one_worker_claims_the_profile_directory(tmp_path):
     assert gunicorn_cpu.claim_profile(tmp_path) is True
     assert gunicorn_cpu.claim_profile(tmp_path) is False
     assert (tmp_path / "profiled-worker").read_text() == str(os.getpid())
+
+
+def test_requests_are_named_by_their_budgets_request_type():
+    answer = "submit, first wrong answer"
+    assert gunicorn_cpu.budget_name("POST", "/course/3/problems/14/", answer) == answer
+    assert gunicorn_cpu.budget_name("POST", "/course/3/problems/14/", None) is None
+    assert gunicorn_cpu.budget_name("GET", "/course/3/problems/14/", None) == "problem page"
+    assert gunicorn_cpu.budget_name("GET", "/course/3/attempts/9/", None) == "Verdict page"
+    assert gunicorn_cpu.budget_name("GET", "/course/3/attempts/9/", answer) == "Verdict page"
+    solved = gunicorn_cpu.budget_name("GET", "/course/3/attempts/9/", "submit, right after wrong")
+    assert solved == "Verdict page, problem solved"
+    assert BUDGETS[solved].load
+    assert gunicorn_cpu.budget_name("GET", "/", None) is None
+    for name in gunicorn_cpu.BUDGET_NAMES.values():
+        assert BUDGETS[name].load, name
+
+
+@pytest.mark.django_db
+def test_a_connections_statements_are_counted_with_its_transactions():
+    from django.db import connections
+
+    connection = connections.create_connection("default")  # the hooks' own, not the test's
+    try:
+        gunicorn_cpu.count_statements(connection)
+        before = gunicorn_cpu._statements[0]
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        assert gunicorn_cpu._statements[0] - before == 1
+        connection.set_autocommit(False)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.execute("SELECT 2")
+        connection.commit()
+        connection.set_autocommit(True)
+        assert gunicorn_cpu._statements[0] - before == 1 + 4  # BEGIN, two, COMMIT
+    finally:
+        connection.close()
+
+
+def test_the_workers_totals_are_added_up_and_judged_by_their_budgets(tmp_path):
+    from tests.load.__main__ import budget_lines, read_cpu_totals
+
+    budget = BUDGETS["Verdict page"].statements
+    # Two workers; each one's first Verdict page read once-per-process content (one more).
+    for pid, statements in {1: {budget + 1: 1, budget: 2}, 2: {budget + 1: 1}}.items():
+        written = {
+            "types": {"submit: verdict page": [sum(statements.values()), 0.01, statements]},
+            "budgets": {"Verdict page": [sum(statements.values()), 0.01, statements]},
+        }
+        (tmp_path / f"{pid}.json").write_text(json.dumps(written), encoding="utf-8")
+
+    types, budgets = read_cpu_totals(tmp_path)
+
+    got = types["submit: verdict page"]
+    assert (got.requests, got.statements) == (4, {budget + 1: 2, budget: 2})
+    assert got.cpu_ms == pytest.approx(5.0)  # 0.02 s over 4 requests
+    assert got.median_statements == budget
+    assert got.mean_statements == budget + 0.5
+    lines = budget_lines(budgets)
+    (line,) = [line for line in lines if line.startswith("Verdict page ")]
+    assert line.endswith("  ok"), line  # the typical request is within its budget
+    assert any(line.startswith("problem page ") and "not sent" in line for line in lines)
+    budgets["Verdict page"].add(3, 0.0, {budget + 1: 3})  # now most are over
+    (line,) = [line for line in budget_lines(budgets) if line.startswith("Verdict page ")]
+    assert line.endswith("OVER: statements"), line
