@@ -51,7 +51,7 @@ def answered(learner_client, problem):
     return problem
 
 
-def test_a_repeated_wrong_answer_takes_nine_statements(
+def test_a_repeated_wrong_answer_takes_eight_statements(
     learner_client, answered, django_assert_max_num_queries
 ):
     # progress; review: the mistake's card, already rated for this problem.
@@ -86,7 +86,7 @@ def _answer_with(problem: ProblemInstance, mistake) -> str | None:
     return None
 
 
-def test_a_first_wrong_answer_to_a_new_problem_takes_thirteen_statements(
+def test_a_first_wrong_answer_to_a_new_problem_takes_at_most_twelve_statements(
     learner_client, answered, copy, django_assert_max_num_queries
 ):
     # The same mistake on a new problem: its card exists and is rated again (a relapse).
@@ -105,7 +105,7 @@ def test_a_first_wrong_answer_to_a_new_problem_takes_thirteen_statements(
     assert ReviewLog.objects.filter(attempt__problem=problem).count() == 1
 
 
-def test_a_right_answer_after_a_wrong_one_takes_nine_statements(
+def test_a_right_answer_after_a_wrong_one_takes_eight_statements(
     learner_client, answered, django_assert_num_queries
 ):
     # the problem marked solved, returning whether a wrong answer came before (one did, so
@@ -125,7 +125,7 @@ def test_a_right_answer_after_a_wrong_one_takes_nine_statements(
     )
 
 
-def test_a_repeated_token_takes_seven_statements(
+def test_a_repeated_token_takes_six_statements(
     learner_client, answered, django_assert_max_num_queries
 ):
     token = uuid.uuid4()
