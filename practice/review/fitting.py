@@ -36,9 +36,10 @@ fitted instead (``scheduling``'s docstring: FSRS on a clock k times slower), cho
 ``TIME_SCALES`` (0.5 to 4; only those whose intervals pass ``refusal``, scaled) by the log loss
 of the earlier reviews, each history replayed through the scheduler itself. It is judged as a
 set is, on the later, held-out reviews against the set in use (log loss and RMSE over bins,
-``calibration.calibration_of``), and needs ``MIN_SCALE_OUTCOMES`` failed and as many passed
-reviews among ``MIN_SCALE_REVIEWS`` scored ones on ``MIN_ITEMS`` cards: a log of one rating
-never yields one.
+``calibration.calibration_of``), and needs ``MIN_SCALE_REVIEWS`` scored reviews on
+``MIN_ITEMS`` cards among which the scale in use expected ``MIN_EXPECTED_FAILURES`` failures,
+and at least one failed and one passed review: a log of one rating never yields one, while 3
+failures where 25 were expected (what learners with strong memories give) is evidence enough.
 """
 
 import logging
@@ -88,7 +89,9 @@ CHECKED_RETENTIONS: tuple[float, ...] = (0.80, 0.85, 0.90, 0.93, 0.95, 0.97)
 # The time scales a one-number fit chooses from, and the data it needs.
 TIME_SCALES: tuple[float, ...] = (0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0)
 MIN_SCALE_REVIEWS = 100
-MIN_SCALE_OUTCOMES = 5
+# Failures the scale in use expects among the scored reviews (the sum of 1 - predicted recall):
+# the data says something about forgetting once that many were to be seen, however few were.
+MIN_EXPECTED_FAILURES = 10.0
 _START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
@@ -418,11 +421,12 @@ def fit_time_scale(
     cards = sum(1 for history in histories if len(history) > 1)
     current = replayed_predictions(histories, parameters=weights, time_scale=current_scale)
     failed = sum(not recalled for _at, _p, recalled in current)
+    expected = sum(1 - p for _at, p, _y in current)
     if (
         cards < MIN_ITEMS
         or len(current) < MIN_SCALE_REVIEWS
-        or failed < MIN_SCALE_OUTCOMES
-        or len(current) - failed < MIN_SCALE_OUTCOMES
+        or expected < MIN_EXPECTED_FAILURES
+        or not 0 < failed < len(current)
     ):
         return None
     cut_at = current[int(len(current) * (1 - HOLDOUT_SHARE))][0]

@@ -88,11 +88,11 @@ def test_a_scale_whose_intervals_run_past_the_documented_maximum_is_refused():
 
 
 def _scaled_histories(
-    *, cards: int, true_scale: float, seed: int, reviews: int = 6
+    *, cards: int, true_scale: float, seed: int, reviews: int = 6, retention: float = 0.9
 ) -> list[list[tuple[datetime, int]]]:
     """Cards remembered as FSRS on a clock ``true_scale`` times slower, each starting with a
-    mistake and reviewed when FSRS's defaults schedule it at 0.9 (a few hours late or early
-    once the interval is a day or more)."""
+    mistake and reviewed when FSRS's defaults schedule it at ``retention`` (a few hours late or
+    early once the interval is a day or more)."""
     rng = random.Random(seed)
     start = datetime(2026, 1, 5, 17, tzinfo=UTC)
     histories = []
@@ -109,7 +109,7 @@ def _scaled_histories(
             recall = scheduling.card_retrievability(truth, at=at, time_scale=true_scale)
             rating = Rating.Good if rng.random() < recall else Rating.Again
             history.append((at, int(rating)))
-            schedule = scheduling.card_review(schedule, rating, at=at)
+            schedule = scheduling.card_review(schedule, rating, at=at, desired_retention=retention)
             truth = scheduling.card_review(truth, rating, at=at, time_scale=true_scale)
         histories.append(history)
     return histories
@@ -135,6 +135,24 @@ def test_memory_faster_than_fsrs_gets_a_scale_under_one():
 def test_memory_as_fsrs_expects_yields_no_new_scale_or_none_that_beats_it():
     fit = fitting.fit_time_scale(_scaled_histories(cards=300, true_scale=1.0, seed=3))
     assert fit is None or (fit.time_scale in (0.75, 1.5) and not fit.beats_current)
+
+
+def test_a_few_failures_where_many_were_expected_are_evidence_enough():
+    histories = _scaled_histories(cards=60, true_scale=4.0, seed=5, reviews=4)
+    scored = fitting.replayed_predictions(histories, parameters=None, time_scale=1.0)
+    failed = sum(not recalled for _at, _p, recalled in scored)
+    assert failed == 3 and sum(1 - p for _at, p, _y in scored) > 15  # 3 seen, 18 expected
+    fit = fitting.fit_time_scale(histories)
+    assert fit is not None and fit.time_scale == 2.0  # the largest sane scale
+
+
+def test_too_few_expected_failures_say_nothing():
+    # Aimed at 0.97, 100 reviews expect 3 failures or so: too few to say how memory fades.
+    histories = _scaled_histories(cards=20, true_scale=1.0, seed=5, reviews=12, retention=0.97)
+    scored = fitting.replayed_predictions(histories, parameters=None, time_scale=1.0)
+    assert len(scored) >= fitting.MIN_SCALE_REVIEWS
+    assert sum(1 - p for _at, p, _y in scored) < fitting.MIN_EXPECTED_FAILURES
+    assert fitting.fit_time_scale(histories) is None
 
 
 def test_a_scale_in_use_is_the_one_to_beat():
