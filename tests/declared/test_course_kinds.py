@@ -1,0 +1,177 @@
+"""The kinds the course carries only as files (`kinds/softmax_probability.yaml`,
+`kinds/perplexity.yaml`): NumPy computes each right answer and each derived mistake's answer
+from the parameters over many seeds, independently of the engine; every derived mistake typed
+is diagnosed as itself; every level draws what the file says of it; and each passes check_kind.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from django.core.management import call_command
+
+import grading
+from courses.loader import read_course
+from grading.declared import read_kind_file
+from grading.spec import load_problem
+from practice.generators import generate
+
+from .kinds import EXAMPLE
+
+COURSE = EXAMPLE.parents[1]
+SEEDS = 60
+LEVELS = [1, 2, 3, 4]
+
+
+def kind_path(name: str):
+    return COURSE / "kinds" / f"{name}.yaml"
+
+
+def catalogue(spec: dict) -> dict[tuple[str, tuple[int, ...]], float]:
+    """Return the engine's mistaken answers of a spec, as floats by (code, terms)."""
+    return {(d.mistake, tuple(d.terms)): float(v) for d, v in grading.mistaken_answers(spec)}
+
+
+def assert_same(found: dict, expected: dict, spec: dict) -> None:
+    assert set(found) == set(expected), (spec["params"], set(found) ^ set(expected))
+    for key, value in expected.items():
+        assert math.isclose(found[key], value, rel_tol=1e-12, abs_tol=1e-12), (key, spec)
+
+
+def softmax_oracle(params: dict) -> tuple[float, dict]:
+    """The probability of entry i of softmax(z), and each mistake's, computed with NumPy."""
+    z = np.array([int(x) for x in params["z"]], dtype=float)
+    i, n = int(params["i"]), int(params["n"])
+    e = np.exp(z)
+    total = e.sum()
+    mistakes = {("omitted_self_term", (i,)): e[i] / (total - e[i])}
+    for k in range(n):
+        if k != i:
+            mistakes[("omitted_term", (k,))] = e[i] / (total - e[k])
+    mistakes[("product_for_sum", (0,))] = e[i] / np.prod(e)
+    mistakes[("mean_for_sum", (0,))] = e[i] / (total / n)
+    mistakes[("forgot_normalisation", (0,))] = e[i]
+    mistakes[("stopped_at_step", (0,))] = total
+    return e[i] / total, mistakes
+
+
+def perplexity_oracle(params: dict) -> tuple[float, dict]:
+    """exp of the mean cross-entropy of the log-probabilities l, and each mistake's."""
+    ell = np.array([float(Fraction(x)) for x in params["l"]])
+    n = int(params["n"])
+    total = ell.sum()
+    mistakes = {("omitted_term", (k,)): math.exp(-(total - ell[k]) / n) for k in range(n)}
+    mistakes[("flipped_sign", (0,))] = math.exp(total / n)
+    mistakes[("product_for_sum", (0,))] = math.exp(-np.prod(ell) / n)
+    mistakes[("mean_for_sum", (0,))] = math.exp(-(total / n) / n)
+    mistakes[("forgot_normalisation", (0,))] = math.exp(-total)
+    mistakes[("stopped_at_step", (0,))] = -total / n
+    return math.exp(-total / n), mistakes
+
+
+ORACLES = {"softmax_probability": softmax_oracle, "perplexity": perplexity_oracle}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("name", sorted(ORACLES))
+def test_the_right_answer_and_every_mistake_are_what_numpy_computes(name, level):
+    for seed in range(SEEDS):
+        spec = generate(name, seed=seed, level=level)
+        right, expected = ORACLES[name](spec["params"])
+        assert math.isclose(float(grading.expected_answer(spec)), right, rel_tol=1e-12), spec
+        assert_same(catalogue(spec), expected, spec)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("name", sorted(ORACLES))
+def test_every_derived_mistake_typed_is_diagnosed_as_itself(name, level):
+    seen = set()
+    for seed in range(SEEDS // 2):
+        spec = generate(name, seed=seed, level=level)
+        shape = load_problem(spec).shape
+        right = grading.expected_answer(spec)
+        assert grading.grade(spec, shape.typed(right)).status == grading.Status.CORRECT
+        assert grading.grade(spec, f"{float(right):.6g}").status == grading.Status.CORRECT
+        for listed, value in grading.mistaken_answers(spec):
+            verdict = grading.grade(spec, shape.typed(value))
+            assert verdict.status == grading.Status.INCORRECT, (listed, spec)
+            got = verdict.diagnosis
+            assert (got.mistake, tuple(got.terms)) == (listed.mistake, tuple(listed.terms))
+            assert verdict.explanation
+            seen.add(listed.mistake)
+    # every mistake of the catalogue came up, none only in theory
+    assert seen == set(grading.kind(name).codes)
+
+
+def level_ranges(name: str, parameter: str, level: int):
+    return read_kind_file(kind_path(name)).parameter(parameter).levels[level]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_softmax_problem_of_each_level_is_drawn_as_its_file_says(level):
+    n_low, n_high = level_ranges("softmax_probability", "n", level)
+    z_low, z_high = level_ranges("softmax_probability", "z", level)
+    for seed in range(SEEDS):
+        params = generate("softmax_probability", seed=seed, level=level)["params"]
+        z = [int(x) for x in params["z"]]
+        i, n = int(params["i"]), int(params["n"])
+        assert n_low <= n <= n_high and len(z) == n
+        assert all(z_low <= x <= z_high for x in z)
+        assert 0 <= i < n
+        assert len(set(z)) == n  # the constraint: scores differ
+        e = np.exp(np.array(z, dtype=float))
+        assert e[i] / e.sum() >= 1 / 5  # the constraint: the entry asked about is not negligible
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_perplexity_problem_of_each_level_is_drawn_as_its_file_says(level):
+    (n_low, n_high) = level_ranges("perplexity", "n", level)
+    (num_low, num_high), (den_low, den_high) = level_ranges("perplexity", "l", level)
+    for seed in range(SEEDS):
+        params = generate("perplexity", seed=seed, level=level)["params"]
+        ell = [Fraction(x) for x in params["l"]]
+        assert n_low <= int(params["n"]) <= n_high and len(ell) == int(params["n"])
+        assert len(set(ell)) == len(ell)
+        # every log-probability is negative (a probability below one) and on the level's grid
+        assert all(x < 0 for x in ell)
+        assert all(
+            any(
+                num_low <= x * d <= num_high and (x * d).denominator == 1
+                for d in range(den_low, den_high + 1)
+            )
+            for x in ell
+        )
+        # the perplexity is never below one
+        assert float(grading.expected_answer(generate("perplexity", seed=seed, level=level))) > 1
+
+
+def test_the_levels_grow():
+    """A higher level has at least as many entries as the one below it, and the last level more
+    than the first."""
+    for name, parameter in (("softmax_probability", "n"), ("perplexity", "n")):
+        sizes = [level_ranges(name, parameter, level)[1] for level in LEVELS]
+        assert sizes == sorted(sizes) and sizes[-1] > sizes[0], name
+
+
+@pytest.mark.parametrize("name", sorted(ORACLES))
+def test_each_course_kind_passes_its_check(name, capsys):
+    call_command("check_kind", "how-text-becomes-numbers", name, seeds=25)
+    out = capsys.readouterr().out
+    tests = len(read_kind_file(kind_path(name)).tests)
+    assert "4 levels x 25 seeds" in out and f"{tests} question tests passed" in out
+    assert grading.kind(name).source.path == str(kind_path(name))
+
+
+def test_the_course_kinds_are_listed_under_the_repetition_loops_first_idea():
+    source = read_course(COURSE)
+    page = next(p for p in source.pages if p.slug == "the-repetition-loop")
+    idea = next(i for i in page.ideas if i.slug == "context-feeds-back")
+    assert set(ORACLES) <= set(idea.problem_kinds)
+    body = (COURSE / "pages" / "the-repetition-loop.md").read_text(encoding="utf-8")
+    # the page teaches what the kinds ask, before the idea's marker
+    taught = body[: body.index("::: idea context-feeds-back")]
+    assert "**cross-entropy**" in taught and "**perplexity**" in taught
+    assert "\\frac{e^2}{e^2 + e^0 + e^1}" in taught
