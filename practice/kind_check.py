@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import grading
 from courses.mathml import MathError, iter_tex, render_markdown, tex_to_mathml
 from grading.declared import KindFileError, read_kind_file, register_source, unregister
@@ -71,10 +73,20 @@ def typed_forms(shape: Any, value: Any) -> list[str]:
     """Return every documented way to type a value: exact, and as decimals (6 figures)."""
     forms = [shape.typed(value)]
     if is_scalar(value):
-        forms.append(f"{float(value):.6g}")
+        forms.append(decimal(value))
     else:
-        forms.append("[" + ", ".join(f"{float(x):.6g}" for x in value) + "]")
+        forms.append("[" + ", ".join(decimal(x) for x in value) + "]")
     return forms
+
+
+def decimal(value: Any) -> str:
+    """Return a number as a learner types a decimal, never in the exponent notation answers do
+    not accept (`0.0000445667`, not `4.45667e-05`): 6 significant figures below 1 in size, 6
+    decimals from 1 up; trailing zeros dropped (the value still rounds to what is typed)."""
+    number = float(value)
+    if abs(number) >= 1:
+        return f"{number:.6f}".rstrip("0").rstrip(".")
+    return np.format_float_positional(number, precision=6, unique=False, fractional=False, trim="-")
 
 
 def _tex_ok(text: str) -> bool:

@@ -35,6 +35,7 @@ from .base import (
     ProblemGenerator,
     distance,
 )
+from .declared_picture import vector_picture
 from .statement import format_example
 
 SCALAR_EXAMPLES = ("7/sqrt(65)", "-5/4", "9/sqrt(130)", "13/6")
@@ -123,6 +124,31 @@ def clear_gap(source: KindSource) -> float:
     return max(MIN_CLEAR_GAP, round(scale / 5, 2))
 
 
+def draw_vector(
+    self: DeclaredGenerator, spec: dict, answer: Any = None, *, solution: bool | None = None
+) -> str | None:
+    """The picture of a declared kind whose answer is a vector (`declared_picture`): the
+    problem's vector parameters and the answer's entries, the learner's beside the right ones.
+    A kind with a scalar answer keeps the default picture, none."""
+    loaded = load_problem(spec)
+    right = loaded.kind.right(loaded.problem)
+    vectors = [
+        (p.name, loaded.problem.values[p.name])
+        for p in self.source.parameters
+        if p.type == "vector"
+    ]
+    given = answer if isinstance(answer, tuple) and answer else None
+    solved = bool(solution) or given is not None
+    return vector_picture(
+        self.source.label,
+        vectors,
+        right,
+        given,
+        solved,
+        key=[spec.get("params"), self.kind, str(given), solved],
+    )
+
+
 def generator_class(kind: DeclaredKind) -> type[DeclaredGenerator]:
     """Return (and register) the generator of a declared kind."""
     source = kind.source
@@ -137,6 +163,8 @@ def generator_class(kind: DeclaredKind) -> type[DeclaredGenerator]:
         "source": source,
         "__module__": __name__,
     }
+    if source.shape == "vector":
+        namespace["picture"] = draw_vector
     REGISTRY.pop(source.name, None)
     return type(f"Generator_{source.name}", (DeclaredGenerator,), namespace)
 

@@ -110,6 +110,9 @@ PINNED: dict[tuple[str, int, int, str | None], str] = {
     ("perplexity", 1, 1, None): "311fbd138c8aeb55",
     ("perplexity", 42, 4, None): "302100241e3158b6",
     ("perplexity", 7, 3, "omitted_term"): "e748831177a1cc0e",
+    ("temperature_softmax", 1, 1, None): "da7506dda185761c",
+    ("temperature_softmax", 42, 4, None): "24959c1b0c5931fc",
+    ("temperature_softmax", 7, 2, "temperature_upside_down"): "666e3214f3187a8b",
 }
 
 
