@@ -1,8 +1,8 @@
 """The kinds the course carries only as files (`kinds/softmax_probability.yaml`,
-`kinds/perplexity.yaml`): NumPy computes each right answer and each derived mistake's answer
-from the parameters over many seeds, independently of the engine; every derived mistake typed
-is diagnosed as itself; every level draws what the file says of it; and each passes check_kind.
-"""
+`kinds/perplexity.yaml`, `kinds/temperature_softmax.yaml`): NumPy computes each right answer and
+each derived mistake's answer from the parameters over many seeds, independently of the engine;
+every mistake typed is diagnosed as itself; every level draws what the file says of it; each
+passes check_kind and stands under the idea its page teaches it with."""
 
 from __future__ import annotations
 
@@ -30,15 +30,20 @@ def kind_path(name: str):
     return COURSE / "kinds" / f"{name}.yaml"
 
 
-def catalogue(spec: dict) -> dict[tuple[str, tuple[int, ...]], float]:
+def floats(value) -> np.ndarray:
+    """Return a scalar or a vector as a NumPy array of floats."""
+    return np.array([float(x) for x in value] if isinstance(value, tuple) else [float(value)])
+
+
+def catalogue(spec: dict) -> dict[tuple[str, tuple[int, ...]], np.ndarray]:
     """Return the engine's mistaken answers of a spec, as floats by (code, terms)."""
-    return {(d.mistake, tuple(d.terms)): float(v) for d, v in grading.mistaken_answers(spec)}
+    return {(d.mistake, tuple(d.terms)): floats(v) for d, v in grading.mistaken_answers(spec)}
 
 
 def assert_same(found: dict, expected: dict, spec: dict) -> None:
     assert set(found) == set(expected), (spec["params"], set(found) ^ set(expected))
     for key, value in expected.items():
-        assert math.isclose(found[key], value, rel_tol=1e-12, abs_tol=1e-12), (key, spec)
+        assert np.allclose(found[key], value, rtol=1e-12, atol=1e-12), (key, spec)
 
 
 def softmax_oracle(params: dict) -> tuple[float, dict]:
@@ -72,7 +77,29 @@ def perplexity_oracle(params: dict) -> tuple[float, dict]:
     return math.exp(-total / n), mistakes
 
 
-ORACLES = {"softmax_probability": softmax_oracle, "perplexity": perplexity_oracle}
+def softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
+def temperature_oracle(params: dict) -> tuple[np.ndarray, dict]:
+    """softmax(z / T), and each mistake's: the exponentials undivided, the temperature left
+    out, the scores multiplied by it."""
+    z = np.array([int(x) for x in params["z"]], dtype=float)
+    temperature = float(Fraction(params["T"]))
+    mistakes = {
+        ("forgot_normalisation", (0,)): np.exp(z / temperature),
+        ("forgot_normalisation", (1,)): softmax(z),
+        ("temperature_upside_down", ()): softmax(z * temperature),
+    }
+    return softmax(z / temperature), mistakes
+
+
+ORACLES = {
+    "softmax_probability": softmax_oracle,
+    "perplexity": perplexity_oracle,
+    "temperature_softmax": temperature_oracle,
+}
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -81,7 +108,7 @@ def test_the_right_answer_and_every_mistake_are_what_numpy_computes(name, level)
     for seed in range(SEEDS):
         spec = generate(name, seed=seed, level=level)
         right, expected = ORACLES[name](spec["params"])
-        assert math.isclose(float(grading.expected_answer(spec)), right, rel_tol=1e-12), spec
+        assert np.allclose(floats(grading.expected_answer(spec)), right, rtol=1e-12), spec
         assert_same(catalogue(spec), expected, spec)
 
 
@@ -94,7 +121,7 @@ def test_every_derived_mistake_typed_is_diagnosed_as_itself(name, level):
         shape = load_problem(spec).shape
         right = grading.expected_answer(spec)
         assert grading.grade(spec, shape.typed(right)).status == grading.Status.CORRECT
-        assert grading.grade(spec, f"{float(right):.6g}").status == grading.Status.CORRECT
+        assert grading.grade(spec, decimal_form(right)).status == grading.Status.CORRECT
         for listed, value in grading.mistaken_answers(spec):
             verdict = grading.grade(spec, shape.typed(value))
             assert verdict.status == grading.Status.INCORRECT, (listed, spec)
@@ -104,6 +131,13 @@ def test_every_derived_mistake_typed_is_diagnosed_as_itself(name, level):
             seen.add(listed.mistake)
     # every mistake of the catalogue came up, none only in theory
     assert seen == set(grading.kind(name).codes)
+
+
+def decimal_form(value) -> str:
+    """Return a value typed as decimals (six figures), a vector in brackets."""
+    if isinstance(value, tuple):
+        return "[" + ", ".join(f"{float(x):.6f}" for x in value) + "]"
+    return f"{float(value):.6g}"
 
 
 def level_ranges(name: str, parameter: str, level: int):
@@ -148,10 +182,31 @@ def test_a_perplexity_problem_of_each_level_is_drawn_as_its_file_says(level):
         assert float(grading.expected_answer(generate("perplexity", seed=seed, level=level))) > 1
 
 
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_temperature_problem_of_each_level_is_drawn_as_its_file_says(level):
+    (n_low, n_high) = level_ranges("temperature_softmax", "n", level)
+    z_low, z_high = level_ranges("temperature_softmax", "z", level)
+    options = level_ranges("temperature_softmax", "T", level)
+    seen = set()
+    for seed in range(SEEDS):
+        params = generate("temperature_softmax", seed=seed, level=level)["params"]
+        z = [int(x) for x in params["z"]]
+        assert n_low <= len(z) <= n_high and len(z) == int(params["n"])
+        assert all(z_low <= x <= z_high for x in z) and len(set(z)) == len(z)
+        assert Fraction(params["T"]) in options
+        seen.add(Fraction(params["T"]))
+        right = floats(
+            grading.expected_answer(generate("temperature_softmax", seed=seed, level=level))
+        )
+        assert math.isclose(right.sum(), 1, rel_tol=1e-12) and (right > 0).all()
+    assert seen == set(options)  # every temperature of the level comes up
+
+
 def test_the_levels_grow():
     """A higher level has at least as many entries as the one below it, and the last level more
     than the first."""
-    for name, parameter in (("softmax_probability", "n"), ("perplexity", "n")):
+    for name in sorted(ORACLES):
+        parameter = "n"
         sizes = [level_ranges(name, parameter, level)[1] for level in LEVELS]
         assert sizes == sorted(sizes) and sizes[-1] > sizes[0], name
 
@@ -165,13 +220,22 @@ def test_each_course_kind_passes_its_check(name, capsys):
     assert grading.kind(name).source.path == str(kind_path(name))
 
 
-def test_the_course_kinds_are_listed_under_the_repetition_loops_first_idea():
+IDEAS = {
+    "softmax_probability": "context-feeds-back",
+    "perplexity": "context-feeds-back",
+    "temperature_softmax": "sampling-and-penalties",
+}
+
+
+def test_the_course_kinds_are_listed_under_the_ideas_their_page_teaches_them_with():
     source = read_course(COURSE)
     page = next(p for p in source.pages if p.slug == "the-repetition-loop")
-    idea = next(i for i in page.ideas if i.slug == "context-feeds-back")
-    assert set(ORACLES) <= set(idea.problem_kinds)
+    kinds = {kind: idea.slug for idea in page.ideas for kind in idea.problem_kinds}
+    assert {kind: kinds.get(kind) for kind in ORACLES} == IDEAS
     body = (COURSE / "pages" / "the-repetition-loop.md").read_text(encoding="utf-8")
-    # the page teaches what the kinds ask, before the idea's marker
-    taught = body[: body.index("::: idea context-feeds-back")]
-    assert "**cross-entropy**" in taught and "**perplexity**" in taught
-    assert "\\frac{e^2}{e^2 + e^0 + e^1}" in taught
+    # the page teaches what each kind asks before its idea's marker
+    first = body[: body.index("::: idea context-feeds-back")]
+    assert "**cross-entropy**" in first and "**perplexity**" in first
+    assert "\\frac{e^2}{e^2 + e^0 + e^1}" in first
+    last = body[body.index("::: idea greedy-cannot-leave") : body.index("::: idea sampling-and")]
+    assert "\\operatorname{softmax}(\\mathbf{z} / T)" in last and "$T = 1/2$" in last
