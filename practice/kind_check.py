@@ -11,7 +11,8 @@ every level and each seed below `seeds`:
   mistake and those terms, with an explanation (so no two mistakes collide and none gives the
   right answer);
 - renders the statement (and, on the first seeds, every explanation, the hint and the worked
-  solution) with no TeX error;
+  solution) with no TeX error, and, for a kind with a vector answer, its picture fresh, solved
+  and with each mistake's answer, as one well-formed SVG;
 
 then runs the file's question tests (an answer and the verdict it must get). The first failure
 raises `KindCheckError` naming the file, the field it concerns, and what went wrong.
@@ -25,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import numpy as np
 
@@ -35,7 +37,7 @@ from grading.declared.expr import EvaluationError, evaluate, is_scalar
 from grading.kinds.base import REGISTRY as KIND_REGISTRY
 from grading.solution import solution
 from grading.spec import _load_cached, load_problem
-from practice.generators import GenerationError, generate, render_statement
+from practice.generators import GenerationError, generate, render_statement, render_svg
 from practice.generators.base import REGISTRY as GENERATOR_REGISTRY
 from practice.generators.declared import generator_class
 from practice.generators.declared import unregister as unregister_generator
@@ -210,7 +212,27 @@ def _check_problem(path: Path, source: Any, kind: Any, seed: int, level: int) ->
         worked = solution(spec)
         if not _tex_ok(worked.markdown()):
             raise KindCheckError(path, "steps", f"{where}: the worked solution does not render")
+        _check_pictures(path, source, spec, where)
     return graded
+
+
+def _check_pictures(path: Path, source: Any, spec: dict, where: str) -> None:
+    """Draw a vector answer's picture fresh, solved and with every mistake's answer; each must
+    be one SVG that parses (a scalar kind must draw nothing)."""
+    answers = [value for _, value in grading.mistaken_answers(spec)]
+    drawings = [render_svg(spec), render_svg(spec, solution=True)]
+    drawings += [render_svg(spec, answer=value) for value in answers]
+    for markup in drawings:
+        if source.shape != "vector":
+            if markup is not None:
+                raise KindCheckError(path, "shape", f"{where}: a scalar kind drew a picture")
+            continue
+        try:
+            root = ElementTree.fromstring(markup or "")  # noqa: S314 (the engine's own SVG)
+        except ElementTree.ParseError as exc:
+            raise KindCheckError(path, "shape", f"{where}: the picture is no SVG: {exc}") from exc
+        if not root.tag.endswith("svg"):
+            raise KindCheckError(path, "shape", f"{where}: the picture is no SVG")
 
 
 def _question_test(path: Path, source: Any, test: Any) -> None:

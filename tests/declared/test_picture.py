@@ -10,9 +10,10 @@ import xml.etree.ElementTree as ET
 from fractions import Fraction
 
 import pytest
+from django.core.management import CommandError, call_command
 
 import grading
-from practice.generators import generate, render_svg, svg
+from practice.generators import declared, generate, render_svg, svg
 from practice.generators.declared_picture import MIN_WIDTH, vector_picture, written
 
 KIND = "temperature_softmax"
@@ -130,3 +131,13 @@ def test_a_scalar_declared_kind_draws_nothing():
         wrong = grading.mistaken_answers(spec)[0][1]
         assert render_svg(spec) is None and render_svg(spec, solution=True) is None
         assert render_svg(spec, answer=wrong) is None
+
+
+def test_check_kind_draws_a_vector_kinds_pictures_and_refuses_a_broken_one(monkeypatch):
+    call_command("check_kind", "how-text-becomes-numbers", KIND, seeds=3)
+    monkeypatch.setattr(declared, "vector_picture", lambda *args, **kwargs: "<svg><g></svg>")
+    with pytest.raises(CommandError) as caught:
+        call_command("check_kind", "how-text-becomes-numbers", KIND, seeds=3)
+    assert "temperature_softmax.yaml: shape: level 1, seed 0: the picture is no SVG" in str(
+        caught.value
+    )
