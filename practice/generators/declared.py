@@ -4,7 +4,8 @@ A declared kind's generator draws its parameters from the file's ranges for the 
 shared seeded source (`Draw.below`), keeps a draw only when the constraints hold and the
 derived catalogue is diagnosable on it (`ProblemGenerator.acceptable`, as for a built-in kind),
 and writes the file's statement with each {{name}} replaced by the value's TeX, followed by
-how to answer. Its number (seed entropy) is fixed by the kind's name. A kind of the repository
+how to answer (for an answer with `exp` or a softmax, how an exponential is typed; else a
+square root). Its number (seed entropy) is fixed by the kind's name. A kind of the repository
 that cannot draw a diagnosable problem of some level is refused when it is registered.
 
 A targeted problem must show its mistake clearly: one of the mistake's answers at least
@@ -39,6 +40,8 @@ from .declared_picture import vector_picture
 from .statement import format_example
 
 SCALAR_EXAMPLES = ("7/sqrt(65)", "-5/4", "9/sqrt(130)", "13/6")
+# For an answer with exponentials (a softmax, a perplexity): how exp is typed.
+EXP_EXAMPLES = ("exp(2)/(1 + exp(3))", "exp(7/4)", "3*exp(-1)/(2 + exp(5))", "exp(-13/6)")
 VECTOR_EXAMPLES = ("[1/2, 1]", "[-7/3, 5/4]", "[9/7, -2/9]", "[-11/6, 13/5]")
 # Numbers from 1 000 000 up are declared kinds' (the built-in kinds' are below 100).
 DECLARED_NUMBERS = 1_000_000
@@ -77,9 +80,14 @@ class DeclaredGenerator(ProblemGenerator):
         loaded = load_problem(spec)
         text = fill(self.source.statement, loaded.problem.env)
         if is_scalar(loaded.kind.right(loaded.problem)):
+            exact = (
+                f"an exponential as `exp(...)`, for example `{format_example(spec, EXP_EXAMPLES)}`"
+                if _exponential(self.source)
+                else "a square root as `sqrt(...)`, for example "
+                f"`{format_example(spec, SCALAR_EXAMPLES)}`"
+            )
             how = (
-                "Answer with one number, exactly (a square root as `sqrt(...)`, for example "
-                f"`{format_example(spec, SCALAR_EXAMPLES)}`) or as a decimal with at least "
+                f"Answer with one number, exactly ({exact}) or as a decimal with at least "
                 "three significant figures (a decimal counts when it rounds the exact value at "
                 "the digits typed)."
             )
@@ -97,6 +105,15 @@ class _Problem:
 
     def __init__(self, values: dict[str, Any]) -> None:
         self.values = values
+
+
+def _exponential(source: KindSource) -> bool:
+    """Return True when the answer takes an exponential (exp or a softmax)."""
+    return any(
+        node.op == "call" and node.name in ("exp", "softmax")
+        for step in source.steps
+        for _, node in step.expression.walk()
+    )
 
 
 def _irrational(source: KindSource) -> bool:

@@ -7,6 +7,7 @@ passes check_kind and stands under the idea its page teaches it with."""
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -17,7 +18,7 @@ import grading
 from courses.loader import read_course
 from grading.declared import read_kind_file
 from grading.spec import load_problem
-from practice.generators import generate
+from practice.generators import generate, render_statement
 
 from .kinds import EXAMPLE
 
@@ -239,3 +240,15 @@ def test_the_course_kinds_are_listed_under_the_ideas_their_page_teaches_them_wit
     assert "\\frac{e^2}{e^2 + e^0 + e^1}" in first
     last = body[body.index("::: idea greedy-cannot-leave") : body.index("::: idea sampling-and")]
     assert "\\operatorname{softmax}(\\mathbf{z} / T)" in last and "$T = 1/2$" in last
+
+
+@pytest.mark.parametrize("name", ["softmax_probability", "perplexity"])
+def test_a_kind_with_exponentials_shows_how_to_type_one_and_the_example_reads(name):
+    for seed in range(10):
+        spec = generate(name, seed=seed, level=2)
+        statement = render_statement(spec)
+        example = re.search(r"an exponential as `exp\(\.\.\.\)`, for example `([^`]+)`", statement)
+        assert example, statement
+        verdict = grading.grade(spec, example.group(1))
+        assert verdict.status == grading.Status.INCORRECT  # it reads, and gives nothing away
+    assert "sqrt" not in render_statement(generate(name, seed=0, level=1))
