@@ -16,7 +16,7 @@ from django.core.management import call_command
 
 import grading
 from courses.loader import read_course
-from grading.declared import read_kind_file
+from grading.declared import course_kind_files, read_kind_file
 from grading.spec import load_problem
 from practice.generators import generate, render_statement
 
@@ -212,8 +212,14 @@ def test_the_levels_grow():
         assert sizes == sorted(sizes) and sizes[-1] > sizes[0], name
 
 
-@pytest.mark.parametrize("name", sorted(ORACLES))
-def test_each_course_kind_passes_its_check(name, capsys):
+def test_every_course_kind_file_is_one_of_these_or_the_example():
+    """A kind file added to the course needs its oracle here (or a test file of its own)."""
+    assert {path.stem for path in course_kind_files()} == {*ORACLES, EXAMPLE.stem}
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in course_kind_files()))
+def test_every_course_kind_file_passes_its_check(name, capsys):
+    """The check an author runs, on every kind file of the repository's course (the CI run)."""
     call_command("check_kind", "how-text-becomes-numbers", name, seeds=25)
     out = capsys.readouterr().out
     tests = len(read_kind_file(kind_path(name)).tests)
