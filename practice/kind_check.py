@@ -11,7 +11,8 @@ every level and each seed below `seeds`:
   mistake and those terms, with an explanation (so no two mistakes collide and none gives the
   right answer);
 - renders the statement (and, on the first seeds, every explanation, the hint and the worked
-  solution) with no TeX error;
+  solution) with no TeX error, and, for a kind with a vector answer, its picture fresh, solved
+  and with each mistake's answer, as one well-formed SVG;
 
 then runs the file's question tests (an answer and the verdict it must get). The first failure
 raises `KindCheckError` naming the file, the field it concerns, and what went wrong.
@@ -25,6 +26,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
+
+import numpy as np
 
 import grading
 from courses.mathml import MathError, iter_tex, render_markdown, tex_to_mathml
@@ -33,7 +37,7 @@ from grading.declared.expr import EvaluationError, evaluate, is_scalar
 from grading.kinds.base import REGISTRY as KIND_REGISTRY
 from grading.solution import solution
 from grading.spec import _load_cached, load_problem
-from practice.generators import GenerationError, generate, render_statement
+from practice.generators import GenerationError, generate, render_statement, render_svg
 from practice.generators.base import REGISTRY as GENERATOR_REGISTRY
 from practice.generators.declared import generator_class
 from practice.generators.declared import unregister as unregister_generator
@@ -71,10 +75,20 @@ def typed_forms(shape: Any, value: Any) -> list[str]:
     """Return every documented way to type a value: exact, and as decimals (6 figures)."""
     forms = [shape.typed(value)]
     if is_scalar(value):
-        forms.append(f"{float(value):.6g}")
+        forms.append(decimal(value))
     else:
-        forms.append("[" + ", ".join(f"{float(x):.6g}" for x in value) + "]")
+        forms.append("[" + ", ".join(decimal(x) for x in value) + "]")
     return forms
+
+
+def decimal(value: Any) -> str:
+    """Return a number as a learner types a decimal, never in the exponent notation answers do
+    not accept (`0.0000445667`, not `4.45667e-05`): 6 significant figures below 1 in size, 6
+    decimals from 1 up; trailing zeros dropped (the value still rounds to what is typed)."""
+    number = float(value)
+    if abs(number) >= 1:
+        return f"{number:.6f}".rstrip("0").rstrip(".")
+    return np.format_float_positional(number, precision=6, unique=False, fractional=False, trim="-")
 
 
 def _tex_ok(text: str) -> bool:
@@ -198,7 +212,27 @@ def _check_problem(path: Path, source: Any, kind: Any, seed: int, level: int) ->
         worked = solution(spec)
         if not _tex_ok(worked.markdown()):
             raise KindCheckError(path, "steps", f"{where}: the worked solution does not render")
+        _check_pictures(path, source, spec, where)
     return graded
+
+
+def _check_pictures(path: Path, source: Any, spec: dict, where: str) -> None:
+    """Draw a vector answer's picture fresh, solved and with every mistake's answer; each must
+    be one SVG that parses (a scalar kind must draw nothing)."""
+    answers = [value for _, value in grading.mistaken_answers(spec)]
+    drawings = [render_svg(spec), render_svg(spec, solution=True)]
+    drawings += [render_svg(spec, answer=value) for value in answers]
+    for markup in drawings:
+        if source.shape != "vector":
+            if markup is not None:
+                raise KindCheckError(path, "shape", f"{where}: a scalar kind drew a picture")
+            continue
+        try:
+            root = ElementTree.fromstring(markup or "")  # noqa: S314 (the engine's own SVG)
+        except ElementTree.ParseError as exc:
+            raise KindCheckError(path, "shape", f"{where}: the picture is no SVG: {exc}") from exc
+        if not root.tag.endswith("svg"):
+            raise KindCheckError(path, "shape", f"{where}: the picture is no SVG")
 
 
 def _question_test(path: Path, source: Any, test: Any) -> None:

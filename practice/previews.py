@@ -1,17 +1,20 @@
 """What the staff preview of a problem kind shows: one generated problem of any seed and level,
 its right answer, and every catalogued mistake's answer with the diagnosis and explanation the
-grader gives it. Pure (generation and grading; no database)."""
+grader gives it, and the problem's picture drawn solved when the kind has one. Pure
+(generation and grading; no database)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import PurePath
+from typing import Any
 
 import grading
 from grading.declared import DeclaredKind
 from grading.solution import solution
 from grading.spec import load_problem
 from practice.generators import generate, generator_of, render_statement
+from practice.presenters import solved_picture
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class KindPreview:
     mistakes: tuple[MistakePreview, ...]
     declared_in: str | None  # a declared kind's file: course folder/kinds/name.yaml
     left_out: tuple[str, ...]  # a declared kind's derived variants that are no mistake
+    picture: Any = None  # the problem's picture drawn solved (SafeString), or None
 
 
 def _in_course(path: str) -> str:
@@ -82,4 +86,5 @@ def kind_preview(*, kind: str, seed: int, level: int) -> KindPreview:
         left_out=tuple(f"{code} {list(terms)}" for code, terms in sorted(declared.dropped))
         if declared
         else (),
+        picture=solved_picture(spec),
     )

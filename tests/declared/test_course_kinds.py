@@ -1,24 +1,260 @@
-"""Every kind the course in the repository declares (its `kinds/*.yaml`) passes the author's
-whole check, `manage.py check_kind` at its documented 1,000 seeds per level, as an author runs
-it before learners see the kind: a kind file added to the course is checked here with no test
-of its own to write. (`test_check_kind.py` checks the command itself, on fewer seeds.)"""
+"""The kinds the course carries only as files (`kinds/softmax_probability.yaml`,
+`kinds/perplexity.yaml`, `kinds/temperature_softmax.yaml`): NumPy computes each right answer and
+each derived mistake's answer from the parameters over many seeds, independently of the engine;
+every mistake typed is diagnosed as itself; every level draws what the file says of it; each
+passes check_kind and stands under the idea its page teaches it with."""
 
-from pathlib import Path
+from __future__ import annotations
 
+import math
+import re
+from fractions import Fraction
+
+import numpy as np
 import pytest
 from django.core.management import call_command
 
-COURSE = Path(__file__).resolve().parents[2] / "courses/content/how-text-becomes-numbers"
-KIND_FILES = sorted((COURSE / "kinds").glob("*.yaml"))
+import grading
+from courses.loader import read_course
+from grading.declared import course_kind_files, read_kind_file
+from grading.spec import load_problem
+from practice.generators import generate, render_statement
+
+from .kinds import EXAMPLE
+
+COURSE = EXAMPLE.parents[1]
+SEEDS = 60
+LEVELS = [1, 2, 3, 4]
 
 
-def test_the_course_declares_kinds():
-    assert KIND_FILES, COURSE / "kinds"
+def kind_path(name: str):
+    return COURSE / "kinds" / f"{name}.yaml"
 
 
-@pytest.mark.parametrize("path", KIND_FILES, ids=[path.stem for path in KIND_FILES])
-def test_each_declared_kind_passes_the_authors_check_at_1000_seeds(path, capsys):
-    call_command("check_kind", COURSE.name, path.stem)
+def floats(value) -> np.ndarray:
+    """Return a scalar or a vector as a NumPy array of floats."""
+    return np.array([float(x) for x in value] if isinstance(value, tuple) else [float(value)])
+
+
+def catalogue(spec: dict) -> dict[tuple[str, tuple[int, ...]], np.ndarray]:
+    """Return the engine's mistaken answers of a spec, as floats by (code, terms)."""
+    return {(d.mistake, tuple(d.terms)): floats(v) for d, v in grading.mistaken_answers(spec)}
+
+
+def assert_same(found: dict, expected: dict, spec: dict) -> None:
+    assert set(found) == set(expected), (spec["params"], set(found) ^ set(expected))
+    for key, value in expected.items():
+        assert np.allclose(found[key], value, rtol=1e-12, atol=1e-12), (key, spec)
+
+
+def softmax_oracle(params: dict) -> tuple[float, dict]:
+    """The probability of entry i of softmax(z), and each mistake's, computed with NumPy."""
+    z = np.array([int(x) for x in params["z"]], dtype=float)
+    i, n = int(params["i"]), int(params["n"])
+    e = np.exp(z)
+    total = e.sum()
+    mistakes = {("omitted_self_term", (i,)): e[i] / (total - e[i])}
+    for k in range(n):
+        if k != i:
+            mistakes[("omitted_term", (k,))] = e[i] / (total - e[k])
+    mistakes[("product_for_sum", (0,))] = e[i] / np.prod(e)
+    mistakes[("mean_for_sum", (0,))] = e[i] / (total / n)
+    mistakes[("forgot_normalisation", (0,))] = e[i]
+    mistakes[("stopped_at_step", (0,))] = total
+    return e[i] / total, mistakes
+
+
+def perplexity_oracle(params: dict) -> tuple[float, dict]:
+    """exp of the mean cross-entropy of the log-probabilities l, and each mistake's."""
+    ell = np.array([float(Fraction(x)) for x in params["l"]])
+    n = int(params["n"])
+    total = ell.sum()
+    mistakes = {("omitted_term", (k,)): math.exp(-(total - ell[k]) / n) for k in range(n)}
+    mistakes[("flipped_sign", (0,))] = math.exp(total / n)
+    mistakes[("product_for_sum", (0,))] = math.exp(-np.prod(ell) / n)
+    mistakes[("mean_for_sum", (0,))] = math.exp(-(total / n) / n)
+    mistakes[("forgot_normalisation", (0,))] = math.exp(-total)
+    mistakes[("stopped_at_step", (0,))] = -total / n
+    return math.exp(-total / n), mistakes
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
+def temperature_oracle(params: dict) -> tuple[np.ndarray, dict]:
+    """softmax(z / T), and each mistake's: the exponentials undivided, the temperature left
+    out, the scores multiplied by it."""
+    z = np.array([int(x) for x in params["z"]], dtype=float)
+    temperature = float(Fraction(params["T"]))
+    mistakes = {
+        ("forgot_normalisation", (0,)): np.exp(z / temperature),
+        ("forgot_normalisation", (1,)): softmax(z),
+        ("temperature_upside_down", ()): softmax(z * temperature),
+    }
+    return softmax(z / temperature), mistakes
+
+
+ORACLES = {
+    "softmax_probability": softmax_oracle,
+    "perplexity": perplexity_oracle,
+    "temperature_softmax": temperature_oracle,
+}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("name", sorted(ORACLES))
+def test_the_right_answer_and_every_mistake_are_what_numpy_computes(name, level):
+    for seed in range(SEEDS):
+        spec = generate(name, seed=seed, level=level)
+        right, expected = ORACLES[name](spec["params"])
+        assert np.allclose(floats(grading.expected_answer(spec)), right, rtol=1e-12), spec
+        assert_same(catalogue(spec), expected, spec)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("name", sorted(ORACLES))
+def test_every_derived_mistake_typed_is_diagnosed_as_itself(name, level):
+    seen = set()
+    for seed in range(SEEDS // 2):
+        spec = generate(name, seed=seed, level=level)
+        shape = load_problem(spec).shape
+        right = grading.expected_answer(spec)
+        assert grading.grade(spec, shape.typed(right)).status == grading.Status.CORRECT
+        assert grading.grade(spec, decimal_form(right)).status == grading.Status.CORRECT
+        for listed, value in grading.mistaken_answers(spec):
+            verdict = grading.grade(spec, shape.typed(value))
+            assert verdict.status == grading.Status.INCORRECT, (listed, spec)
+            got = verdict.diagnosis
+            assert (got.mistake, tuple(got.terms)) == (listed.mistake, tuple(listed.terms))
+            assert verdict.explanation
+            seen.add(listed.mistake)
+    # every mistake of the catalogue came up, none only in theory
+    assert seen == set(grading.kind(name).codes)
+
+
+def decimal_form(value) -> str:
+    """Return a value typed as decimals (six figures), a vector in brackets."""
+    if isinstance(value, tuple):
+        return "[" + ", ".join(f"{float(x):.6f}" for x in value) + "]"
+    return f"{float(value):.6g}"
+
+
+def level_ranges(name: str, parameter: str, level: int):
+    return read_kind_file(kind_path(name)).parameter(parameter).levels[level]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_softmax_problem_of_each_level_is_drawn_as_its_file_says(level):
+    n_low, n_high = level_ranges("softmax_probability", "n", level)
+    z_low, z_high = level_ranges("softmax_probability", "z", level)
+    for seed in range(SEEDS):
+        params = generate("softmax_probability", seed=seed, level=level)["params"]
+        z = [int(x) for x in params["z"]]
+        i, n = int(params["i"]), int(params["n"])
+        assert n_low <= n <= n_high and len(z) == n
+        assert all(z_low <= x <= z_high for x in z)
+        assert 0 <= i < n
+        assert len(set(z)) == n  # the constraint: scores differ
+        e = np.exp(np.array(z, dtype=float))
+        assert e[i] / e.sum() >= 1 / 5  # the constraint: the entry asked about is not negligible
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_perplexity_problem_of_each_level_is_drawn_as_its_file_says(level):
+    (n_low, n_high) = level_ranges("perplexity", "n", level)
+    (num_low, num_high), (den_low, den_high) = level_ranges("perplexity", "l", level)
+    for seed in range(SEEDS):
+        params = generate("perplexity", seed=seed, level=level)["params"]
+        ell = [Fraction(x) for x in params["l"]]
+        assert n_low <= int(params["n"]) <= n_high and len(ell) == int(params["n"])
+        assert len(set(ell)) == len(ell)
+        # every log-probability is negative (a probability below one) and on the level's grid
+        assert all(x < 0 for x in ell)
+        assert all(
+            any(
+                num_low <= x * d <= num_high and (x * d).denominator == 1
+                for d in range(den_low, den_high + 1)
+            )
+            for x in ell
+        )
+        # the perplexity is never below one
+        assert float(grading.expected_answer(generate("perplexity", seed=seed, level=level))) > 1
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_temperature_problem_of_each_level_is_drawn_as_its_file_says(level):
+    (n_low, n_high) = level_ranges("temperature_softmax", "n", level)
+    z_low, z_high = level_ranges("temperature_softmax", "z", level)
+    options = level_ranges("temperature_softmax", "T", level)
+    seen = set()
+    for seed in range(SEEDS):
+        params = generate("temperature_softmax", seed=seed, level=level)["params"]
+        z = [int(x) for x in params["z"]]
+        assert n_low <= len(z) <= n_high and len(z) == int(params["n"])
+        assert all(z_low <= x <= z_high for x in z) and len(set(z)) == len(z)
+        assert Fraction(params["T"]) in options
+        seen.add(Fraction(params["T"]))
+        right = floats(
+            grading.expected_answer(generate("temperature_softmax", seed=seed, level=level))
+        )
+        assert math.isclose(right.sum(), 1, rel_tol=1e-12) and (right > 0).all()
+    assert seen == set(options)  # every temperature of the level comes up
+
+
+def test_the_levels_grow():
+    """A higher level has at least as many entries as the one below it, and the last level more
+    than the first."""
+    for name in sorted(ORACLES):
+        parameter = "n"
+        sizes = [level_ranges(name, parameter, level)[1] for level in LEVELS]
+        assert sizes == sorted(sizes) and sizes[-1] > sizes[0], name
+
+
+def test_every_course_kind_file_is_one_of_these_or_the_example():
+    """A kind file added to the course needs its oracle here (or a test file of its own)."""
+    assert {path.stem for path in course_kind_files()} == {*ORACLES, EXAMPLE.stem}
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in course_kind_files()))
+def test_every_course_kind_file_passes_its_check(name, capsys):
+    """The check an author runs, on every kind file of the repository's course (the CI run)."""
+    call_command("check_kind", "how-text-becomes-numbers", name, seeds=25)
     out = capsys.readouterr().out
-    assert f"{path.stem}: " in out and "x 1000 seeds" in out
-    assert "each diagnosed as itself" in out
+    tests = len(read_kind_file(kind_path(name)).tests)
+    assert "4 levels x 25 seeds" in out and f"{tests} question tests passed" in out
+    assert grading.kind(name).source.path == str(kind_path(name))
+
+
+IDEAS = {
+    "softmax_probability": "context-feeds-back",
+    "perplexity": "context-feeds-back",
+    "temperature_softmax": "sampling-and-penalties",
+}
+
+
+def test_the_course_kinds_are_listed_under_the_ideas_their_page_teaches_them_with():
+    source = read_course(COURSE)
+    page = next(p for p in source.pages if p.slug == "the-repetition-loop")
+    kinds = {kind: idea.slug for idea in page.ideas for kind in idea.problem_kinds}
+    assert {kind: kinds.get(kind) for kind in ORACLES} == IDEAS
+    body = (COURSE / "pages" / "the-repetition-loop.md").read_text(encoding="utf-8")
+    # the page teaches what each kind asks before its idea's marker
+    first = body[: body.index("::: idea context-feeds-back")]
+    assert "**cross-entropy**" in first and "**perplexity**" in first
+    assert "\\frac{e^2}{e^2 + e^0 + e^1}" in first
+    last = body[body.index("::: idea greedy-cannot-leave") : body.index("::: idea sampling-and")]
+    assert "\\operatorname{softmax}(\\mathbf{z} / T)" in last and "$T = 1/2$" in last
+
+
+@pytest.mark.parametrize("name", ["softmax_probability", "perplexity"])
+def test_a_kind_with_exponentials_shows_how_to_type_one_and_the_example_reads(name):
+    for seed in range(10):
+        spec = generate(name, seed=seed, level=2)
+        statement = render_statement(spec)
+        example = re.search(r"an exponential as `exp\(\.\.\.\)`, for example `([^`]+)`", statement)
+        assert example, statement
+        verdict = grading.grade(spec, example.group(1))
+        assert verdict.status == grading.Status.INCORRECT  # it reads, and gives nothing away
+    assert "sqrt" not in render_statement(generate(name, seed=0, level=1))

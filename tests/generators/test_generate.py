@@ -104,6 +104,15 @@ PINNED: dict[tuple[str, int, int, str | None], str] = {
     ("scaled_dot_score", 1, 1, None): "632f938f724876ab",
     ("scaled_dot_score", 42, 4, None): "a3cd788bffe8a3bf",
     ("scaled_dot_score", 7, 3, "forgot_sqrt"): "e823a78f514dcf64",
+    ("softmax_probability", 1, 1, None): "b6fd08e970a185e6",
+    ("softmax_probability", 42, 4, None): "d087c0832477f269",
+    ("softmax_probability", 7, 2, "omitted_self_term"): "3e665e4ed9b75800",
+    ("perplexity", 1, 1, None): "311fbd138c8aeb55",
+    ("perplexity", 42, 4, None): "302100241e3158b6",
+    ("perplexity", 7, 3, "omitted_term"): "e748831177a1cc0e",
+    ("temperature_softmax", 1, 1, None): "da7506dda185761c",
+    ("temperature_softmax", 42, 4, None): "24959c1b0c5931fc",
+    ("temperature_softmax", 7, 2, "temperature_upside_down"): "666e3214f3187a8b",
 }
 
 

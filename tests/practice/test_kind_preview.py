@@ -45,3 +45,14 @@ def test_a_seed_that_is_not_a_number_is_refused_with_a_message(client_for, staff
 
 def test_learners_get_404(client_for, other_learner):
     assert client_for(other_learner).get(URL).status_code == 404
+
+
+def test_a_vector_kinds_preview_draws_it_solved_and_a_scalar_kinds_draws_nothing(client_for, staff):
+    client = client_for(staff)
+    url = reverse("practice:kind_preview", kwargs={"kind": "temperature_softmax"})
+    html = client.get(url, {"seed": 2, "level": 3}).content.decode()
+    spec = generate("temperature_softmax", seed=2, level=3)
+    n = len(spec["params"]["z"])
+    assert html.count('data-role="right"') == n and 'data-role="unknown"' not in html
+    assert "The problem drawn solved, the right answer in it." in html
+    assert "<svg" not in client.get(URL, {"seed": 5, "level": 2}).content.decode()
