@@ -36,7 +36,7 @@ from .base import (
     ProblemGenerator,
     distance,
 )
-from .declared_picture import vector_picture
+from .draw.declared_bars import vector_picture
 from .statement import format_example
 
 SCALAR_EXAMPLES = ("7/sqrt(65)", "-5/4", "9/sqrt(130)", "13/6")
@@ -144,7 +144,7 @@ def clear_gap(source: KindSource) -> float:
 def draw_vector(
     self: DeclaredGenerator, spec: dict, answer: Any = None, *, solution: bool | None = None
 ) -> str | None:
-    """The picture of a declared kind whose answer is a vector (`declared_picture`): the
+    """The picture of a declared kind whose answer is a vector (`draw/declared_bars`): the
     problem's vector parameters and the answer's entries, the learner's beside the right ones.
     A kind with a scalar answer keeps the default picture, none."""
     loaded = load_problem(spec)

@@ -1,4 +1,4 @@
-"""The picture of a declared kind with a vector answer (`practice/generators/declared_picture`),
+"""The picture of a declared kind with a vector answer (`practice/generators/draw/declared_bars`),
 read back from its SVG: a fresh problem draws the given vector and an empty bar per entry (the
 answer not given away); solved, the right values; answered, the learner's beside them, a value
 far outside clipped to the panel but written in full; the description says what is drawn; a
@@ -13,8 +13,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 import grading
-from practice.generators import declared, generate, render_svg, svg
-from practice.generators.declared_picture import MIN_WIDTH, vector_picture, written
+from practice.generators import declared, generate, render_svg
+from practice.generators.draw import svg
+from practice.generators.draw.declared_bars import MIN_WIDTH, vector_picture, written
 
 KIND = "temperature_softmax"
 NS = "{http://www.w3.org/2000/svg}"
