@@ -12,6 +12,7 @@ from practice.review.models import ReviewItem
 from tests.practice.answers import wrong_answer
 
 from .learner import open_kind, sign_up
+from .test_today_accessibility import violations
 
 pytestmark = pytest.mark.browser
 
@@ -82,3 +83,32 @@ def test_show_me_how_after_a_wrong_answer_is_the_same(page_without_js, live_serv
     assert page.locator("#problem").get_attribute("data-state") == "revealed"
     # The wrong answer stays in the list of attempts.
     assert page.locator(".problem-attempts .attempt--incorrect").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("idea", "kind"),
+    [("weights-from-content", "content_weights"), ("where-it-stops-being-true", "two_layers")],
+)
+def test_wide_worked_steps_scroll_in_one_focusable_region_on_a_phone(
+    browser, live_server, real_course, idea, kind
+):
+    """These kinds' statements, pictures and steps carry exact vectors wider than a phone: each
+    scrolls inside its own frame, which a keyboard can reach (axe's scrollable-region-focusable:
+    the steps are one focusable region, a frame that overflows takes a tab stop while it does),
+    and the page itself never scrolls sideways."""
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    page = context.new_page()
+    sign_up(page, live_server)
+    problem = open_kind(page, "the-same-word-twice", idea, kind)
+    page.click("button:has-text('Show me how')")
+    page.wait_for_url(re.compile(r"\?show=solution#solution$"))
+    region = page.locator("#solution .problem__steps")
+    assert region.get_attribute("role") == "region"
+    assert region.get_attribute("tabindex") == "0"
+    assert region.get_attribute("aria-labelledby") == "solution-heading"
+    assert region.locator("li").count() == len(solution(problem.spec).steps)
+    assert violations(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # something here is really wider than the phone and scrolls in its frame
+    assert page.locator("[data-scroll-frame]").count() >= 1
+    context.close()
