@@ -96,6 +96,12 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+def _ms(cell: str) -> float | None:
+    """A Locust percentile cell in ms: "N/A" (a request type none of whose requests came back
+    in the run, as on a busy machine in a few seconds) is None, never an error."""
+    return None if cell in ("", "N/A") else float(cell)
+
+
 def _summary(stats_csv: Path) -> tuple[list[dict], dict]:
     with stats_csv.open() as handle:
         rows = list(csv.DictReader(handle))
@@ -107,8 +113,8 @@ def _summary(stats_csv: Path) -> tuple[list[dict], dict]:
             "requests": int(row["Request Count"]),
             "errors": int(row["Failure Count"]),
             "rps": float(row["Requests/s"]),
-            "p50_ms": float(row["50%"] or 0),
-            "p99_ms": float(row["99%"] or 0),
+            "p50_ms": _ms(row["50%"]),
+            "p99_ms": _ms(row["99%"]),
         }
         if row["Name"] == "Aggregated":
             entry["name"] = "all requests"
@@ -118,13 +124,17 @@ def _summary(stats_csv: Path) -> tuple[list[dict], dict]:
     return table, total
 
 
+def _cell(ms: float | None) -> str:
+    return "-" if ms is None else f"{ms:.0f}"
+
+
 def _print_table(table: list[dict], total: dict) -> None:
     print()
     print(f"{'request':34} {'count':>7} {'errors':>6} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7}")
     for entry in [*table, total]:
         print(
             f"{entry['name']:34} {entry['requests']:>7} {entry['errors']:>6} "
-            f"{entry['rps']:>7.1f} {entry['p50_ms']:>7.0f} {entry['p99_ms']:>7.0f}"
+            f"{entry['rps']:>7.1f} {_cell(entry['p50_ms']):>7} {_cell(entry['p99_ms']):>7}"
         )
 
 
@@ -224,8 +234,8 @@ def _report(knobs: Knobs, workdir: Path, spent: dict) -> int:
     workers = knobs.workers or "default"
     print(
         f"\n{knobs.users} learners, {knobs.run_time}, layout {knobs.layout}, gunicorn workers "
-        f"{workers}, PostgreSQL: {total['rps']:.1f} requests/s, p50 {total['p50_ms']:.0f} ms, "
-        f"p99 {total['p99_ms']:.0f} ms, {total['errors']} errors "
+        f"{workers}, PostgreSQL: {total['rps']:.1f} requests/s, p50 {_cell(total['p50_ms'])} ms, "
+        f"p99 {_cell(total['p99_ms'])} ms, {total['errors']} errors "
         f"({total['requests']} requests; locust exit {spent['locust_exit']})"
     )
     if not total["requests"]:
