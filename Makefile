@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum < requirements.txt | cut -d' ' -f1)
 COURSE ?= courses/content/how-text-becomes-numbers
 
-.PHONY: install prereqs run test lint bench load simulate
+.PHONY: install prereqs run test fast lint bench load simulate
 
 install: $(STAMP)
 
@@ -38,8 +38,19 @@ prereqs: install
 # pytest exits 5 when it collects no test; that is a failure of the suite here, said plainly.
 # Without a configured Redis the worker tests start a throwaway redis-server under var/ and stop
 # it when the run ends, passed or failed (tests/redis_server.py).
+# The suite runs in PYTEST_WORKERS processes (pytest-xdist; `auto` is one per core, 0 runs it in
+# this process), a test file kept whole on one process (its module fixtures start once).
+PYTEST_WORKERS ?= auto
+XDIST := -n $(PYTEST_WORKERS) --dist loadfile
 test: prereqs lint
-	$(PY) -m pytest $(PYTEST_ARGS); status=$$?; \
+	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS); status=$$?; \
+	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; fi; exit $$status
+
+# The inner loop: every test that starts no browser, nginx, gunicorn or Celery worker, in
+# parallel; no lint, no program checks. `make test` still runs everything.
+FAST_MARKERS := not browser and not deploy and not worker
+fast: install
+	$(PY) -m pytest $(XDIST) -m "$(FAST_MARKERS)" $(PYTEST_ARGS); status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests"; fi; exit $$status
 
 bench: install

@@ -19,8 +19,15 @@ WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
 # Test hook: the Celery queue a worker subprocess started by a test consumes and sends to
 # (tests/review/test_worker_kill.py names one of its own so runs sharing a Redis database never
-# take each other's messages). Test settings only; production keeps Celery's "celery".
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("BASISLAB_TEST_CELERY_QUEUE", "celery")
+# take each other's messages). Under pytest-xdist each worker process of the suite has a queue of
+# its own too (celery-gw0, celery-gw1, ...): CI's one Redis database is shared by the workers, and
+# one's embedded Celery worker must never run the tasks another's tests sent. Test settings only;
+# production keeps Celery's "celery".
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("BASISLAB_TEST_CELERY_QUEUE") or (
+    f"celery-{os.environ['PYTEST_XDIST_WORKER']}"
+    if os.environ.get("PYTEST_XDIST_WORKER")
+    else "celery"
+)
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file instead of memory: tests/review/test_worker_kill.py runs a Celery worker as a
