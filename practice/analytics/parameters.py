@@ -46,9 +46,15 @@ def _number(value: Any) -> Fraction | None:
 
 
 def _decimal(value: Fraction) -> str:
-    """Return a bucket end as words: ``0.5``, ``-3``, ``100``."""
-    text = f"{float(value):.1f}" if value.denominator != 1 else str(value.numerator)
-    return text
+    """Return a bucket end as words: ``0.5``, ``-3``, ``100``, ``3e9`` (a million or more)."""
+    if value.denominator != 1:
+        return f"{float(value):.1f}"
+    number = value.numerator
+    if abs(number) < 10**6:
+        return str(number)
+    digits = str(abs(number))
+    mantissa = digits.rstrip("0")
+    return f"{'-' if number < 0 else ''}{mantissa}e{len(digits) - len(mantissa)}"
 
 
 def bucket(value: Fraction) -> tuple[str, float]:
@@ -84,7 +90,8 @@ def _read(data: dict, position: int | None, found: dict[str, Parameter]) -> None
             continue
         name = name[:NAME_MAX_LENGTH]
         if name not in found and number is not None:
-            found[name] = (name, *bucket(number))
+            label, sort = bucket(number)
+            found[name] = (name, label[:BUCKET_MAX_LENGTH], sort)
 
 
 def parameters_of(spec: Any) -> tuple[Parameter, ...]:

@@ -95,6 +95,7 @@ def test_every_kind_gives_parameters_by_the_one_rule():
         ("10", "10 to under 20", 10.0),
         ("6679", "6000 to under 7000", 6000.0),
         ("-23", "-30 to under -20", -30.0),
+        ("3141592653", "3e9 to under 4e9", 3e9),
     ],
 )
 def test_a_value_falls_in_its_bucket(value, label, sort):
