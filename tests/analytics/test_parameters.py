@@ -5,6 +5,7 @@ with its tables and pictures, its CSV, and the "fewer than 5" rule outside the s
 
 import csv
 import io
+import re
 from collections import Counter
 from fractions import Fraction
 
@@ -14,6 +15,7 @@ from django.urls import reverse
 from practice.analytics.codes import ANY_CODE
 from practice.analytics.models import AttemptCounted, LearnerParameterCount, ParameterCount
 from practice.analytics.parameters import bucket, parameters_of
+from practice.analytics.pictures import parameter_picture
 from practice.analytics.selectors import PRIVATE_BELOW, parameter_tables
 from practice.analytics.services import _graded, count_attempt, counts_rebuild, counts_record
 from practice.generators import GENERATORS, generate
@@ -239,3 +241,21 @@ def test_fewer_than_five_learners_are_hidden_outside_the_staff_view():
     assert tallies == {"omitted_term": False, "wrong_row": True}
     (staff_table,) = parameter_tables(rows, kind="weighted_sum", private=False)
     assert staff_table.rows[0].percent == 67 and not staff_table.rows[0].hidden
+
+
+def test_each_bar_is_the_wrong_share_of_its_value(learners):
+    from practice.analytics.selectors import kind_view
+
+    tables = kind_view(kind="weighted_sum").parameters
+    assert tables
+    for table in tables:
+        svg = parameter_picture(table)
+        drawn = [float(v) for v in re.findall(r'data-value="([0-9.]+)"', svg)]
+        assert drawn == [round(r.wrong / r.answers, 4) for r in table.rows]
+        assert "<title>" in svg and "<desc>" in svg
+
+
+def test_the_kind_csv_takes_two_statements(learners, client_for, staff, django_assert_num_queries):
+    client = client_for(staff)
+    with django_assert_num_queries(2):  # the user, the kind's parameter rows
+        assert client.get(reverse("analytics:kind_csv", args=["weighted_sum"])).status_code == 200
