@@ -63,6 +63,14 @@ class LearnerMistakeCount(models.Model):
                 condition=Q(try_class__in=TryClass.values), name="analytics_learner_try_known"
             ),
         ]
+        indexes = [
+            # The author's view of a kind: its learners' first tries, read from the index alone.
+            models.Index(
+                fields=["course", "kind", "try_class"],
+                include=["copy", "code", "attempts"],
+                name="analytics_learner_kind_idx",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"copy {self.copy_id}: {self.kind}/{self.code} x{self.attempts}"
