@@ -7,8 +7,10 @@ from django.utils.translation import gettext_lazy as _
 from practice.review.codes import KIND_LEVEL, UNEXPLAINED
 
 CORRECT = "correct"  # a right answer (no kind's catalog may use the code)
+# The parameter counts' rows over every graded answer, whatever its code (nor may this one).
+ANY_CODE = "any"
 # Re-exported: a wrong answer no catalogued mistake explains.
-__all__ = ["ALL_LEVELS", "CORRECT", "KIND_LEVEL", "UNEXPLAINED", "TryClass"]
+__all__ = ["ALL_LEVELS", "ANY_CODE", "CORRECT", "KIND_LEVEL", "UNEXPLAINED", "TryClass"]
 
 # The level of the rows that count over every level of a key (levels start at 1).
 ALL_LEVELS = 0

@@ -5,12 +5,16 @@ A key is (course, page, idea, kind, level, code, try class); the code is a catal
 class, and the ``ALL_LEVELS``/``all`` key of the same mistake, so the number of distinct
 learners is exact for both (distinct counts do not add up across keys). ``AttemptCounted``
 marks an attempt counted, so counting it again changes nothing.
+
+The parameter counts (``LearnerParameterCount``, ``ParameterCount``) are kept the same way, in
+the same statement, per variant parameter of the attempt's problem (``parameters.py``).
 """
 
 from django.db import models
 from django.db.models import Q
 
 from .codes import TryClass
+from .parameters import BUCKET_MAX_LENGTH, NAME_MAX_LENGTH
 
 
 class AttemptCounted(models.Model):
@@ -57,6 +61,14 @@ class LearnerMistakeCount(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(try_class__in=TryClass.values), name="analytics_learner_try_known"
+            ),
+        ]
+        indexes = [
+            # The author's view of a kind: its learners' first tries, read from the index alone.
+            models.Index(
+                fields=["course", "kind", "try_class"],
+                include=["copy", "code", "attempts"],
+                name="analytics_learner_kind_idx",
             ),
         ]
 
@@ -206,3 +218,63 @@ class UnexplainedValue(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.value} x{self.attempts}"
+
+
+class LearnerParameterCount(models.Model):
+    """How many attempts of one learner (their copy) fall under one parameter key: a kind, a
+    level (or ``ALL_LEVELS``), a variant parameter's name and bucket (``parameters.py``), and a
+    code (a mistake, ``unexplained``, ``correct``, or ``ANY_CODE`` for every graded answer)."""
+
+    # No index of its own: the unique key leads with the copy.
+    copy = models.ForeignKey(
+        "courses.CourseCopy", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    course = models.ForeignKey("courses.Course", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=32)
+    level = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=NAME_MAX_LENGTH)
+    bucket = models.CharField(max_length=BUCKET_MAX_LENGTH)
+    sort = models.FloatField()  # the bucket's lower end: the order its rows are shown in
+    code = models.CharField(max_length=40)
+    attempts = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["copy", "course", "kind", "level", "name", "bucket", "code"],
+                name="analytics_learner_parameter_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"copy {self.copy_id}: {self.kind} {self.name}={self.bucket}/{self.code}"
+
+
+class ParameterCount(models.Model):
+    """How many attempts fall under one parameter key, and of how many distinct learners."""
+
+    course = models.ForeignKey("courses.Course", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=32)
+    level = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=NAME_MAX_LENGTH)
+    bucket = models.CharField(max_length=BUCKET_MAX_LENGTH)
+    sort = models.FloatField()
+    code = models.CharField(max_length=40)
+    attempts = models.PositiveIntegerField()
+    learners = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            # Leads with (course, kind, level): the author's view reads one kind's rows.
+            models.UniqueConstraint(
+                fields=["course", "kind", "level", "name", "bucket", "code"],
+                name="analytics_parameter_count_key",
+            ),
+            models.CheckConstraint(
+                condition=Q(learners__lte=models.F("attempts")),
+                name="analytics_parameter_learners_le_attempts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.name}={self.bucket}/{self.code} L{self.level}: {self.attempts}"

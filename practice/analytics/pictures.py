@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from practice.generators.draw.svg import COLOURS, document, rect, text
 
-from .selectors import LevelRow, RecurrenceRow, Share
+from .selectors import LevelRow, ParameterTable, RecurrenceRow, Share
 
 WIDTH = 340
 FONT_SIZE = 12
@@ -20,7 +20,12 @@ BAR_WIDTH = 150
 BAR_HEIGHT = 12
 LABEL_CHARS = 46  # a label longer than this is cut (the table beside it has it whole)
 TRACK = "#e5e7eb"
-ROLES = {"next-problem": COLOURS["answer"], "next-review": COLOURS["term"], "right": "#047857"}
+ROLES = {
+    "next-problem": COLOURS["answer"],
+    "next-review": COLOURS["term"],
+    "right": "#047857",
+    "wrong": COLOURS["answer"],
+}
 
 
 @dataclass(frozen=True)
@@ -121,5 +126,25 @@ def levels_picture(rows: Sequence[LevelRow]) -> str:
     return bars_picture(
         title=_("First tries right, per level"),
         desc=_("Per level, the share of first tries that were right; the table has the numbers."),
+        groups=groups,
+    )
+
+
+def parameter_picture(table: ParameterTable) -> str:
+    """Draw per value (bucket) of one variant parameter the share of answers that were wrong."""
+    groups = [
+        BarGroup(
+            f"{table.name} = {row.bucket}",
+            (Bar("wrong", None if row.percent is None else row.wrong / row.answers, row.text),),
+        )
+        for row in table.rows
+    ]
+    return bars_picture(
+        title=_("Wrong answers by %(parameter)s") % {"parameter": table.name},
+        desc=_(
+            "Per value of the parameter %(parameter)s, the share of answers (any try, every "
+            "level) that were wrong; the table beside it has the numbers."
+        )
+        % {"parameter": table.name},
         groups=groups,
     )

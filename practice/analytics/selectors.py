@@ -25,12 +25,13 @@ from practice.labels import mistake_label, status_label
 from practice.models import ProblemInstance, Reveal
 from practice.review.models import CardState, ReviewItem
 
-from .codes import ALL_LEVELS, CORRECT, KIND_LEVEL, UNEXPLAINED, TryClass
+from .codes import ALL_LEVELS, ANY_CODE, CORRECT, KIND_LEVEL, UNEXPLAINED, TryClass
 from .models import (
     ExplainedProblem,
     LearnerMistakeCount,
     MistakeCount,
     MistakeRecurrence,
+    ParameterCount,
     RecurrenceCount,
     UnexplainedValue,
 )
@@ -551,6 +552,101 @@ class Spread:
 
 
 @dataclass(frozen=True)
+class BucketRow:
+    """The answers to a kind's problems whose variant parameter fell in one bucket."""
+
+    bucket: str
+    sort: float
+    answers: int  # graded answers, any try
+    learners: int  # distinct learners who gave them
+    wrong: int  # answers that were not right (a mistake or unexplained)
+    hidden: bool  # fewer than PRIVATE_BELOW learners, outside the staff view
+    mistakes: tuple[tuple[str, str, Tally], ...]  # (code, label, tally), most answers first
+
+    @property
+    def percent(self) -> int | None:
+        """Return the share of the answers that were wrong, in percent (None when hidden)."""
+        return None if self.hidden or not self.answers else round(100 * self.wrong / self.answers)
+
+    @property
+    def text(self) -> str:
+        if self.hidden:
+            return gettext("fewer than 5")
+        return gettext("%(percent)d%% wrong · %(wrong)d of %(answers)d") % {
+            "percent": self.percent,
+            "wrong": self.wrong,
+            "answers": self.answers,
+        }
+
+
+@dataclass(frozen=True)
+class ParameterTable:
+    name: str
+    rows: list[BucketRow]
+
+
+def parameter_tables(rows: Iterable[dict], *, kind: str, private: bool) -> list[ParameterTable]:
+    """Return per parameter (by name) its buckets (by their lower end) from parameter count
+    rows of one kind and level: each bucket's answers and learners (its ``ANY_CODE`` row), its
+    wrong answers (all but the right ones) and each mistake's tally. Outside the staff view
+    (``private``) a bucket of fewer than ``PRIVATE_BELOW`` learners hides its numbers, and a
+    mistake of fewer hides its own."""
+    per: dict[str, dict[str, dict]] = defaultdict(dict)
+    for row in rows:
+        cell = per[row["name"]].setdefault(row["bucket"], {"sort": row["sort"], "codes": {}})
+        cell["codes"][row["code"]] = (row["attempts"], row["learners"])
+    tables = []
+    for name in sorted(per):
+        buckets = []
+        for label, cell in per[name].items():
+            codes = cell["codes"]
+            answers, learners = codes.get(ANY_CODE, (0, 0))
+            hidden = private and learners < PRIVATE_BELOW
+            named = sorted(
+                (
+                    (code, n, who)
+                    for code, (n, who) in codes.items()
+                    if code not in (ANY_CODE, CORRECT)
+                ),
+                key=lambda item: (-item[1], item[0]),
+            )
+            buckets.append(
+                BucketRow(
+                    bucket=label,
+                    sort=cell["sort"],
+                    answers=answers,
+                    learners=learners,
+                    wrong=answers - codes.get(CORRECT, (0, 0))[0],
+                    hidden=hidden,
+                    mistakes=tuple(
+                        (
+                            code,
+                            code_label(code, kind),
+                            Tally(n, who, private and (hidden or who < PRIVATE_BELOW)),
+                        )
+                        for code, n, who in named
+                    ),
+                )
+            )
+        buckets.sort(key=lambda row: (row.sort, row.bucket))
+        tables.append(ParameterTable(name, buckets))
+    return tables
+
+
+PARAMETER_FIELDS = ("kind", "parameter", "value", "sort", "level", "code", "learners", "attempts")
+
+
+def parameter_counts(*, kind: str) -> list[dict[str, object]]:
+    """Return every parameter count row of a kind over the site's course (the CSV's rows): per
+    parameter, bucket, level (``ALL_LEVELS`` first) and code; one statement."""
+    return list(
+        ParameterCount.objects.filter(course__slug=settings.BASISLAB_COURSE_SLUG, kind=kind)
+        .values("level", "name", "bucket", "sort", "code", "attempts", "learners")
+        .order_by("name", "sort", "bucket", "level", "code")
+    )
+
+
+@dataclass(frozen=True)
 class KindView:
     kind: str
     kind_label: str
@@ -559,6 +655,7 @@ class KindView:
     spread: Spread
     reveals: list[RevealRow]
     values: list[ValueRow]
+    parameters: list[ParameterTable]
 
     def flat(self) -> dict[str, object]:
         """Return every number of the view as its JSON writes it."""
@@ -590,6 +687,25 @@ class KindView:
             },
             "reveals": [row.flat() for row in self.reveals],
             "unexplained_values": [row.flat() for row in self.values],
+            "parameters": [
+                {
+                    "name": table.name,
+                    "values": [
+                        {
+                            "value": row.bucket,
+                            "answers": row.answers,
+                            "learners": row.learners,
+                            "wrong": row.wrong,
+                            "mistakes": [
+                                {"code": c, "answers": t.attempts, "learners": t.learners}
+                                for c, _label, t in row.mistakes
+                            ],
+                        }
+                        for row in table.rows
+                    ],
+                }
+                for table in self.parameters
+            ],
         }
 
 
@@ -608,7 +724,8 @@ def kind_view(*, kind: str) -> KindView:
     """Return the author's view of one kind over every learner of the site's course, from the
     rows kept on write: per level the first tries right and the mistakes made (one statement),
     per mistake what became of the problems it was explained at (one), the spread of learners'
-    first-try rates (one), then the kind's reveals and unexplained values (one each)."""
+    first-try rates (one), then the kind's reveals and unexplained values (one each), and the
+    answers per variant parameter's value over every level (one)."""
     course = Q(course__slug=settings.BASISLAB_COURSE_SLUG, kind=kind)
     first = Q(try_class=TryClass.FIRST)
     cells = (
@@ -669,4 +786,11 @@ def kind_view(*, kind: str) -> KindView:
         spread=_fifths(rates),
         reveals=site_reveals(kind=kind),
         values=site_unexplained_values(kind=kind),
+        parameters=parameter_tables(
+            ParameterCount.objects.filter(course, level=ALL_LEVELS).values(
+                "name", "bucket", "sort", "code", "attempts", "learners"
+            ),
+            kind=kind,
+            private=False,
+        ),
     )

@@ -4,7 +4,8 @@ failure left out, forget a deleted copy, and rebuild everything from the attempt
 Counting an attempt is idempotent: its ``AttemptCounted`` row is inserted first, in the same
 transaction as its counts, and an attempt whose row exists is skipped. The rebuild computes the
 same rows from the attempts in SQL, independently of the incremental path (the tests compare
-the two).
+the two). The parameter counts ride along: the same statement counts an attempt under each
+variant parameter of its problem (``parameters.py``), and the rebuild computes them too.
 """
 
 import functools
@@ -23,19 +24,23 @@ from grading.kinds import Status
 from practice.models import Attempt, ProblemInstance
 from practice.review.models import ReviewItem, ReviewLog
 
-from .codes import ALL_LEVELS, CORRECT, UNEXPLAINED, TryClass
+from .codes import ALL_LEVELS, ANY_CODE, CORRECT, UNEXPLAINED, TryClass
 from .models import (
     VALUE_MAX_LENGTH,
     AttemptCounted,
     ExplainedProblem,
     LearnerMistakeCount,
+    LearnerParameterCount,
     MistakeCount,
     MistakeRecurrence,
+    ParameterCount,
     RecurrenceCount,
     UnexplainedValue,
 )
+from .parameters import Parameter, parameters_of
 
 KEY = ("course_id", "page_slug", "idea_slug", "kind", "level", "code", "try_class")
+PARAMETER_KEY = ("course_id", "kind", "level", "name", "bucket", "code")
 # The newest attempts the catch-up looks at (by id, on the primary key's index).
 CATCH_UP_WINDOW = 10_000
 # How long counting on commit waits for a lock (a rebuild holds one) before it gives up and
@@ -112,6 +117,8 @@ class Facts:
     # The Verdict's ``interpreted`` (what a wrong answer was read as) and the attempt's time.
     value: str = ""
     created_at: datetime | None = None
+    # The problem's variant parameters: (name, bucket, sort key) each (``parameters_of``).
+    parameters: tuple[Parameter, ...] = ()
 
     @property
     def named(self) -> bool:
@@ -138,10 +145,17 @@ def _graded(attempt_ids: Iterable[int]) -> list[Facts]:
             "mistake",
             "verdict__interpreted",
             "created_at",
+            "problem__spec",
         )
     )
     return [
-        Facts(*row[:-4], code=code_of(row[-4], row[-3]), value=row[-2] or "", created_at=row[-1])
+        Facts(
+            *row[:-5],
+            code=code_of(row[-5], row[-4]),
+            value=row[-3] or "",
+            created_at=row[-2],
+            parameters=parameters_of(row[-1]),
+        )
         for row in rows
     ]
 
@@ -150,10 +164,13 @@ def _graded(attempt_ids: Iterable[int]) -> list[Facts]:
 def _count_sql() -> str:
     """Return the one PostgreSQL statement that counts an attempt: its marker, then (only if
     the marker is new) its two learner rows, then its two key rows, one learner more on each
-    whose learner row was just made."""
+    whose learner row was just made; and the same for its parameter rows, four per variant
+    parameter (its level and every level, its code and ``ANY_CODE``)."""
     marker, attempt = _table(AttemptCounted), _table(Attempt)
     learner, summary = _table(LearnerMistakeCount), _table(MistakeCount)
+    plearner, psummary = _table(LearnerParameterCount), _table(ParameterCount)
     keys = ", ".join(KEY)
+    pkeys = ", ".join(PARAMETER_KEY)
     return (
         f"WITH marked AS (INSERT INTO {marker} (attempt_id) VALUES (%(attempt)s)"  # noqa: S608
         " ON CONFLICT (attempt_id) DO NOTHING RETURNING attempt_id),"
@@ -162,6 +179,20 @@ def _count_sql() -> str:
         " WHERE b.problem_id = %(problem)s AND b.id < %(attempt)s AND b.status <> %(invalid)s)"
         " THEN %(retry)s ELSE %(first)s END AS try_class FROM marked"
         " UNION ALL SELECT %(all_levels)s, %(all)s FROM marked),"
+        " pkeyed AS (SELECT lv.level, p.name, p.bucket, p.sort, cd.code FROM marked"
+        " CROSS JOIN unnest(CAST(%(p_names)s AS text[]), CAST(%(p_buckets)s AS text[]),"
+        " CAST(%(p_sorts)s AS double precision[])) AS p(name, bucket, sort)"
+        " CROSS JOIN (VALUES (%(level)s), (%(all_levels)s)) AS lv(level)"
+        " CROSS JOIN (VALUES (CAST(%(code)s AS text)), (%(any)s)) AS cd(code)),"
+        f" pcounted AS (INSERT INTO {plearner} (copy_id, {pkeys}, sort, attempts)"
+        " SELECT %(copy)s, %(course)s, %(kind)s, level, name, bucket, code, sort, 1 FROM pkeyed"
+        f" ON CONFLICT (copy_id, {pkeys}) DO UPDATE SET attempts = {plearner}.attempts + 1"
+        " RETURNING level, name, bucket, code, sort, attempts),"
+        f" psummed AS (INSERT INTO {psummary} ({pkeys}, sort, attempts, learners)"
+        " SELECT %(course)s, %(kind)s, level, name, bucket, code, sort, 1,"
+        " CASE WHEN attempts = 1 THEN 1 ELSE 0 END FROM pcounted"
+        f" ON CONFLICT ({pkeys}) DO UPDATE SET attempts = {psummary}.attempts + 1,"
+        f" learners = {psummary}.learners + excluded.learners RETURNING 1),"
         f" counted AS (INSERT INTO {learner} (copy_id, {keys}, attempts)"
         " SELECT %(copy)s, %(course)s, %(page)s, %(idea)s, %(kind)s, keyed.level, %(code)s,"
         " keyed.try_class, 1 FROM keyed"
@@ -201,6 +232,10 @@ def _count_params(facts: Facts) -> dict[str, object]:
         "first": TryClass.FIRST.value,
         "all_levels": ALL_LEVELS,
         "all": TryClass.ALL.value,
+        "any": ANY_CODE,
+        "p_names": [name for name, _bucket, _sort in facts.parameters],
+        "p_buckets": [bucket for _name, bucket, _sort in facts.parameters],
+        "p_sorts": [sort for _name, _bucket, sort in facts.parameters],
     }
 
 
@@ -234,7 +269,65 @@ def _count_portable(facts: Facts) -> bool:
                 int(new[(ALL_LEVELS, TryClass.ALL.value)]),
             ],
         )
+        if facts.parameters:
+            _count_parameters_portable(cursor, facts)
     return True
+
+
+def _parameter_sql(rows: int, *, learner: bool) -> str:
+    """Return the upsert of ``rows`` parameter rows: a learner's (returning what the summary
+    needs) or the summary's (adding the learners whose row was just made)."""
+    table = _table(LearnerParameterCount if learner else ParameterCount)
+    pkeys = ", ".join(PARAMETER_KEY)
+    columns = f"copy_id, {pkeys}" if learner else pkeys
+    width = len(PARAMETER_KEY) + 3  # the copy or learners, the sort key, the attempts
+    row = "(" + ", ".join(["%s"] * width) + ")"
+    sql = (
+        f"INSERT INTO {table} ({columns}, sort, attempts{'' if learner else ', learners'})"  # noqa: S608
+        f" VALUES {', '.join([row] * rows)}"
+        f" ON CONFLICT ({columns}) DO UPDATE SET attempts = {table}.attempts + 1"
+    )
+    if learner:
+        return sql + " RETURNING level, name, bucket, code, attempts"
+    return sql + f", learners = {table}.learners + excluded.learners"
+
+
+def _parameter_keys(facts: Facts) -> list[tuple[int, str, str, float, str]]:
+    """Return the (level, name, bucket, sort, code) of each parameter row of an attempt."""
+    return [
+        (level, name, bucket, sort, code)
+        for name, bucket, sort in facts.parameters
+        for level in (facts.level, ALL_LEVELS)
+        for code in (facts.code, ANY_CODE)
+    ]
+
+
+def _count_parameters_portable(cursor, facts: Facts) -> None:
+    """Count an attempt's parameter rows in two statements (the portable path)."""
+    keys = _parameter_keys(facts)
+    learner_rows = [
+        v
+        for level, name, bucket, sort, code in keys
+        for v in (facts.copy_id, facts.course_id, facts.kind, level, name, bucket, code, sort, 1)
+    ]
+    cursor.execute(_parameter_sql(len(keys), learner=True), learner_rows)
+    new = {tuple(row[:4]): row[4] == 1 for row in cursor.fetchall()}
+    summary_rows = [
+        v
+        for level, name, bucket, sort, code in keys
+        for v in (
+            facts.course_id,
+            facts.kind,
+            level,
+            name,
+            bucket,
+            code,
+            sort,
+            1,
+            int(new[(level, name, bucket, code)]),
+        )
+    ]
+    cursor.execute(_parameter_sql(len(keys), learner=False), summary_rows)
 
 
 @functools.cache
@@ -394,6 +487,7 @@ def counts_on_commit(*, attempt: Attempt) -> None:
         code=code_of(attempt.status, attempt.mistake),
         value=str((attempt.verdict or {}).get("interpreted") or ""),
         created_at=attempt.created_at,
+        parameters=parameters_of(problem.spec),
     )
     transaction.on_commit(
         functools.partial(count_attempt, facts, lock_timeout_ms=ON_COMMIT_LOCK_TIMEOUT_MS),
@@ -424,6 +518,14 @@ def counts_forget_copy(*, copy_id: int) -> None:
                 attempts=F("attempts") - row["attempts"], learners=F("learners") - 1
             )
         MistakeCount.objects.filter(learners=0).delete()
+        for row in LearnerParameterCount.objects.filter(copy_id=copy_id).values(
+            *PARAMETER_KEY, "attempts"
+        ):
+            key = {name: row[name] for name in PARAMETER_KEY}
+            ParameterCount.objects.filter(**key).update(
+                attempts=F("attempts") - row["attempts"], learners=F("learners") - 1
+            )
+        ParameterCount.objects.filter(learners=0).delete()
         values = (
             Attempt.objects.filter(copy_id=copy_id, status=Status.INCORRECT, mistake__isnull=True)
             .values(kind=F("problem__kind"))
@@ -602,6 +704,68 @@ def _values_rebuild() -> None:
     )
 
 
+# The rebuild's table of each counted problem's parameters (dropped at its end).
+_SPEC_PARAMETERS = "analytics_rebuild_parameter"
+_REBUILD_BATCH = 1000
+
+
+def _parameters_rebuild(cursor) -> None:
+    """Compute the parameter counts from the counted attempts: each counted problem's
+    parameters are read from its spec in Python (the rule is ``parameters_of``, not SQL's) into
+    a temporary table, and SQL groups the attempts by them, as the write path keys them."""
+    attempt, problem, copy = _table(Attempt), _table(ProblemInstance), _table(CourseCopy)
+    marker = _table(AttemptCounted)
+    plearner, psummary = _table(LearnerParameterCount), _table(ParameterCount)
+    temp = connection.ops.quote_name(_SPEC_PARAMETERS)
+    pkeys = ", ".join(PARAMETER_KEY)
+    cursor.execute(f"DELETE FROM {psummary}")  # noqa: S608
+    cursor.execute(f"DELETE FROM {plearner}")  # noqa: S608
+    cursor.execute(f"DROP TABLE IF EXISTS {temp}")
+    cursor.execute(
+        f"CREATE TEMPORARY TABLE {temp} (problem_id bigint, name varchar(40),"
+        " bucket varchar(24), sort double precision)"
+    )
+    counted = Exists(AttemptCounted.objects.filter(attempt__problem_id=OuterRef("pk")))
+    batch: list[object] = []
+
+    def flush() -> None:
+        rows = len(batch) // 4
+        if rows:
+            values = ", ".join(["(%s, %s, %s, %s)"] * rows)
+            cursor.execute(f"INSERT INTO {temp} VALUES {values}", batch)  # noqa: S608
+            batch.clear()
+
+    problems = ProblemInstance.objects.filter(counted).values_list("pk", "spec")
+    for problem_id, spec in problems.iterator(chunk_size=2000):
+        for name, bucket, sort in parameters_of(spec):
+            batch.extend((problem_id, name, bucket, sort))
+        if len(batch) >= 4 * _REBUILD_BATCH:
+            flush()
+    flush()
+    if connection.vendor == "postgresql":
+        cursor.execute(f"ANALYZE {temp}")
+    cursor.execute(
+        f"INSERT INTO {plearner} (copy_id, {pkeys}, sort, attempts)"  # noqa: S608
+        " SELECT a.copy_id, c.course_id, p.kind,"
+        " CASE WHEN lv.every = 1 THEN %s ELSE p.level END, t.name, t.bucket,"
+        " CASE WHEN cd.every = 1 THEN %s WHEN a.status = %s THEN %s"
+        " ELSE COALESCE(NULLIF(a.mistake, ''), %s) END, t.sort, COUNT(*)"
+        f" FROM {attempt} a JOIN {marker} m ON m.attempt_id = a.id"
+        f" JOIN {problem} p ON p.id = a.problem_id JOIN {copy} c ON c.id = a.copy_id"
+        f" JOIN {temp} t ON t.problem_id = a.problem_id"
+        " CROSS JOIN (SELECT 0 AS every UNION ALL SELECT 1) AS lv"
+        " CROSS JOIN (SELECT 0 AS every UNION ALL SELECT 1) AS cd"
+        " GROUP BY 1, 2, 3, 4, 5, 6, 7, 8",
+        [ALL_LEVELS, ANY_CODE, Status.CORRECT.value, CORRECT, UNEXPLAINED],
+    )
+    cursor.execute(
+        f"INSERT INTO {psummary} ({pkeys}, sort, attempts, learners)"  # noqa: S608
+        f" SELECT {pkeys}, MAX(sort), SUM(attempts), COUNT(*) FROM {plearner}"
+        f" GROUP BY {pkeys}"
+    )
+    cursor.execute(f"DROP TABLE {temp}")
+
+
 def counts_rebuild() -> int:
     """Replace every count by one computed from the attempts, in one transaction; return how
     many attempts are counted. On PostgreSQL the marker table is locked first, so counting on
@@ -612,4 +776,5 @@ def counts_rebuild() -> int:
         for sql, params in _rebuild_statements():
             cursor.execute(sql, params)
         _values_rebuild()
+        _parameters_rebuild(cursor)
     return AttemptCounted.objects.count()

@@ -22,4 +22,5 @@ urlpatterns = [
     # <kind:...> is practice.urls's converter (a registered kind), included before this module.
     path("kinds/<kind:kind>/", views.kind_author, name="kind"),
     path("kinds/<kind:kind>.json", views.kind_author_json, name="kind_json"),
+    path("kinds/<kind:kind>.csv", views.kind_author_csv, name="kind_csv"),
 ]

@@ -193,6 +193,7 @@ def site_recurrence_csv(request: HttpRequest) -> HttpResponse:
 def kind_author(request: HttpRequest, kind: str) -> HttpResponse:
     """Show staff (authors) how one kind fares: per level, per explanation, per learner."""
     view = selectors.kind_view(kind=kind)
+    parameters = [(table, pictures.parameter_picture(table)) for table in view.parameters]
     return render(
         request,
         "analytics/kind.html",
@@ -200,7 +201,9 @@ def kind_author(request: HttpRequest, kind: str) -> HttpResponse:
             "title": _("How learners fare with %(kind)s") % {"kind": view.kind_label},
             "view": view,
             "levels_picture": _picture(pictures.levels_picture, view.levels),
+            "parameters": [(table, mark_safe(svg)) for table, svg in parameters],  # noqa: S308
             "json_url": reverse("analytics:kind_json", args=[kind]),
+            "csv_url": reverse("analytics:kind_csv", args=[kind]),
             "back_url": reverse("analytics:site"),
         },
     )
@@ -211,3 +214,29 @@ def kind_author(request: HttpRequest, kind: str) -> HttpResponse:
 def kind_author_json(request: HttpRequest, kind: str) -> JsonResponse:
     """Export the author's view of one kind as JSON."""
     return JsonResponse(selectors.kind_view(kind=kind).flat())
+
+
+@staff_required
+@require_GET
+def kind_author_csv(request: HttpRequest, kind: str) -> HttpResponse:
+    """Export one kind's answers per variant parameter value as CSV: one row per parameter,
+    value, level (``all`` first) and code (``any``: every graded answer of the value)."""
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="kind-{kind}-parameters.csv"'
+    writer = csv.writer(response)
+    writer.writerow(selectors.PARAMETER_FIELDS)
+    for row in selectors.parameter_counts(kind=kind):
+        level = "all" if row["level"] == selectors.ALL_LEVELS else row["level"]
+        writer.writerow(
+            [
+                kind,
+                row["name"],
+                row["bucket"],
+                row["sort"],
+                level,
+                row["code"],
+                row["learners"],
+                row["attempts"],
+            ]
+        )
+    return response

@@ -174,9 +174,9 @@ def test_a_kind_with_under_five_learners_has_no_fifths(course, client_for, staff
     assert data["levels"] == [] and data["explained"] == []
 
 
-# user, per level, after the explanation, learners' rates, reveals, values (the session from
-# the cache).
-KIND_PAGE_STATEMENTS = 6
+# user, per level, after the explanation, learners' rates, reveals, values, per variant
+# parameter's value (the session from the cache).
+KIND_PAGE_STATEMENTS = 7
 
 
 def test_the_kind_page_takes_a_fixed_number_of_statements(

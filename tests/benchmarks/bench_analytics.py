@@ -6,7 +6,9 @@ its own settings; the child creates a database of its own with Django's test-dat
 (all migrations), loads the authored course, fills it with bulk SQL (``INSERT ... SELECT
 generate_series``: learners, copies, 25 solved problems each over the course's ideas and
 kinds, 4 attempts per problem with a random status and a random mistake of the kind's
-catalog, a fifth of the problems review variants), measures, and drops it.
+catalog, a fifth of the problems review variants; each problem's spec one of ``SPECS`` generated
+specs of its kind and level, so it has the variant parameters of its kind), measures, and drops
+it.
 
 - ``rebuild``: ``counts_rebuild()`` over every attempt (once; also how the counts are built
   here).
@@ -16,7 +18,9 @@ catalog, a fifth of the problems review variants), measures, and drops it.
   Client signed in as its instructor (middleware, session, the view, the template): server
   time in one process.
 - ``site page`` / ``site json``: the staff view over every learner.
-- ``kind page``: the author's view of the kind with the most attempts.
+- ``kind page``: the author's view of the kind with the most attempts (its levels, explanations,
+  spread and its answers per variant parameter); ``kind page (weighted_sum)`` the same for the
+  kind whose self weight is a parameter; ``kind csv (weighted_sum)`` its parameter counts.
 
 Review items (one per learner, kind and mistake made, a third of them due, a tenth lapsed) are
 made in bulk for who has each mistake now; the recurrence rows come from the rebuild.
@@ -38,6 +42,7 @@ PROBLEMS_PER_LEARNER = 25
 ATTEMPTS_PER_PROBLEM = 4  # 10 000 x 25 x 4 = 1 000 000 attempts
 CLASS_SIZE = int(os.environ.get("BENCH_ANALYTICS_CLASS", "300"))
 ROUNDS = int(os.environ.get("BENCH_ANALYTICS_ROUNDS", "40"))
+SPECS = 8  # generated specs per kind and level, shared by its problems
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -145,6 +150,31 @@ def _fill(cursor, *, course_id: int, version_id: int, triples: list, catalog: di
     )
 
 
+def _specs(cursor, kinds: set[str]) -> None:
+    """Give each problem one of ``SPECS`` generated specs of its kind and level (a level the
+    generator lacks takes level 1's)."""
+    from practice.generators import generate
+
+    values, params = [], []
+    for kind in sorted(kinds):
+        for level in (1, 2, 3):
+            for slot in range(SPECS):
+                try:
+                    spec = generate(kind, seed=slot, level=level)
+                except ValueError:
+                    spec = generate(kind, seed=slot, level=1)
+                values.append("(%s, %s, %s, %s::jsonb)")
+                params += [kind, level, slot, json.dumps(spec)]
+    cursor.execute(
+        f"""
+        UPDATE practice_probleminstance p SET spec = s.spec
+        FROM (VALUES {", ".join(values)}) AS s(kind, level, slot, spec)
+        WHERE s.kind = p.kind AND s.level = p.level AND s.slot = p.id %% {SPECS}
+        """,
+        params,
+    )
+
+
 def _review_items(cursor) -> None:
     """Make one review item per learner, kind and mistake made: a third due, a tenth lapsed."""
     cursor.execute(
@@ -240,6 +270,7 @@ def _child() -> list[dict]:
                 triples=triples,
                 catalog=catalog,
             )
+            _specs(cursor, {kind for _p, _i, kind in triples})
             _classroom(
                 cursor, platform_id=platform.pk, context_id=context.pk, instructor_id=teacher.pk
             )
@@ -297,6 +328,11 @@ def _child() -> list[dict]:
             ),
             "site page (staff)": (author, reverse("analytics:site")),
             "site json (staff)": (author, reverse("analytics:site_json")),
+            "kind page (weighted_sum)": (author, reverse("analytics:kind", args=["weighted_sum"])),
+            "kind csv (weighted_sum)": (
+                author,
+                reverse("analytics:kind_csv", args=["weighted_sum"]),
+            ),
             "kind page (staff)": (
                 author,
                 reverse(

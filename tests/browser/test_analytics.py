@@ -1,8 +1,9 @@
 """The class's mistake page (its table, recurrence after feedback with its picture, who has each
 mistake now) and the staff pages (the site's, with revealed solutions and unexplained values,
-and the author's view of a kind) in a browser, at a desk (1280 px) and on a phone (390 px):
-axe-core (WCAG 2.x A and AA) finds nothing, nothing is wider than the phone (a table scrolls in
-its own region), and the pictures' text is drawn at 11 px or more."""
+and the author's view of a kind, with its tables and pictures per variant parameter) in a
+browser, at a desk (1280 px) and on a phone (390 px): axe-core (WCAG 2.x A and AA) finds
+nothing, nothing is wider than the phone (a table scrolls in its own region), and the pictures'
+text is drawn at 11 px or more."""
 
 import datetime
 
@@ -101,5 +102,11 @@ def test_the_staff_pages_are_accessible_at_a_desk_and_on_a_phone(
         page.locator("#analytics-kind").wait_for()
         assert page.locator("#kind-levels-picture svg rect[data-role='right']").count() >= 1
         assert page.locator("#kind-teaching-table tbody tr").count() >= 1
+        # Per variant parameter, a table and its picture: the self weight among them.
+        self_weight = page.locator(".kind-parameter-table[data-parameter='weights[position]']")
+        assert self_weight.locator("tbody tr").count() >= 1
+        pictures = page.locator(".kind-parameter-picture svg")
+        assert pictures.count() == page.locator(".kind-parameter-table").count() >= 2
+        assert page.locator(".kind-parameter-picture svg rect[data-role='wrong']").count() >= 1
         _fits(page, width)
         session.close()

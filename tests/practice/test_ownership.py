@@ -78,6 +78,7 @@ STAFF_ONLY = {
     # The author's view of a kind, every learner's numbers.
     "analytics:kind",
     "analytics:kind_json",
+    "analytics:kind_csv",
 }
 
 
