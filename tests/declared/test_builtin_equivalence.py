@@ -311,3 +311,19 @@ def test_the_declared_versions_are_not_course_kinds():
     names = {path.stem for path in course_kind_files()}
     assert not names & {declared_name(kind) for kind in KINDS}
     assert all(kind_path(kind).is_file() for kind in KINDS)
+
+
+def test_a_rule_a_file_turns_on_must_be_one_of_them(tmp_path):
+    from grading.declared import KindFileError
+
+    from .kinds import RULES_DEMO, write
+
+    for listed, message in (
+        ("[nope]", "is not one of the rules"),
+        ("[one_side, one_side]", "twice"),
+    ):
+        path = write(tmp_path, RULES_DEMO + f"rules: {listed}\n")
+        with pytest.raises(KindFileError) as caught:
+            read_kind_file(path)
+        assert caught.value.field == "rules[0]" or caught.value.field == "rules[1]"
+        assert message in caught.value.message
