@@ -22,6 +22,28 @@ problem are Variants of the rule's code; `terms` say which site, term or step (s
 | stopped_at_step | [t] | gave step t's result as the answer |
 | swapped_indices | [s] | read entry [b][a] of a matrix where [a][b] belongs (site s) |
 
+Rules a file turns on (its `rules:` list; kinds that do not name them keep the set above):
+
+| code | terms | what the learner did |
+|---|---|---|
+| wrong_term_entry | [s, k, m] | in term j = k of a sum, read v[m] where v[k] belongs (s: v[j]) |
+| swapped_term_entries | [s, a, b] | exchanged the entries v[a], v[b] of terms a < b (s: v[j]) |
+| left_out_term_factor | [s, k, f] | left factor f (0 left, 1 right) of product s out of term k |
+| left_out_factor | [s, f] | left factor f of product s out (in every term of a sum) |
+| equal_weights | [s, f] | averaged the sum of product s's other factor, leaving factor f out |
+| reversed_difference | [s] | subtracted the wrong way round at subtraction s (b - a for a - b) |
+| one_side | [s, e] | gave one side of subtraction s alone: e = 0 the left, e = 1 the right |
+| multiplied_for_division | [s] | multiplied where division s divides |
+| forgot_every_sqrt | [] | left out every square root (a norm: gave its square) at once |
+| wrong_parameter | [s, p] | used parameter p at place s of another of its type (rational, choice) |
+| skipped_lookup | [s] | read X[i] where X[v[i]] belongs: the position, not the entry it looks up |
+| index_off_by_one | [s, e] | read the entry next to a computed index: e = 1 past, e = 0 before |
+| wrong_entry | [s, m] | read v[m] where v[i] belongs (i an integer parameter) |
+
+A variant whose entry read instead has the same value as the right one, or as one read before
+it, is not listed (it is no other mistake); nor is a variant whose value is not of the answer's
+shape (a scalar for a vector answer).
+
 The position parameter is the first integer parameter that also indexes a vector or matrix
 (`w[i][j]`, `x[i]`). A sum over subscripted terms has no off-by-one (its answer would be a
 left-out term's). A variant that cannot be computed on a problem is not listed on it. Steps,
@@ -47,7 +69,7 @@ from .expr import (
     tex,
     value_tex,
 )
-from .source import KindSource
+from .source import OPT_IN_RULES, KindSource
 
 
 @dataclass(frozen=True)
@@ -74,7 +96,22 @@ RULES = (
     Rule("carried_wrong_step", 13, "carried the wrong step's result", "[k, t, u]: steps"),
     Rule("stopped_at_step", 14, "gave an earlier step's result", "[t]: the step"),
     Rule("swapped_indices", 15, "swapped a matrix's row and column", "[s]: the entry"),
+    # opt-in (source.OPT_IN_RULES): only for a file that names them under `rules:`
+    Rule("wrong_term_entry", 16, "used another term's entry in a term", "[s, k, m]"),
+    Rule("swapped_term_entries", 17, "exchanged the entries of two terms", "[s, a, b]"),
+    Rule("left_out_term_factor", 18, "left a factor out of one term", "[s, k, f]"),
+    Rule("left_out_factor", 19, "left a factor out", "[s, f]: the product, the factor"),
+    Rule("equal_weights", 20, "averaged with equal weights", "[s, f]: the product, the factor"),
+    Rule("reversed_difference", 21, "subtracted the wrong way round", "[s]: the subtraction"),
+    Rule("one_side", 22, "gave one side of a difference", "[s, e]: 0 the left, 1 the right"),
+    Rule("multiplied_for_division", 23, "multiplied instead of dividing", "[s]: the division"),
+    Rule("forgot_every_sqrt", 24, "left out every square root", "[]"),
+    Rule("wrong_parameter", 25, "used the wrong parameter", "[s, p]: the place, the parameter"),
+    Rule("skipped_lookup", 26, "used the position instead of the entry it looks up", "[s]"),
+    Rule("index_off_by_one", 27, "read the entry next to the right one", "[s, e]"),
+    Rule("wrong_entry", 28, "read another entry", "[s, m]: the entry, the index read"),
 )
+assert {r.code for r in RULES[15:]} == set(OPT_IN_RULES)
 RULE_BY_CODE = {rule.code: rule for rule in RULES}
 
 
@@ -158,11 +195,134 @@ def find_sites(source: KindSource) -> list[Site]:
                 pb = source.parameters.index(params[b])
                 found["swapped_parameters"].append((0, (), (pa, pb)))
     found["stopped_at_step"] = [(t, (), ()) for t in range(len(source.steps) - 1)]
+    if source.rules:
+        _opt_in_sites(source, found)
+        for code in OPT_IN_RULES:
+            if code not in source.rules:
+                found[code] = []
     return [
         Site(code, k, s, path, facts)
         for code in (r.code for r in RULES)
         for k, (s, path, facts) in enumerate(found[code])
     ]
+
+
+def _enclosing_sum(expression: Node, path: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Return the path of the nearest Sum whose body holds the node at `path`, or None."""
+    for cut in range(len(path) - 1, -1, -1):
+        if expression.at(path[:cut]).op == "Sum" and path[cut] == 0:
+            return path[:cut]
+    return None
+
+
+def _in_limits(expression: Node, path: tuple[int, ...]) -> bool:
+    """Return whether the node at `path` is part of a reduction's low or high end."""
+    return any(
+        expression.at(path[:cut]).op in REDUCTIONS and path[cut] in (1, 2)
+        for cut in range(len(path))
+    )
+
+
+def _opt_in_sites(source: KindSource, found: dict[str, list]) -> None:
+    """Add the sites of the opt-in rules (source.OPT_IN_RULES) to `found`."""
+    integers = {p.name for p in source.parameters if p.type == "integer"}
+    scalars = {p.name: p.type for p in source.parameters if p.type in ("rational", "choice")}
+    roots = 0
+    for s, step in enumerate(source.steps):
+        expression = step.expression
+        for path, node in expression.walk():
+            if _in_limits(expression, path):
+                continue  # a reduction's ends are off_by_one's, not these rules'
+            where = (s, path, ())
+            total = _enclosing_sum(expression, path)
+            if node.op == "item" and node.args[0].op == "ref":
+                index = node.args[1]
+                if (
+                    total is not None
+                    and index.op == "ref"
+                    and index.name == expression.at(total).name
+                ):
+                    found["wrong_term_entry"].append((s, path, (total,)))
+                    found["swapped_term_entries"].append((s, path, (total,)))
+                elif index.op == "ref" and index.name in integers:
+                    found["wrong_entry"].append(where)
+                elif index.op == "item":
+                    found["skipped_lookup"].append(where)
+                if index.op not in ("num", "ref"):
+                    found["index_off_by_one"].append(where)
+            elif node.op == "*":
+                if total is not None:
+                    found["left_out_term_factor"].append((s, path, (total,)))
+                    if path == (*total, 0):
+                        found["equal_weights"].append((s, path, (total,)))
+                found["left_out_factor"].append(where)
+            elif node.op == "-":
+                found["reversed_difference"].append(where)
+                found["one_side"].append(where)
+            elif node.op == "/" and node.args[1].op != "num":
+                found["multiplied_for_division"].append(where)
+            elif node.op == "call" and node.name in ("sqrt", "norm"):
+                roots += 1
+            elif node.op == "ref" and node.name in scalars:
+                kind = scalars[node.name]
+                if any(n != node.name and t == kind for n, t in scalars.items()):
+                    found["wrong_parameter"].append(where)
+    if roots >= 2:
+        found["forgot_every_sqrt"].append((0, (), ()))
+
+
+def _with_index(node: Node, name: str, k: int) -> Node:
+    """Return a reduction's body with its index `name` read as the number k."""
+    if node.op == "ref" and node.name == name:
+        return num(k)
+    if not node.args:
+        return node
+    return replace(node, args=tuple(_with_index(a, name, k) for a in node.args))
+
+
+def _same_shape(a: Any, b: Any) -> bool:
+    """Return whether two values are both numbers, or both vectors of one length."""
+    if isinstance(a, tuple) != isinstance(b, tuple):
+        return False
+    return not isinstance(a, tuple) or (
+        len(a) == len(b) and all(_same_shape(x, y) for x, y in zip(a, b, strict=True))
+    )
+
+
+def _distinct_reads(base: Node, own: int, indices: list[int], env: dict[str, Any]) -> list[int]:
+    """Return the indices m whose entry base[m] differs from base[own] and from every entry
+    listed before it (reading an equal entry is no other mistake)."""
+    try:
+        seen = [value_key(evaluate(Node("item", (base, num(own))), env))]
+    except (EvaluationError, KeyError):
+        return []
+    out = []
+    for m in indices:
+        try:
+            key = value_key(evaluate(Node("item", (base, num(m))), env))
+        except (EvaluationError, KeyError):
+            continue
+        if key not in seen:
+            seen.append(key)
+            out.append(m)
+    return out
+
+
+def value_key(value: Any) -> Any:
+    """Return a hashable key telling exact values apart (irrational ones to 12 digits)."""
+    if isinstance(value, tuple):
+        return tuple(value_key(x) for x in value)
+    if isinstance(value, Fraction):
+        return ("q", value)
+    try:
+        return ("f", round(float(value), 12))
+    except (TypeError, ValueError, OverflowError):
+        return ("s", str(value))
+
+
+def _term_changed(total: Node, body_k: Node, new_k: Node) -> Node:
+    """Return the Sum with one term's body replaced: Sum + (new term - old term)."""
+    return Node("+", (total, Node("-", (new_k, body_k))))
 
 
 # ---- what a variant computes --------------------------------------------------------------
@@ -199,6 +359,8 @@ def site_variants(
             value = _final(source, vals if vals is not None else values, steps)
         except (EvaluationError, KeyError, ZeroDivisionError):
             return
+        if code in OPT_IN_RULES and not _same_shape(value, env[source.steps[-1].name]):
+            return  # a scalar for a vector answer (or back) is no answer of this kind
         out.append((terms, detail, value))
 
     if code in ("omitted_term", "omitted_self_term"):
@@ -251,11 +413,111 @@ def site_variants(
         computed((site.step, t, u), {}, _rewrite(source, site, new))
     elif code == "stopped_at_step":
         computed(terms, {}, source.steps[: site.step + 1])
+    elif code in OPT_IN_RULES:
+        _opt_in_variants(source, site, node, values, env, computed)
     elif code == "swapped_indices":
         matrix, row = node.args[0].args
         new = Node("item", (Node("item", (matrix, node.args[1])), row))
         computed(terms, {}, _rewrite(source, site, new))
     return out
+
+
+def _opt_in_variants(source, site, node, values, env, computed) -> None:
+    """Compute the variants of an opt-in rule's site (see the module's second table)."""
+    code, n = site.code, site.number
+    expression = source.steps[site.step].expression
+    if code in ("wrong_term_entry", "swapped_term_entries", "left_out_term_factor"):
+        (where,) = site.facts
+        total = expression.at(where)
+        inner = site.path[len(where) + 1 :]  # the site's path inside the Sum's body
+        try:
+            indices = list(reduction_range(total, env))
+        except (EvaluationError, KeyError):
+            return
+        body = total.args[0]
+
+        def term_put(k: int, new: Node) -> Node:
+            return _with_index(body.put(inner, new), total.name, k)
+
+        def changed(*parts: tuple[int, Node]) -> list:
+            out = total
+            for k, new in parts:
+                out = _term_changed(out, _with_index(body, total.name, k), new)
+            return _rewrite(source, replace(site, path=where), out)
+
+        if code == "left_out_term_factor":
+            for k in indices:
+                for f in (0, 1):
+                    computed((n, k, f), {}, changed((k, term_put(k, node.args[1 - f]))))
+            return
+        base = node.args[0]
+        for a in indices:
+            if code == "wrong_term_entry":
+                for m in _distinct_reads(base, a, [m for m in indices if m != a], env):
+                    new = term_put(a, Node("item", (base, num(m))))
+                    computed((n, a, m), {}, changed((a, new)))
+            else:
+                later = [b for b in indices if b > a]
+                for b in later:
+                    if not _distinct_reads(base, a, [b], env):
+                        continue  # equal entries: exchanging them changes nothing
+                    new_a = term_put(a, Node("item", (base, num(b))))
+                    new_b = term_put(b, Node("item", (base, num(a))))
+                    computed((n, a, b), {}, changed((a, new_a), (b, new_b)))
+        return
+    if code == "left_out_factor":
+        for f in (0, 1):
+            computed((n, f), {}, _rewrite(source, site, node.args[1 - f]))
+    elif code == "equal_weights":
+        (where,) = site.facts
+        total = expression.at(where)
+        for f in (0, 1):
+            mean = Node("Mean", (node.args[1 - f], *total.args[1:]), name=total.name)
+            computed((n, f), {}, _rewrite(source, replace(site, path=where), mean))
+    elif code == "reversed_difference":
+        computed((n,), {}, _rewrite(source, site, Node("-", node.args[::-1])))
+    elif code == "one_side":
+        for e in (0, 1):
+            computed((n, e), {}, _rewrite(source, site, node.args[e]))
+    elif code == "multiplied_for_division":
+        computed((n,), {}, _rewrite(source, site, Node("*", node.args)))
+    elif code == "forgot_every_sqrt":
+        steps = []
+        for step in source.steps:
+            out = step.expression
+            for path, part in reversed(step.expression.walk()):  # inner roots first
+                if part.op == "call" and part.name in ("sqrt", "norm"):
+                    arg = out.at(path).args[0]
+                    new = arg if part.name == "sqrt" else Node("call", (arg, arg), name="dot")
+                    out = out.put(path, new)
+            steps.append(replace(step, expression=out))
+        computed((), {}, steps)
+    elif code == "wrong_parameter":
+        own = source.parameter(node.name)
+        for b, other in enumerate(source.parameters):
+            if (
+                other.name != own.name
+                and other.type == own.type
+                and value_key(values[other.name]) != value_key(values[own.name])
+            ):
+                computed((n, b), {}, _rewrite(source, site, ref(other.name)))
+    elif code == "skipped_lookup":
+        base, index = node.args
+        computed((n,), {}, _rewrite(source, site, Node("item", (base, index.args[1]))))
+    elif code == "index_off_by_one":
+        base, index = node.args
+        for e, new in ((1, Node("+", (index, num(1)))), (0, Node("-", (index, num(1))))):
+            computed((n, e), {}, _rewrite(source, site, Node("item", (base, new))))
+    elif code == "wrong_entry":
+        base, index = node.args
+        try:
+            seq = evaluate(base, env)
+            own = int(evaluate(index, env))
+        except (EvaluationError, KeyError):
+            return
+        others = [m for m in range(len(seq)) if m != own]
+        for m in _distinct_reads(base, own, others, env):
+            computed((n, m), {}, _rewrite(source, site, Node("item", (base, num(m)))))
 
 
 # ---- words --------------------------------------------------------------------------------
@@ -421,12 +683,119 @@ def _explain_site(
             f"index of ${tex(matrix, sym)}$ is its row, ${tex(row, sym)}$, and the second its "
             f"column, ${tex(node.args[1], sym)}$. {got}"
         )
+    if code in OPT_IN_RULES:
+        return _cap(f"{where}{_opt_in_words(source, site, node, terms, env, sym)} {got}")
     # stopped_at_step
     name = source.steps[site.step].name
     return (
         f"You gave the result of step {site.step + 1}, ${_name_tex(source, name)} = "
         f"{value_tex(value)}$, and stopped there: the answer takes "
         f"{'the step' if site.step + 2 == len(source.steps) else 'the steps'} after it too."
+    )
+
+
+def _opt_in_words(
+    source: KindSource,
+    site: Site,
+    node: Node,
+    terms: tuple[int, ...],
+    env: dict[str, Any],
+    sym: dict[str, str],
+) -> str:
+    """Return what the learner did at an opt-in rule's site, naming the parts and values."""
+    code = site.code
+    expression = source.steps[site.step].expression
+    if code in ("wrong_term_entry", "swapped_term_entries", "left_out_term_factor"):
+        (where,) = site.facts
+        total = expression.at(where)
+        j = total.name
+        whole = tex(total, sym)
+        if code == "left_out_term_factor":
+            _, k, f = terms
+            factor = _shown(_with_index(node.args[f], j, k), env, sym)
+            term_k = _shown(_with_index(total.args[0], j, k), env, sym)
+            return (
+                f"you left the factor ${factor}$ out of the term ${j} = {k}$ of ${whole}$; "
+                f"that term is ${term_k}$."
+            )
+        base = node.args[0]
+
+        def entry(k: int) -> str:
+            return _shown(Node("item", (base, num(k))), env, sym)
+
+        if code == "wrong_term_entry":
+            _, k, m = terms
+            return (
+                f"in the term ${j} = {k}$ of ${whole}$ you used ${entry(m)}$, the entry of the "
+                f"term ${j} = {m}$, where its own ${entry(k)}$ belongs."
+            )
+        _, a, b = terms
+        return (
+            f"you exchanged ${entry(a)}$ and ${entry(b)}$ between the terms ${j} = {a}$ and "
+            f"${j} = {b}$ of ${whole}$: each term takes its own entry."
+        )
+    if code == "left_out_factor":
+        _, f = terms
+        inside = _enclosing_sum(expression, site.path)
+        every = " in every term of the sum" if inside is not None else ""
+        return f"you left the factor ${tex(node.args[f], sym)}$ out of ${tex(node, sym)}${every}."
+    if code == "equal_weights":
+        _, f = terms
+        total = expression.at(site.facts[0])
+        count = len(reduction_range(total, env))
+        return (
+            f"you averaged ${tex(node.args[1 - f], sym)}$ over the {count} terms of "
+            f"${tex(total, sym)}$, each with the same weight $\\frac{{1}}{{{count}}}$, where "
+            f"each term takes its own ${tex(node.args[f], sym)}$."
+        )
+    if code == "reversed_difference":
+        a, b = node.args
+        return (
+            f"you subtracted the wrong way round: ${tex(Node('-', (b, a)), sym)}$ where "
+            f"${tex(node, sym)}$ belongs."
+        )
+    if code == "one_side":
+        _, e = terms
+        return (
+            f"you gave ${tex(node.args[e], sym)}$ alone where the difference "
+            f"${tex(node, sym)}$ belongs: ${tex(node.args[1 - e], sym)}$ is left out."
+        )
+    if code == "multiplied_for_division":
+        return (
+            f"you multiplied by ${_shown(node.args[1], env, sym)}$ where ${tex(node, sym)}$ "
+            "divides by it."
+        )
+    if code == "forgot_every_sqrt":
+        return "you left out every square root of the answer, using the squares themselves."
+    if code == "wrong_parameter":
+        _, b = terms
+        other = source.parameters[b].name
+        return (
+            f"you used ${_name_tex(source, other)} = {value_tex(env[other])}$ where "
+            f"${_name_tex(source, node.name)} = {value_tex(env[node.name])}$ belongs, in "
+            f"${tex(expression, sym)}$."
+        )
+    base, index = node.args
+    if code == "skipped_lookup":
+        inner = index.args[1]
+        return (
+            f"you read ${tex(Node('item', (base, inner)), sym)}$, numbered by "
+            f"${_shown(inner, env, sym)}$ itself, where ${tex(node, sym)}$ belongs: the entry "
+            f"to read is ${_shown(index, env, sym)}$."
+        )
+    if code == "index_off_by_one":
+        _, e = terms
+        right = int(evaluate(index, env))
+        used = right + 1 if e == 1 else right - 1
+        return (
+            f"you read entry {used} of ${tex(base, sym)}$, next to the right one: "
+            f"${tex(node, sym)}$ is entry ${_shown(index, env, sym)}$."
+        )
+    # wrong_entry
+    _, m = terms
+    return (
+        f"you read ${_shown(Node('item', (base, num(m))), env, sym)}$ where "
+        f"${_shown(node, env, sym)}$ belongs (${_shown(index, env, sym)}$)."
     )
 
 

@@ -25,7 +25,15 @@ from ..kinds.base import REGISTRY, Kind, MistakeDef, Numbered, Step, register, v
 from ..shapes import ScalarShape, Shape, Vector
 from ..spec import SpecError, canonical_number
 from ..verdict import Diagnosis
-from .derive import RULE_BY_CODE, RULES, Site, explain_site, find_sites, site_variants
+from .derive import (
+    RULE_BY_CODE,
+    RULES,
+    Site,
+    explain_site,
+    find_sites,
+    site_variants,
+    value_key,
+)
 from .expr import EvaluationError, evaluate, is_scalar, tex, value_tex
 from .source import (
     DRAW_TRIES,
@@ -48,18 +56,6 @@ class DeclaredProblem:
     values: Mapping[str, Any]
     env: Mapping[str, Any]
     memo: dict[str, Any] = field(default_factory=dict)
-
-
-def value_key(value: Any) -> Any:
-    """Return a hashable key telling exact values apart (irrational ones to 12 digits)."""
-    if not is_scalar(value):
-        return tuple(value_key(x) for x in value)
-    if isinstance(value, Fraction):
-        return ("q", value)
-    try:
-        return ("f", round(float(value), 12))
-    except (TypeError, ValueError, OverflowError):
-        return ("s", str(value))
 
 
 def fill(text: str, env: Mapping[str, Any]) -> str:

@@ -15,6 +15,7 @@ docs/authoring.md ("Declared kinds"); in short:
     mistakes: {code: {...}}             optional: label, words, name, merge_into, silence of a
                                         derived mistake; a mistake of the author's own has an
                                         `answer` expression and a `number` of 100 or more
+    rules: [codes]                      optional: derivation rules beyond the standard set
     tests: [{answer | typed, seed, level, status, mistake, terms}]   question tests
 """
 
@@ -55,6 +56,7 @@ TOP_KEYS = (
     "shape",
     "words",
     "mistakes",
+    "rules",
     "tests",
 )
 REQUIRED = ("kind", "label", "version", "levels", "parameters", "statement", "shape")
@@ -63,10 +65,28 @@ SHAPES = ("scalar", "vector")
 MAX_PARAMETERS = 12
 MAX_STEPS = 8
 MAX_ENTRY = 1000
-MAX_LENGTH = 8
+MAX_LENGTH = 8  # a vector's entries, a matrix's columns
+MAX_ROWS = 10  # a matrix's rows (a vocabulary's table; a matrix is never drawn)
 DRAW_TRIES = 500  # draws of one problem's parameters before the constraints are given up
 AUTHOR_NUMBERS = 100  # an author's own mistakes are numbered from here (derived ones below)
 STATUSES = ("correct", "incorrect", "invalid")
+# Derivation rules a kind file turns on by naming them under `rules:` (grading.declared.derive,
+# "Rules a file turns on"); every other rule applies to every kind.
+OPT_IN_RULES = (
+    "wrong_term_entry",
+    "swapped_term_entries",
+    "left_out_term_factor",
+    "left_out_factor",
+    "equal_weights",
+    "reversed_difference",
+    "one_side",
+    "multiplied_for_division",
+    "forgot_every_sqrt",
+    "wrong_parameter",
+    "skipped_lookup",
+    "index_off_by_one",
+    "wrong_entry",
+)
 
 
 class KindFileError(ValueError):
@@ -145,6 +165,7 @@ class KindSource:
     hint: str
     mistakes: tuple[MistakeWords, ...]
     tests: tuple[QuestionTest, ...]
+    rules: tuple[str, ...] = ()  # the opt-in derivation rules the file turns on
     lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     def parameter(self, name: str) -> Parameter:
@@ -347,6 +368,7 @@ def read_kind_file(path: Path | str) -> KindSource:
     step_names = names | {s.name for s in steps}
     mistakes = _mistakes(r, data.get("mistakes") or {}, step_names)
     tests = _tests(r, data.get("tests") or [], levels, step_names)
+    rules = _rules(r, data.get("rules") or [])
     source = KindSource(
         path=str(path),
         name=name,
@@ -361,6 +383,7 @@ def read_kind_file(path: Path | str) -> KindSource:
         hint=hint,
         mistakes=mistakes,
         tests=tests,
+        rules=rules,
         lines=lines,
     )
     _check_draws(source)
@@ -399,7 +422,7 @@ def _parameters(r: _Reader, raw: Any, levels: tuple[int, ...]) -> tuple[Paramete
         if kind == "vector":
             length = _size(r, spec, "length", field_name, out)
         if kind == "matrix":
-            length = _size(r, spec, "rows", field_name, out)
+            length = _size(r, spec, "rows", field_name, out, MAX_ROWS)
             columns = _size(r, spec, "columns", field_name, out)
         tex = spec.get("tex")
         if tex is not None:
@@ -427,7 +450,14 @@ def _range(r: _Reader, value_type: str, raw: Any, field: str) -> Any:
     return options
 
 
-def _size(r: _Reader, spec: dict, key: str, field: str, earlier: list[Parameter]) -> int | str:
+def _size(
+    r: _Reader,
+    spec: dict,
+    key: str,
+    field: str,
+    earlier: list[Parameter],
+    most: int = MAX_LENGTH,
+) -> int | str:
     if key not in spec:
         raise r.fail(f"{field}.{key}", "is missing")
     value = spec[key]
@@ -435,10 +465,10 @@ def _size(r: _Reader, spec: dict, key: str, field: str, earlier: list[Parameter]
         found = next((p for p in earlier if p.name == value), None)
         if found is None or found.type != "integer":
             raise r.fail(f"{field}.{key}", f"{value!r} is not an integer parameter declared above")
-        if any(not 1 <= low <= high <= MAX_LENGTH for low, high in found.levels.values()):
-            raise r.fail(f"{field}.{key}", f"{value!r} must range within 1 to {MAX_LENGTH}")
+        if any(not 1 <= low <= high <= most for low, high in found.levels.values()):
+            raise r.fail(f"{field}.{key}", f"{value!r} must range within 1 to {most}")
         return value
-    return r.integer(value, f"{field}.{key}", 1, MAX_LENGTH)
+    return r.integer(value, f"{field}.{key}", 1, most)
 
 
 def _steps(r: _Reader, data: dict, names: set[str]) -> tuple[StepSource, ...]:
@@ -500,6 +530,22 @@ def _mistakes(r: _Reader, raw: Any, names: set[str]) -> tuple[MistakeWords, ...]
         elif "number" in spec:
             raise r.fail(f"{field_name}.number", "only a mistake of your own (with answer) has one")
         out.append(MistakeWords(code, label, explain, rename, merge, silence, answer, number))
+    return tuple(out)
+
+
+def _rules(r: _Reader, raw: Any) -> tuple[str, ...]:
+    if not isinstance(raw, list):
+        raise r.fail("rules", "must be a list of derivation rules to turn on")
+    out: list[str] = []
+    for k, code in enumerate(raw):
+        if code not in OPT_IN_RULES:
+            raise r.fail(
+                f"rules[{k}]",
+                f"{code!r} is not one of the rules a file turns on ({', '.join(OPT_IN_RULES)})",
+            )
+        if code in out:
+            raise r.fail(f"rules[{k}]", f"{code!r} is listed twice")
+        out.append(code)
     return tuple(out)
 
 
