@@ -72,13 +72,13 @@ def _client(user):
 
 
 def _wrong(problem) -> str:
-    from tests.practice.answers import wrong_answer
+    from tests.answers import wrong_answer
 
     return wrong_answer(problem)[1]
 
 
 def _right(problem) -> str:
-    from tests.practice.answers import right_answer
+    from tests.answers import right_answer
 
     return right_answer(problem)
 
@@ -226,14 +226,14 @@ def _prepare_credit(s: Scenario) -> None:
     kind's own (a wrong answer no mistake explains), each made on a problem of its own."""
     import grading
     from practice.review.models import ReviewItem
-    from tests.practice.answers import vector_text
+    from tests.answers import typed
 
     if ReviewItem.objects.filter(copy=s.copy, kind="weighted_sum").count() < 2:
         _prepare_fresh(s)
         _post_answer(s.client, s.state["fresh"], _wrong(s.state["fresh"]))
         _prepare_fresh(s)
         far = [x + 100 for x in grading.expected_answer(s.state["fresh"].spec)]
-        _post_answer(s.client, s.state["fresh"], vector_text(far))
+        _post_answer(s.client, s.state["fresh"], typed(far))
     _prepare_fresh(s)
 
 

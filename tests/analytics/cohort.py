@@ -12,7 +12,7 @@ from practice.analytics.models import LearnerMistakeCount, MistakeCount, Mistake
 from practice.models import Attempt, ProblemInstance
 from practice.review.models import ReviewItem, ReviewLog
 from practice.review.services.variants import review_open
-from tests.practice.answers import right_answer, vector_text, wrong_answer
+from tests.answers import right_answer, typed, wrong_answer
 
 PAGE = "first-page"
 IDEA = "weighted-sum"
@@ -23,7 +23,7 @@ KEY = ("course_id", "page_slug", "idea_slug", "kind", "level", "code", "try_clas
 def unexplained_answer(problem: ProblemInstance) -> str:
     """Return a wrong answer no catalogued mistake explains (checked with the grader)."""
     far = [x + 997 for x in grading.expected_answer(problem.spec)]
-    text = vector_text(far)
+    text = typed(far)
     verdict = grading.grade(problem.spec, text)
     assert verdict.status == "incorrect" and verdict.diagnosis is None, verdict
     return text

@@ -13,14 +13,14 @@ from practice.analytics.services import counts_rebuild
 from practice.models import Attempt, ProblemInstance
 from practice.review.models import ReviewItem
 from practice.review.services.variants import review_open
-from tests.practice.answers import right_answer, vector_text, wrong_answer
+from tests.answers import right_answer, typed, wrong_answer
 
 from .cohort import IDEA, PAGE, cohort, direct_recurrence, stored_recurrence, submit
 
 
 def _answer_with(problem: ProblemInstance, mistake: str) -> str | None:
     for _diagnosis, vector in grading.mistaken_answers(problem.spec):
-        text = vector_text(vector)
+        text = typed(vector)
         diagnosis = grading.grade(problem.spec, text).diagnosis
         if diagnosis is not None and diagnosis.mistake == mistake:
             return text

@@ -27,8 +27,8 @@ from courses.services import copy_get_or_create, note_save
 from practice import services
 from practice.review.models import ReviewDigest, ReviewItem, ReviewLog
 from practice.review.services.review_settings import review_settings_get_or_create
+from tests.answers import wrong_answer
 from tests.conftest import TEST_PASSWORD
-from tests.practice.answers import wrong_answer
 
 pytestmark = pytest.mark.django_db
 

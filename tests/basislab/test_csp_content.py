@@ -10,32 +10,18 @@ later is walked without being named here.
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 import grading
 from courses.mathml import render_markdown
-from grading.shapes import Shape, TupleShape
 from practice.generators import GENERATORS, generate, render_statement, render_svg
-from tests.kinds.checks import shape_of, typed
+from tests.answers import typed
 
 # An attribute the policy governs as inline style or script, or a scheme that runs script.
 INLINE = re.compile(r"\sstyle\s*=|<style|\son[a-z]+\s*=|javascript:|<script", re.I)
 STATEMENT_SEEDS = range(12)
 EXPLANATION_SEEDS = range(2)
-
-
-def _typed(shape: Shape, value: Any) -> str:
-    """Write a value as a learner would type it, for every shape (vectors and choices too)."""
-    if isinstance(shape, TupleShape):
-        return "; ".join(_typed(p, v) for p, v in zip(shape.parts, value, strict=True))
-    try:
-        return typed(shape, value)
-    except TypeError:  # the checks' helper writes the text pages' shapes only
-        if isinstance(value, tuple | list):
-            return "[" + ", ".join(str(x) for x in value) + "]"
-        return str(value)  # a choice, or an exact scalar as SymPy prints it (4*sqrt(10)/5)
 
 
 def _statements(kind: str) -> Iterator[tuple[str, str]]:
@@ -55,7 +41,7 @@ def _explanations(kind: str) -> Iterator[tuple[str, str]]:
         for seed in EXPLANATION_SEEDS:
             spec = generate(kind, seed=seed, level=level)
             for diagnosis, value in grading.mistaken_answers(spec):
-                verdict = grading.grade(spec, _typed(shape_of(spec), value))
+                verdict = grading.grade(spec, typed(value, spec))
                 if verdict.explanation:
                     where = f"{kind} level {level} seed {seed} {diagnosis.mistake}"
                     yield where, render_markdown(verdict.explanation)

@@ -1,5 +1,5 @@
 """Grading per registered kind: every generated problem's right answer and each catalogued
-mistake's answer, typed as a learner would (``answer_text``, by the answer shape), marked by
+mistake's answer, typed as a learner would (``tests.answers.typed``, by the answer shape), marked by
 ``grading.grade``.
 
 For kinds whose answers hold ``sqrt`` or ``exp``, the exact confirmation is also timed alone,
@@ -41,24 +41,12 @@ def _irrational(value: Any) -> bool:
     return getattr(value, "is_Rational", True) is False
 
 
-def _exact_form(shape: Any, value: Any) -> str:
-    """Type a value with its vectors over a common denominator (see the module docstring)."""
-    from grading.shapes import TupleShape, Vector
-    from tests.generators.conftest import answer_text
-
-    if isinstance(shape, TupleShape):
-        return "; ".join(_exact_form(part, v) for part, v in zip(shape.parts, value, strict=True))
-    if isinstance(shape, Vector):
-        return answer_text(value)
-    return shape.typed(value)
-
-
 def run() -> list[dict]:
     """Time marking per kind over every level; time exact confirmations of irrational answers."""
     import grading
     from grading.spec import load_problem
     from practice.generators import GENERATORS, generate
-    from tests.generators.conftest import answer_text
+    from tests.answers import typed
 
     rows = []
     for kind, generator in GENERATORS.items():
@@ -72,11 +60,11 @@ def run() -> list[dict]:
                 answers += [(d.mistake, v) for d, v in grading.mistaken_answers(spec)]
                 for name, value in answers:
                     if _irrational(value):
-                        reading = shape.read(_exact_form(shape, value))
+                        reading = shape.read(typed(value, shape))
                         ms, ok = _timed(lambda r=reading, v=value, sh=shape: sh.matches(r, v))
                         assert ok, (kind, seed, name)
                         confirming.append((ms, f"level {level} seed {seed} {name}"))
-                    text = answer_text(value, spec)
+                    text = typed(value, spec)
                     ms, _verdict = _timed(lambda s=spec, t=text: grading.grade(s, t))
                     marking.append(ms)
         rows.append(

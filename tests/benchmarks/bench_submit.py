@@ -75,21 +75,6 @@ def _urlconf():
     return module
 
 
-def _wrong_answer(spec: dict) -> tuple[str, object]:
-    """Return the first catalogued mistake the grader names (some coincide with the right
-    answer) as answer text, with its diagnosis."""
-    import sympy
-
-    import grading
-
-    for _diagnosis, vector in grading.mistaken_answers(spec):
-        wrong = "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
-        diagnosis = grading.grade(spec, wrong).diagnosis
-        if diagnosis is not None:
-            return wrong, diagnosis
-    raise RuntimeError("no diagnosed mistake for this spec")
-
-
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -201,7 +186,6 @@ def run() -> list[dict]:
 
 
 def _run(label: str) -> list[dict]:
-    import sympy
     from django.contrib.auth import get_user_model
     from django.test import Client, override_settings
     from django.urls import reverse
@@ -210,6 +194,7 @@ def _run(label: str) -> list[dict]:
     from courses.services import copy_get_or_create, course_load
     from practice import services
     from practice.models import Attempt
+    from tests.answers import right_answer, wrong_answer
 
     course_dir = Path(__file__).resolve().parents[1] / "courses" / "fixtures" / "mini-course"
     version = course_load(directory=course_dir).version
@@ -218,7 +203,7 @@ def _run(label: str) -> list[dict]:
     problem = services.problem_open(
         copy=copy, page_slug="first-page", idea_slug="weighted-sum", kind="weighted_sum"
     )
-    wrong, diagnosis = _wrong_answer(problem.spec)
+    diagnosis, wrong = wrong_answer(problem.spec)
     _bare_state.update(
         problem=problem,
         copy=copy,
@@ -272,7 +257,7 @@ def _run(label: str) -> list[dict]:
     course_page_url = reverse(
         "courses:page", kwargs={"copy_id": copy.pk, "page_slug": page_problem.page_slug}
     )
-    page_wrong, _page_diagnosis = _wrong_answer(page_problem.spec)
+    _page_diagnosis, page_wrong = wrong_answer(page_problem.spec)
 
     def problem_page() -> None:
         response = client.get(page_problem_url)
@@ -316,8 +301,8 @@ def _run(label: str) -> list[dict]:
         for index in range(WARMUP + ROUNDS // 3):
             fresh = services.problem_new_variant(copy=copy, problem=problem)
             url = reverse("practice:problem", kwargs={"copy_id": copy.pk, "problem_id": fresh.pk})
-            fresh_wrong, _diagnosis = _wrong_answer(fresh.spec)
-            text = "[" + ", ".join(sympy.sstr(x) for x in grading.expected_answer(fresh.spec)) + "]"
+            _diagnosis, fresh_wrong = wrong_answer(fresh.spec)
+            text = right_answer(fresh)
             elapsed = _timed("fresh bare", bare, index >= WARMUP)
             if index >= WARMUP:
                 fresh_bare_times.append(elapsed)

@@ -1,5 +1,6 @@
-"""A learner in the browser: sign up (or sign in), then open a course page's problem of one kind
-(shared by every browser test that needs a learner: no test fills the sign-up form itself)."""
+"""A learner in the browser: sign up (or sign in), open a course page's problem of one kind and
+type an answer the live preview reads (shared by every browser test that needs a learner: no
+test fills the sign-up form itself)."""
 
 import re
 import uuid
@@ -45,3 +46,13 @@ def open_kind(page, page_slug: str, idea_slug: str, kind: str) -> ProblemInstanc
     page.wait_for_url(re.compile(r"/problems/\d+/$"))
     problem_id = int(re.search(r"/problems/(\d+)/$", page.url).group(1))
     return ProblemInstance.objects.get(pk=problem_id)
+
+
+def preview_reads(page, text: str) -> str:
+    """Type ``text`` into the answer box (emptied first) as a learner does, key by key, and
+    return what the live preview says it was read as."""
+    page.locator("#id_text").fill("")
+    page.locator("#id_text").press_sequentially(text, delay=10)
+    preview = page.locator("#preview .preview--read")
+    preview.wait_for()
+    return preview.inner_text()

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from practice.models import ProblemInstance
 from practice.review.models import ReviewItem
-from tests.practice.answers import right_answer, wrong_answer
+from tests.answers import right_answer, wrong_answer
 
 from .learner import sign_up
 

@@ -5,9 +5,9 @@ import re
 
 import pytest
 
+from tests.answers import wrong_answer
 from tests.browser.learner import sign_up
 from tests.browser.test_practice import _open_weighted_sum_problem
-from tests.practice.answers import wrong_answer
 
 pytestmark = pytest.mark.browser
 

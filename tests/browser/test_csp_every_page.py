@@ -14,8 +14,8 @@ import pytest
 from django.utils import timezone
 
 from practice.review.models import ReviewItem
+from tests.answers import wrong_answer
 from tests.browser.learner import PASSWORD, open_kind, sign_up
-from tests.browser.page_kinds import wrong_answer
 
 pytestmark = pytest.mark.browser
 
@@ -82,7 +82,7 @@ def test_every_page_type_breaks_no_csp_rule(page, live_server, real_course):
     assert page.locator(".problem__statement table").count() >= 1
     assert page.locator(".problem__statement [class^='align-']").count() > 0
     watch.collect()
-    _mistake, text, _phrase = wrong_answer(problem)
+    text = wrong_answer(problem).text
     page.fill("#id_text", text)
     page.click("button[name=submit]")
     page.wait_for_url(re.compile(r"/attempts/\d+/$"))

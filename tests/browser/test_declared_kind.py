@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 import grading
-from tests.generators.conftest import answer_text
+from tests.answers import typed
 
 from .learner import open_kind, sign_in, sign_up
 from .test_today_accessibility import violations
@@ -41,7 +41,7 @@ def test_a_declared_kind_explains_a_derived_mistake_and_marks_a_right_answer(
 
     spec = problem.spec
     wrong = next(v for d, v in grading.mistaken_answers(spec) if d.mistake == "forgot_sqrt")
-    page.fill("#id_text", answer_text(wrong, spec))
+    page.fill("#id_text", typed(wrong, spec))
     page.click("button[name=submit]")
     page.wait_for_url(re.compile(r"/attempts/\d+/$"))
     verdict = page.locator("#verdict")
@@ -51,7 +51,7 @@ def test_a_declared_kind_explains_a_derived_mistake_and_marks_a_right_answer(
     assert violations(page) == [], width
     _fits(page, width)
 
-    page.fill("#id_text", answer_text(grading.expected_answer(spec), spec))
+    page.fill("#id_text", typed(grading.expected_answer(spec), spec))
     page.click("button[name=submit]")
     page.wait_for_url(re.compile(r"/attempts/\d+/$"))
     assert "Correct." in page.locator("#verdict").inner_text()

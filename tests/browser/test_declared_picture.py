@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 import grading
-from tests.generators.conftest import answer_text
+from tests.answers import typed
 
 from .learner import open_kind, sign_in, sign_up
 from .test_today_accessibility import SMALLEST_PICTURE_TEXT, violations
@@ -53,7 +53,7 @@ def test_a_declared_vector_kind_draws_its_answer_beside_the_right_one(
     wrong = next(
         v for d, v in grading.mistaken_answers(spec) if d.mistake == "temperature_upside_down"
     )
-    page.fill("#id_text", answer_text(wrong, spec))
+    page.fill("#id_text", typed(wrong, spec))
     page.click("button[name=submit]")
     page.wait_for_url(re.compile(r"/attempts/\d+/$"))
     figure = page.locator(".verdict__picture")
@@ -86,7 +86,7 @@ def test_each_course_kind_file_opens_on_a_phone_typeset_and_readable(
     assert "\\frac" not in page.locator(".problem__statement").inner_text()
     assert violations(page) == [], kind
     _fits(page, 390)
-    page.fill("#id_text", answer_text(grading.expected_answer(problem.spec), problem.spec))
+    page.fill("#id_text", typed(grading.expected_answer(problem.spec), problem.spec))
     page.click("button[name=submit]")
     page.wait_for_url(re.compile(r"/attempts/\d+/$"))
     assert "Correct." in page.locator("#verdict").inner_text()

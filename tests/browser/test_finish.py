@@ -12,7 +12,7 @@ from practice.review.models import ReviewItem, ReviewSettings
 from practice.review.services.digest import review_digest_send
 from practice.review.services.review_settings import review_settings_get_or_create
 from practice.services import attempt_submit, problem_open
-from tests.practice.answers import wrong_answer
+from tests.answers import wrong_answer
 
 from .learner import PASSWORD, sign_in
 

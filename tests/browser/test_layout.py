@@ -14,8 +14,8 @@ import pytest
 from courses.models import CourseCopy, Idea
 from practice.models import ProblemInstance
 from practice.services import problem_open
+from tests.answers import right_answer, wrong_answer
 from tests.browser.learner import sign_up
-from tests.browser.page_kinds import right_answer, wrong_answer
 
 pytestmark = pytest.mark.browser
 

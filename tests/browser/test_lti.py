@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
+import grading
 from basislab.celery import app as celery_app
 from lti.models import Deployment, LtiUser
 from lti.models import Platform as PlatformRow
 from practice.models import Attempt, ProblemInstance
+from tests.answers import opening, right_answer, wrong_answer
 from tests.lti.platform import INSTRUCTOR, Platform, new_hint
-
-from .page_kinds import right_answer, wrong_answer
 
 pytestmark = pytest.mark.browser
 
@@ -50,7 +50,8 @@ def lti_platform(live_server, course):
 
 def answer_in_frame(frame, problem: ProblemInstance) -> str:
     """Answer with a catalogued mistake (its reason shown), then right; return the mistake."""
-    code, text, phrase = wrong_answer(problem)
+    diagnosis, text = wrong_answer(problem)
+    phrase = opening(grading.grade(problem.spec, text).explanation)
     for typed, expected in ((text, "Not quite."), (right_answer(problem), "Correct.")):
         before = frame.url
         frame.fill("#id_text", typed)
@@ -60,7 +61,7 @@ def answer_in_frame(frame, problem: ProblemInstance) -> str:
         assert expected in verdict, verdict
         if expected == "Not quite.":
             assert phrase in re.sub(r"\s+", " ", verdict), (phrase, verdict)
-    return code
+    return diagnosis.mistake
 
 
 def tool_frame(page):

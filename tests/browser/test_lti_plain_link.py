@@ -10,9 +10,9 @@ import pytest
 
 from lti.models import LtiUser, ResourceLink
 from practice.models import ProblemInstance
+from tests.answers import right_answer
 from tests.lti.platform import INSTRUCTOR, new_hint
 
-from .page_kinds import right_answer
 from .test_lti import SHOTS, lti_platform  # noqa: F401  (the platform fixture)
 from .test_today_accessibility import violations
 

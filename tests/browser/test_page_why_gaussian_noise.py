@@ -1,27 +1,16 @@
-"""*Why Gaussian Noise* in a real browser: each of its three kinds explains a wrong answer by
-its named step and marks a right one; an answer with a square root is previewed as read."""
+"""*Why Gaussian Noise* in a real browser: an answer with a square root is previewed as read
+while it is typed. Each kind's round trip (a wrong answer explained, a right one marked) is in
+`tests/practice/test_page_kinds.py`."""
 
 import pytest
 
 from practice.models import Attempt
 
-from .page_kinds import open_kind, preview_reads, sign_up, walk_kind
+from .learner import open_kind, preview_reads, sign_up
 
 pytestmark = pytest.mark.browser
 
 PAGE = "why-gaussian-noise"
-KINDS = [
-    ("steps-keep-the-spread", "noise_step"),
-    ("noise-composes-in-closed-form", "closed_form_noise"),
-    ("reverse-step-is-learnable", "predict_clean"),
-]
-
-
-@pytest.mark.parametrize(("idea", "kind"), KINDS)
-def test_each_kind_explains_a_wrong_answer_and_marks_a_right_one(
-    page, live_server, real_course, idea, kind
-):
-    walk_kind(page, live_server, PAGE, idea, kind)
 
 
 def test_a_value_with_a_square_root_is_previewed_as_read(page, live_server, real_course):

@@ -1,32 +1,37 @@
-"""*Why Words Become Pieces* in a real browser: each of its four kinds opened from the page,
-answered wrong (the explanation names the step), then right (marked correct); the live preview
-shows how a piece sequence and a list of merges were read."""
+"""*Why Words Become Pieces* in a real browser: the live preview shows how a piece sequence,
+a list of merges and a list of bytes were read while they are typed, and the ids of a wrong
+answer's picture line up under their tokens. Each kind's round trip (a wrong answer explained
+with its step, a right one marked) is in `tests/practice/test_page_kinds.py`."""
 
 import re
 
 import pytest
 
 import grading
-from practice.labels import mistake_label
 from practice.models import ProblemInstance
-from tests.kinds.page_pieces import integer_forms, merge_forms, piece_forms
+from tests.answers import typed
 
 from .learner import open_kind, sign_up
 
 pytestmark = pytest.mark.browser
 
 PAGE = "why-words-become-pieces"
-# kind: (idea, how an answer is typed, what the explanation of a mistake names)
-KINDS = {
-    "word_ids": ("whole-words-run-out", integer_forms, r"position \d+|positions \(0, 1"),
-    "utf8_bytes": ("pieces-spell-any-word", integer_forms, r"U\+[0-9A-F]{4}"),
-    "bpe_train": ("merges-follow-frequency", merge_forms, r"Merge \d"),
-    "bpe_apply": ("merges-follow-frequency", piece_forms, r"merge \d+ \("),
+IDEAS = {
+    "word_ids": "whole-words-run-out",
+    "utf8_bytes": "pieces-spell-any-word",
+    "bpe_train": "merges-follow-frequency",
+    "bpe_apply": "merges-follow-frequency",
 }
+# (kind, what is typed, what the preview shows of it)
+PREVIEWS = [
+    ("bpe_apply", "low|est", ["low", "est"]),
+    ("bpe_train", "e s; es t", ["e", "s", "es", "t"]),
+    ("utf8_bytes", "0xC5 161", ["197", "161"]),
+]
 
 
 def _open(page, kind: str) -> ProblemInstance:
-    return open_kind(page, PAGE, KINDS[kind][0], kind)
+    return open_kind(page, PAGE, IDEAS[kind], kind)
 
 
 def _submit(page, text: str) -> str:
@@ -36,52 +41,23 @@ def _submit(page, text: str) -> str:
     return page.locator("#verdict").inner_text()
 
 
-@pytest.mark.parametrize("kind", list(KINDS))
-def test_open_answer_wrong_read_the_step_then_answer_right(page, live_server, real_course, kind):
-    sign_up(page, live_server, f"learner-{kind.replace('_', '-')}")
-    problem = _open(page, kind)
-    assert page.locator(".problem__statement").inner_text().strip()
-    assert page.locator(".problem__picture svg").count() == 1
-
-    _, forms, named = KINDS[kind]
-    diagnosis, value = grading.mistaken_answers(problem.spec)[0]
-    verdict = _submit(page, forms(value)[0])
-    assert "Not quite." in verdict
-    explanation = page.locator("#verdict .verdict__explanation").inner_text()
-    assert re.search(named, explanation), explanation
-    # The wrong answer is drawn beside the right one.
-    assert page.locator("#verdict .verdict__picture svg").count() == 1
-    # The attempt is listed under the problem with the mistake's label.
-    row = page.locator(".problem-attempts .attempt--incorrect")
-    assert mistake_label(diagnosis.mistake, kind) in row.inner_text()
-
-    verdict = _submit(page, forms(grading.expected_answer(problem.spec))[0])
-    assert "Correct." in verdict
-
-
-@pytest.mark.parametrize(
-    ("kind", "typed", "shown"),
-    [
-        ("bpe_apply", "low|est", ["low", "est"]),
-        ("bpe_train", "e s; es t", ["e", "s", "es", "t"]),
-        ("utf8_bytes", "0xC5 161", ["197", "161"]),
-    ],
-)
-def test_preview_shows_how_the_pieces_were_read(page, live_server, real_course, kind, typed, shown):
-    sign_up(page, live_server, f"previewer-{kind.replace('_', '-')}")
-    _open(page, kind)
-    page.locator("#id_text").press_sequentially(typed, delay=20)
-    preview = page.locator("#preview .preview--read, #preview .preview--invalid").first
-    preview.wait_for()
-    text = preview.inner_text()
-    if kind == "bpe_train":
-        # Two merges where the problem asks for more: the preview says how many to type.
-        assert "part" in text
-    else:
-        assert "Your answer was read as" in text
-        for piece in shown:
-            assert piece in text
-    assert page.locator(".problem-attempts .attempt").count() == 0
+def test_preview_shows_how_the_pieces_were_read(page, live_server, real_course):
+    sign_up(page, live_server, "previewer")
+    for kind, text, shown in PREVIEWS:
+        page.goto(f"{live_server.url}/course/")
+        _open(page, kind)
+        page.locator("#id_text").press_sequentially(text, delay=20)
+        preview = page.locator("#preview .preview--read, #preview .preview--invalid").first
+        preview.wait_for()
+        read = preview.inner_text()
+        if kind == "bpe_train":
+            # Two merges where the problem asks for more: the preview says how many to type.
+            assert "part" in read, read
+        else:
+            assert "Your answer was read as" in read, (kind, read)
+            for piece in shown:
+                assert piece in read, (kind, piece, read)
+        assert page.locator(".problem-attempts .attempt").count() == 0
 
 
 # For each position: the centre x of the token's, the id's and the learner's id's text as the
@@ -113,7 +89,7 @@ def test_word_ids_ids_line_up_under_their_tokens(page, live_server, real_course)
         (v for _, v in grading.mistaken_answers(problem.spec) if len(v) == len(right)),
         (right[0] + 1, *right[1:]),
     )
-    _submit(page, integer_forms(wrong)[0])
+    _submit(page, typed(wrong, problem.spec))
 
     columns = page.evaluate(COLUMNS)
     assert len(columns) == len(right)

@@ -3,20 +3,14 @@
 import re
 
 import pytest
-import sympy
 
-import grading
 from practice.labels import mistake_label
 from practice.models import ProblemInstance
-from tests.practice.answers import wrong_answer
+from tests.answers import right_answer, wrong_answer
 
 from .learner import open_kind, sign_up
 
 pytestmark = pytest.mark.browser
-
-
-def _vector_text(vector) -> str:
-    return "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
 
 
 def _open_weighted_sum_problem(page) -> ProblemInstance:
@@ -45,7 +39,7 @@ def test_sign_up_open_a_problem_answer_wrong_see_why_then_right(page, live_serve
     assert row.count() == 1
     assert mistake_label(diagnosis.mistake) in row.inner_text()
 
-    page.fill("#id_text", _vector_text(grading.expected_answer(problem.spec)))
+    page.fill("#id_text", right_answer(problem))
     page.click("button[name=submit]")
     page.wait_for_url(re.compile(r"/attempts/\d+/$"))
     assert "Correct." in page.locator("#verdict").inner_text()

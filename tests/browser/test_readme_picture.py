@@ -12,7 +12,7 @@ import pytest
 
 import grading
 from grading.spec import load_problem
-from tests.generators.conftest import answer_text
+from tests.answers import typed
 
 from .learner import open_kind, sign_up
 
@@ -35,7 +35,7 @@ def _term_left_out(problem) -> str:
     for diagnosis, value in grading.mistaken_answers(problem.spec):
         if diagnosis.mistake != "omitted_term" or shape.equal(value, right):
             continue
-        text = answer_text(value, problem.spec)
+        text = typed(value, problem.spec)
         verdict = grading.grade(problem.spec, text)
         if verdict.diagnosis is not None and verdict.diagnosis.mistake == "omitted_term":
             return text

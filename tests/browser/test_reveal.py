@@ -9,7 +9,7 @@ from grading.solution import solution
 from practice.models import ProblemInstance, Reveal
 from practice.review.codes import REVEALED
 from practice.review.models import ReviewItem
-from tests.practice.answers import wrong_answer
+from tests.answers import wrong_answer
 
 from .learner import open_kind, sign_up
 from .test_today_accessibility import violations

@@ -6,25 +6,19 @@ import re
 from datetime import timedelta
 
 import pytest
-import sympy
 import time_machine
 from django.core import mail
 from django.utils import timezone
 
-import grading
 from practice.labels import mistake_label
 from practice.models import ProblemInstance
 from practice.review.models import ReviewItem, ReviewSettings
 from practice.review.services.digest import review_digest_send
-from tests.practice.answers import wrong_answer
+from tests.answers import right_answer, wrong_answer
 
 from .learner import PASSWORD, sign_up
 
 pytestmark = pytest.mark.browser
-
-
-def _vector_text(vector) -> str:
-    return "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
 
 
 def test_a_wrong_answer_comes_back_when_due_and_a_fresh_variant_is_answered_right(
@@ -74,7 +68,7 @@ def test_a_wrong_answer_comes_back_when_due_and_a_fresh_variant_is_answered_righ
         variant = ProblemInstance.objects.get(purpose=ProblemInstance.Purpose.REVIEW)
         assert variant.spec["generator"]["target"] == str(diagnosis.mistake)
         assert variant.pk != problem.pk
-        page.fill("#id_text", _vector_text(grading.expected_answer(variant.spec)))
+        page.fill("#id_text", right_answer(variant))
         page.click("#answer-form button[type=submit]")
         page.wait_for_url(re.compile(r"/attempts/\d+/$"))
         assert "Correct." in page.locator("#verdict").inner_text()

@@ -8,22 +8,16 @@ import re
 from datetime import timedelta
 
 import pytest
-import sympy
 import time_machine
 from django.utils import timezone
 
-import grading
 from practice.models import ProblemInstance
 from practice.review.models import ReviewItem, ReviewLog
-from tests.practice.answers import wrong_answer
+from tests.answers import right_answer, wrong_answer
 
 from .learner import sign_up
 
 pytestmark = pytest.mark.browser
-
-
-def _vector_text(vector) -> str:
-    return "[" + ", ".join(sympy.sstr(x) for x in vector) + "]"
 
 
 def test_a_right_practice_answer_is_evidence_and_the_review_stays_due(page, live_server, course):
@@ -52,7 +46,7 @@ def test_a_right_practice_answer_is_evidence_and_the_review_stays_due(page, live
         page.wait_for_url(re.compile(r"/problems/\d+/$"))
         fresh = ProblemInstance.objects.get(pk=int(re.search(r"/(\d+)/$", page.url).group(1)))
         assert fresh.pk != problem_id and fresh.purpose == ProblemInstance.Purpose.PRACTICE
-        page.fill("#id_text", _vector_text(grading.expected_answer(fresh.spec)))
+        page.fill("#id_text", right_answer(fresh))
         page.click("button[name=submit]")
         page.wait_for_url(re.compile(r"/attempts/\d+/$"))
         assert "Correct." in page.locator("#verdict").inner_text()

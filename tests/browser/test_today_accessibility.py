@@ -13,7 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 from courses.models import CourseCopy
 from practice.models import ProblemInstance
 from practice.review.models import ReviewItem, ReviewSettings
-from tests.practice.answers import right_answer
+from tests.answers import right_answer
 from tests.practice.test_today_pictures import DAYS, START, _months_of_history
 
 from .learner import sign_in, sign_up

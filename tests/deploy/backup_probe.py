@@ -29,8 +29,8 @@ from courses.models import CourseCopy  # noqa: E402
 from courses.services import copy_get_or_create, course_load, note_save  # noqa: E402
 from practice import services  # noqa: E402
 from practice.review.models import ReviewItem  # noqa: E402
+from tests.answers import right_answer, wrong_answer  # noqa: E402
 from tests.conftest import FIXTURE_COURSE_DIR  # noqa: E402
-from tests.practice.answers import right_answer, wrong_answer  # noqa: E402
 
 USERNAME = "backup-learner"
 # Due long ago: the queue shows the items as due, the same on every later day.

@@ -12,8 +12,7 @@ import pytest
 import grading
 from grading.kinds import ProblemKind, Status
 from practice.generators import GENERATORS, generate
-
-from .conftest import answer_text
+from tests.answers import typed
 
 SEEDS = int(os.environ.get("QUESTION_SEEDS", "30"))
 SYMBOLIC_SEEDS = int(os.environ.get("QUESTION_SEEDS", "10"))
@@ -35,7 +34,7 @@ def test_own_answer_is_correct_and_every_mistake_is_diagnosed_exactly(kind, leve
         spec = generate(kind, seed=seed, level=level)
         right = grading.expected_answer(spec)
 
-        verdict = grading.grade(spec, answer_text(right, spec))
+        verdict = grading.grade(spec, typed(right, spec))
         assert verdict.status == Status.CORRECT, (seed, verdict)
 
         codes = set()
@@ -44,7 +43,7 @@ def test_own_answer_is_correct_and_every_mistake_is_diagnosed_exactly(kind, leve
                 assert grading.apply_mistake(spec, listed) == right
                 continue
             codes.add(listed.mistake)
-            verdict = grading.grade(spec, answer_text(grading.apply_mistake(spec, listed), spec))
+            verdict = grading.grade(spec, typed(grading.apply_mistake(spec, listed), spec))
             assert verdict.status == Status.INCORRECT, (seed, listed, verdict)
             assert verdict.diagnosis is not None, (seed, listed, verdict.explanation)
             assert verdict.diagnosis.mistake == listed.mistake, (seed, listed, verdict)
@@ -82,4 +81,4 @@ def test_a_vector_of_fractions_is_typed_as_a_learner_types_it():
     # a tuple answer's vector part holds Fractions (make bench's per-kind rows type them)
     from fractions import Fraction
 
-    assert answer_text((Fraction(1, 2), Fraction(-3))) == "[1/2, -3]"
+    assert typed((Fraction(1, 2), Fraction(-3))) == "[1/2, -3]"

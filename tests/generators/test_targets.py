@@ -7,8 +7,7 @@ import pytest
 import grading
 from grading.kinds import MistakeCode, ProblemKind, Status
 from practice.generators import GENERATORS, generate
-
-from .conftest import answer_text
+from tests.answers import typed
 
 # How far a targeted mistake's clearest answer is from the right one, at least (lookup rows are
 # integers: 2 apart; other answers that are not numbers: different, 1).
@@ -41,7 +40,7 @@ def test_targeted_problem_shows_its_mistake_clearly_and_grades_it(kind, target):
             assert max(gaps) >= clear, (seed, level)
             # The clearest variant, typed as a final vector, is diagnosed as the target.
             clearest = variants[gaps.index(max(gaps))][0]
-            verdict = grading.grade(spec, answer_text(grading.apply_mistake(spec, clearest), spec))
+            verdict = grading.grade(spec, typed(grading.apply_mistake(spec, clearest), spec))
             assert verdict.status == Status.INCORRECT
             assert (verdict.diagnosis.mistake, verdict.diagnosis.terms) == (
                 target,

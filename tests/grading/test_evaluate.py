@@ -153,10 +153,10 @@ def test_the_right_answer_scaled_by_exp_minus_150_is_not_a_division_by_zero():
 
     import grading
     from practice.generators import generate
-    from tests.generators.conftest import answer_text
+    from tests.answers import typed
 
     spec = generate("repetition_penalty", seed=1, level=2)
-    text = answer_text(grading.expected_answer(spec), spec)
+    text = typed(grading.expected_answer(spec), spec)
     scaled = re.sub(r"exp\(([^()]*)\)", lambda m: f"exp({m.group(1)} - 150)", text)
     scaled = re.sub(r"(?<=[\[(+ ])1(?=[ /)])", "exp(-150)", scaled)
     verdict = grading.grade(spec, scaled)

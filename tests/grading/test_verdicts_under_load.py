@@ -24,7 +24,7 @@ from pathlib import Path
 import grading
 from grading.confirm import start
 from practice.generators import GENERATORS, generate
-from tests.generators.conftest import answer_text
+from tests.answers import typed
 from tests.generators.test_targets import biggest_gap
 from tests.grading.test_near_miss import CORPUS, DISGUISE, SPECS, _final, _written
 
@@ -50,7 +50,7 @@ def corpus() -> list[tuple[dict, str]]:
             variants = [d for d, _ in grading.mistaken_answers(spec) if d.mistake == target]
             gaps = [biggest_gap(grading.apply_mistake(spec, d), right) for d in variants]
             clearest = variants[gaps.index(max(gaps))]
-            items.append((spec, answer_text(grading.apply_mistake(spec, clearest), spec)))
+            items.append((spec, typed(grading.apply_mistake(spec, clearest), spec)))
     return items
 
 

@@ -1,60 +1,21 @@
 """Checks every kind of the text pages passes, written once and called from each kind's tests.
 
-`typed(shape, value)` writes a value as a learner would type it; `typed_forms` lists every
-accepted way (pieces with spaces, bars or a quoted list; ratios as fractions or decimals).
+Answers are typed by `tests.answers`: `typed(value, shape)` as a learner types it,
+`typed_forms(shape, value)` in every accepted way (pieces with spaces, bars or a quoted list;
+ratios as fractions or decimals).
 """
 
 from __future__ import annotations
 
-import json
 import xml.etree.ElementTree as ET
-from fractions import Fraction
-from typing import Any
 
 import grading
 from courses.mathml import iter_tex, render_markdown, tex_to_mathml
 from grading.kinds import Status
-from grading.shapes import IntegerShape, PieceSequence, ScalarShape, Shape, TupleShape
 from practice.generators import GENERATORS, generate, render_statement, render_svg
+from tests.answers import shape_of, typed, typed_forms
 
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def _pieces_spaced(value: tuple[str, ...]) -> str:
-    return " ".join(piece.replace(" ", "▁") for piece in value)
-
-
-def typed_forms(shape: Shape, value: Any) -> list[str]:
-    """Return every accepted way of typing ``value`` in ``shape`` (at least one)."""
-    if isinstance(shape, TupleShape):
-        per_part = [typed_forms(part, v) for part, v in zip(shape.parts, value, strict=True)]
-        width = max(len(forms) for forms in per_part)
-        return [
-            "; ".join(forms[min(k, len(forms) - 1)] for forms in per_part) for k in range(width)
-        ]
-    if isinstance(shape, PieceSequence):
-        forms = [_pieces_spaced(value), json.dumps(list(value), ensure_ascii=False)]
-        if not any("|" in piece for piece in value):
-            forms.append(" | ".join(piece.replace(" ", "▁") for piece in value))
-        return forms
-    if isinstance(shape, IntegerShape):
-        return [str(value)]
-    if isinstance(shape, ScalarShape):
-        value = Fraction(value)
-        forms = [f"{value.numerator}/{value.denominator}"]
-        forms.append(f"{float(value):.6g}" if value.denominator != 1 else str(value.numerator))
-        return forms
-    raise TypeError(f"no typed form for {shape!r}")
-
-
-def typed(shape: Shape, value: Any) -> str:
-    """Return the first accepted way of typing ``value``."""
-    return typed_forms(shape, value)[0]
-
-
-def shape_of(spec: dict) -> Shape:
-    kind = grading.kind(spec["kind"])
-    return kind.shape(kind.load(spec))
 
 
 def check_own_answer_in_every_form(name: str, seeds: int) -> None:
@@ -78,7 +39,7 @@ def check_every_mistake_is_itself(name: str, seeds: int) -> None:
             shape = shape_of(spec)
             found = set()
             for listed, value in grading.mistaken_answers(spec):
-                verdict = grading.grade(spec, typed(shape, value))
+                verdict = grading.grade(spec, typed(value, shape))
                 assert verdict.status == Status.INCORRECT, (seed, level, listed, verdict)
                 assert verdict.diagnosis is not None, (seed, level, listed, verdict.explanation)
                 assert verdict.diagnosis.mistake == listed.mistake, (seed, level, verdict)
@@ -107,7 +68,7 @@ def check_explanations_render(name: str, seeds: int = 3) -> None:
             spec = generate(name, seed=seed, level=level)
             shape = shape_of(spec)
             texts = [
-                grading.grade(spec, typed(shape, v)).explanation
+                grading.grade(spec, typed(v, shape)).explanation
                 for _, v in grading.mistaken_answers(spec)
             ]
             kind = grading.kind(name)

@@ -199,11 +199,11 @@ def test_counts_are_told_with_time_or_times_by_their_total():
 
 def test_no_explanation_says_one_times():
     from practice.generators import generate
-    from tests.generators.conftest import answer_text
+    from tests.answers import typed
 
     for level in (1, 2, 3, 4):
         for seed in range(30):
             spec = generate("bpe_train", seed=seed, level=level)
             for diagnosis, value in grading.mistaken_answers(spec):
-                verdict = grading.grade(spec, answer_text(value, spec))
+                verdict = grading.grade(spec, typed(value, spec))
                 assert not re.search(r"\b1 times\b", verdict.explanation), (seed, diagnosis)

@@ -28,8 +28,9 @@ from .page_pieces import LEVELS, integer_forms, merge_forms, piece_forms, questi
 SEEDS = int(os.environ.get("QUESTION_SEEDS", "30"))
 KINDS = sorted(GENERATORS)
 
-# Kinds whose answers `checks.typed_forms` writes in every accepted form (pieces, integers,
-# ratios and tuples of them); the vector, choice and integer-sequence kinds are not among them.
+# Kinds whose answers have more than one accepted form (pieces, integers, ratios and tuples of
+# them), each of which `tests.answers.typed_forms` writes; the vector, choice and
+# integer-sequence kinds are not among them (the first four kinds' tests cover theirs).
 TYPED_IN_EVERY_FORM = (
     "attention_cost",
     "char_vs_word_unknowns",

@@ -12,7 +12,7 @@ from practice.generators import generate
 from practice.review.models import ReviewItem
 from practice.review.services.variants import review_open
 from practice.services import attempt_submit
-from tests.generators.conftest import answer_text
+from tests.answers import typed
 from tests.review.conftest import make_copy, make_problem
 
 KINDS = (
@@ -28,7 +28,7 @@ CASES = [(kind, str(code)) for kind in KINDS for code in MISTAKES_BY_KIND[Proble
 
 def _mistaken_text(spec: dict, mistake: str) -> str:
     value = next(v for d, v in grading.mistaken_answers(spec) if d.mistake == mistake)
-    return answer_text(value, spec)
+    return typed(value, spec)
 
 
 @pytest.mark.django_db
@@ -50,6 +50,6 @@ def test_a_diagnosed_mistake_comes_back_as_a_fresh_targeted_variant(kind, mistak
         copy=copy, problem=variant, text=_mistaken_text(variant.spec, mistake), token=uuid.uuid4()
     )
     assert again.verdict["diagnosis"]["mistake"] == mistake
-    right = answer_text(grading.expected_answer(variant.spec), variant.spec)
+    right = typed(grading.expected_answer(variant.spec), variant.spec)
     solved = attempt_submit(copy=copy, problem=variant, text=right, token=uuid.uuid4())
     assert solved.status == Status.CORRECT

@@ -16,7 +16,7 @@ from lti.models import Platform as PlatformRow
 from lti.selectors import ClassCounts, Standing, class_columns, class_rows
 from lti.services.roster import roster_store
 from practice import services
-from tests.practice.answers import wrong_answer
+from tests.answers import wrong_answer
 
 from .conftest import auth_params, launch, login_step
 from .platform import INSTRUCTOR

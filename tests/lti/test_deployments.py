@@ -12,7 +12,7 @@ from lti.selectors import Standing, class_rows
 from lti.services.registration import deployment_remove
 from lti.services.roster import roster_store
 from practice import services
-from tests.practice.answers import right_answer
+from tests.answers import right_answer
 
 from .conftest import launch
 from .platform import INSTRUCTOR

@@ -15,7 +15,7 @@ from lti.models import Context, LaunchNonce, LinkLearner, LtiUser, Membership, R
 from lti.selectors import class_columns
 from lti.services import scores
 from practice import services
-from tests.practice.answers import right_answer
+from tests.answers import right_answer
 
 from .conftest import auth_params, launch, login_step
 from .platform import INSTRUCTOR, LINEITEM_SCOPE, SCORE_SCOPE

@@ -9,7 +9,7 @@ from lti.claims import Role, RoleAccess, RoleScope, parse_role, role_access
 from lti.models import Context, LinkLearner, LtiUser, Score
 from lti.services.roster import roster_store
 from practice import services
-from tests.practice.answers import right_answer
+from tests.answers import right_answer
 
 from .conftest import launch
 

@@ -19,7 +19,7 @@ from lti.services import scores
 from lti.services.scores import SCORE_MAX_DELAY, SCORE_RETRY_WINDOW, retry_delay
 from lti.tasks import SCORE_MAX_RETRIES, SWEEP_GRACE, send_pending_scores, send_score
 from practice import services
-from tests.practice.answers import right_answer, wrong_answer
+from tests.answers import right_answer, wrong_answer
 from tests.practice.test_concurrency import RACERS, _race
 
 from .conftest import launch

@@ -13,13 +13,9 @@ from grading.kinds import ProblemKind
 from practice import services
 from practice.models import ProblemInstance
 
-from .answers import right_answer, vector_text, wrong_answer
-
 PAGE_SLUG = "first-page"
 IDEA_SLUG = "weighted-sum"
 LOOKUP_IDEA_SLUG = "one-row"
-
-__all__ = ["right_answer", "vector_text", "wrong_answer"]
 
 
 @pytest.fixture

@@ -19,8 +19,9 @@ from courses.services import progress_record
 from practice import services
 from practice.models import Attempt, ProblemInstance
 from tests import other_database
+from tests.answers import right_answer, wrong_answer
 
-from .conftest import IDEA_SLUG, PAGE_SLUG, right_answer, wrong_answer
+from .conftest import IDEA_SLUG, PAGE_SLUG
 
 RACERS = 3
 

@@ -8,9 +8,8 @@ from django.utils.html import escape
 
 import grading
 from practice import forms
+from tests.answers import wrong_answer
 from tests.review.conftest import WEIGHTED_SUM_SPEC
-
-from .conftest import wrong_answer
 
 
 def test_the_help_is_the_graders_and_is_worked_out_once_per_spec():

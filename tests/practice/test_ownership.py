@@ -18,8 +18,9 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from practice import services
+from tests.answers import wrong_answer
 
-from .conftest import IDEA_SLUG, PAGE_SLUG, wrong_answer
+from .conftest import IDEA_SLUG, PAGE_SLUG
 
 # Reachable by anyone (signed in or not), or only about the visitor's own account: no object of
 # another learner can be named in them.

@@ -13,8 +13,9 @@ from practice import services
 from practice.models import ProblemInstance, Reveal
 from practice.review.codes import REVEALED
 from practice.review.models import ReviewItem
+from tests.answers import right_answer, wrong_answer
 
-from .conftest import IDEA_SLUG, PAGE_SLUG, right_answer, wrong_answer
+from .conftest import IDEA_SLUG, PAGE_SLUG
 
 
 def _url(name: str, problem) -> str:

@@ -16,8 +16,9 @@ from practice.review.codes import REVEALED
 from practice.review.models import CardState, ReviewItem, ReviewLog
 from practice.review.services.revealing import review_record_reveal
 from practice.review.services.variants import review_open
+from tests.answers import right_answer, wrong_answer
 
-from .conftest import IDEA_SLUG, PAGE_SLUG, right_answer, wrong_answer
+from .conftest import IDEA_SLUG, PAGE_SLUG
 from .test_concurrency import _race
 
 

@@ -8,8 +8,9 @@ from grading.kinds import ProblemKind, Status
 from practice import services
 from practice.generators import GENERATORS, generate
 from practice.models import Attempt, ProblemInstance
+from tests.answers import right_answer, wrong_answer
 
-from .conftest import IDEA_SLUG, LOOKUP_IDEA_SLUG, PAGE_SLUG, right_answer, wrong_answer
+from .conftest import IDEA_SLUG, LOOKUP_IDEA_SLUG, PAGE_SLUG
 
 
 def _progress(copy, idea_slug=IDEA_SLUG) -> IdeaProgress | None:

@@ -30,8 +30,9 @@ from practice import services
 from practice.models import Attempt, ProblemInstance
 from practice.review.models import ReviewItem
 from tests import other_database
+from tests.answers import right_answer, wrong_answer
 
-from .conftest import IDEA_SLUG, PAGE_SLUG, right_answer, wrong_answer
+from .conftest import IDEA_SLUG, PAGE_SLUG
 
 sqlite_only = pytest.mark.database("sqlite")
 

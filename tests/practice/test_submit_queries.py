@@ -16,8 +16,7 @@ from courses.selectors import copy_credit_targets
 from practice import services
 from practice.models import Attempt, ProblemInstance
 from practice.review.models import ReviewItem, ReviewLog
-
-from .conftest import right_answer, vector_text, wrong_answer
+from tests.answers import right_answer, typed, wrong_answer
 
 # user, problem with copy (the session from the cache: Django's cached_db); SAVEPOINT, lock
 # (with the token check), insert, ..., RELEASE
@@ -79,7 +78,7 @@ def test_the_attempt_hook_reads_nothing_for_a_copy_never_launched_from_a_platfor
 def _answer_with(problem: ProblemInstance, mistake) -> str | None:
     """Return a wrong answer to the problem that the grader diagnoses as this mistake."""
     for _diagnosis, vector in grading.mistaken_answers(problem.spec):
-        text = vector_text(vector)
+        text = typed(vector)
         diagnosis = grading.grade(problem.spec, text).diagnosis
         if diagnosis is not None and diagnosis.mistake == mistake:
             return text
@@ -144,7 +143,7 @@ def test_a_right_first_try_crediting_two_items_takes_at_most_eighteen_statements
     _post(learner_client, problem, wrong_answer(problem)[1])
     problem = services.problem_new_variant(copy=copy, problem=problem)
     far = [x + 100 for x in grading.expected_answer(problem.spec)]
-    _post(learner_client, problem, vector_text(far))
+    _post(learner_client, problem, typed(far))
     problem = services.problem_new_variant(copy=copy, problem=problem)
     items = ReviewItem.objects.count()
     assert items == 2

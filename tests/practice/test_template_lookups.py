@@ -8,7 +8,9 @@ import pytest
 from django.template import base
 from django.urls import reverse
 
-from .conftest import PAGE_SLUG, right_answer, wrong_answer
+from tests.answers import right_answer, wrong_answer
+
+from .conftest import PAGE_SLUG
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from practice.today.forms import DailyGoalForm
 from practice.today.progress import day_of, days_in_a_row, minutes_practised
 from practice.today.selectors import StepKind, next_step
 from practice.today.services import daily_goal_set
-from tests.practice.answers import right_answer, wrong_answer
+from tests.answers import right_answer, wrong_answer
 from tests.review.conftest import make_attempt, make_copy, make_problem
 
 # --- the next step --------------------------------------------------------------------------

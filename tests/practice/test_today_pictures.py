@@ -29,7 +29,7 @@ from practice.today.progress import (
     review_forecast,
     review_item_history,
 )
-from tests.practice.answers import right_answer, wrong_answer
+from tests.answers import right_answer, wrong_answer
 
 SVG = "{http://www.w3.org/2000/svg}"
 START = datetime(2026, 1, 5, 15, 0, tzinfo=UTC)

@@ -9,8 +9,9 @@ from grading.kinds import Status
 from practice import services
 from practice.labels import mistake_label
 from practice.models import Attempt, ProblemInstance
+from tests.answers import right_answer, wrong_answer
 
-from .conftest import IDEA_SLUG, PAGE_SLUG, right_answer, wrong_answer
+from .conftest import IDEA_SLUG, PAGE_SLUG
 
 
 def _problem_url(problem) -> str:

@@ -16,7 +16,7 @@ from practice.models import Attempt
 from practice.review.models import ReviewItem, ReviewLog
 from practice.review.services.variants import review_open
 from tests import other_database
-from tests.practice.answers import right_answer, vector_text, wrong_answer
+from tests.answers import right_answer, typed, wrong_answer
 from tests.practice.conftest import IDEA_SLUG, PAGE_SLUG
 from tests.practice.test_concurrency import RACERS, _race, behind_a_held_lock
 
@@ -31,13 +31,13 @@ def _items_made(copy, count: int) -> list[ReviewItem]:
     for n in range(count):
         if n == count - 1:
             far = [x + 100 for x in grading.expected_answer(problem.spec)]
-            text = vector_text(far)
+            text = typed(far)
         else:
             text = next(
-                vector_text(vector)
+                typed(vector)
                 for diagnosis, vector in grading.mistaken_answers(problem.spec)
                 if str(diagnosis.mistake) not in made
-                and (verdict := grading.grade(problem.spec, vector_text(vector))).diagnosis
+                and (verdict := grading.grade(problem.spec, typed(vector))).diagnosis
                 and verdict.diagnosis.mistake == diagnosis.mistake
             )
         attempt = services.attempt_submit(copy=copy, problem=problem, text=text, token=uuid.uuid4())

@@ -8,7 +8,6 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from grading import expected_answer
 from grading.kinds import MistakeCode, Status
 from practice.models import Attempt, ProblemInstance
 from practice.review import scheduling
@@ -17,12 +16,9 @@ from practice.review.models import ReviewItem
 from practice.review.services.recording import review_record_attempt
 from practice.review.services.variants import review_open
 from practice.services import attempt_submit
+from tests.answers import right_answer
 
 from .conftest import NOW, make_attempt, make_problem
-
-
-def _vector_text(vector) -> str:
-    return "[" + ", ".join(str(x) for x in vector) + "]"
 
 
 def _item(copy, mistake: str, *, at=NOW) -> ReviewItem:
@@ -52,7 +48,7 @@ def test_a_right_review_says_which_other_reviews_it_counted_for(signed_in, copy)
         variant = ProblemInstance.objects.get(purpose=ProblemInstance.Purpose.REVIEW)
         response = signed_in.post(
             reverse("review:answer", args=[copy.pk, variant.pk]),
-            {"text": _vector_text(expected_answer(variant.spec)), "token": str(uuid.uuid4())},
+            {"text": right_answer(variant), "token": str(uuid.uuid4())},
         )
         result = signed_in.get(response["Location"]).text
         queue = signed_in.get(reverse("review:queue", args=[copy.pk])).text

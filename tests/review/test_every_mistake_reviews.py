@@ -14,7 +14,7 @@ from practice.review.models import ReviewItem
 from practice.review.services.recording import review_record_attempt
 from practice.review.services.variants import review_open
 from practice.services import attempt_submit
-from tests.generators.conftest import answer_text
+from tests.answers import typed
 
 from .conftest import make_attempt, make_problem
 
@@ -43,7 +43,7 @@ def test_a_review_variant_is_aimed_at_the_mistake_and_marks_it_again(copy, kind,
     ]
     assert listed, "the variant shows the mistake"
     diagnosis, value = listed[0]
-    text = answer_text(value, variant.spec)
+    text = typed(value, variant.spec)
     attempt = attempt_submit(copy=copy, problem=variant, text=text, token=uuid.uuid4())
 
     assert attempt.status == Status.INCORRECT

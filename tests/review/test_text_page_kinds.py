@@ -12,7 +12,7 @@ from practice.generators import generate
 from practice.review.models import ReviewItem
 from practice.review.services.variants import review_open
 from practice.services import attempt_submit
-from tests.kinds.checks import shape_of, typed
+from tests.answers import typed
 
 from .conftest import make_problem
 
@@ -34,7 +34,7 @@ def test_a_mistake_comes_back_as_a_fresh_variant_that_is_marked(copy, kind, code
     wrong = next(v for d, v in grading.mistaken_answers(spec) if d.mistake == code)
 
     attempt = attempt_submit(
-        copy=copy, problem=problem, text=typed(shape_of(spec), wrong), token=uuid.uuid4()
+        copy=copy, problem=problem, text=typed(wrong, spec), token=uuid.uuid4()
     )
     assert attempt.verdict["diagnosis"]["mistake"] == code
 
@@ -42,6 +42,6 @@ def test_a_mistake_comes_back_as_a_fresh_variant_that_is_marked(copy, kind, code
     variant = review_open(copy=copy, item=item)
     assert variant.spec["generator"]["target"] == code
     assert variant.spec != spec
-    right = typed(shape_of(variant.spec), grading.expected_answer(variant.spec))
+    right = typed(grading.expected_answer(variant.spec), variant.spec)
     answered = attempt_submit(copy=copy, problem=variant, text=right, token=uuid.uuid4())
     assert answered.verdict["status"] == Status.CORRECT

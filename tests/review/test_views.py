@@ -9,17 +9,14 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from grading import expected_answer, mistaken_answers
+from grading import mistaken_answers
 from practice.models import Attempt, ProblemInstance
 from practice.review.models import ReviewItem, ReviewSettings
 from practice.review.services.review_settings import review_settings_get_or_create
 from practice.services import attempt_submit
+from tests.answers import right_answer, typed
 
 from .conftest import NOW, make_copy, make_problem
-
-
-def _vector_text(vector) -> str:
-    return "[" + ", ".join(str(x) for x in vector) + "]"
 
 
 def _mistake_made(copy) -> ReviewItem:
@@ -29,7 +26,7 @@ def _mistake_made(copy) -> ReviewItem:
         v for d, v in mistaken_answers(problem.spec) if d.mistake == "omitted_term" and d.terms
     )
     with time_machine.travel(NOW, tick=False):
-        attempt_submit(copy=copy, problem=problem, text=_vector_text(wrong), token=uuid.uuid4())
+        attempt_submit(copy=copy, problem=problem, text=typed(wrong), token=uuid.uuid4())
     return ReviewItem.objects.get(copy=copy)
 
 
@@ -64,7 +61,7 @@ def test_answering_right_says_when_the_mistake_comes_back(signed_in, copy):
     with time_machine.travel(at, tick=False):
         signed_in.get(reverse("review:review", args=[copy.pk, item.pk]))
         variant = ProblemInstance.objects.get(purpose=ProblemInstance.Purpose.REVIEW)
-        right = _vector_text(expected_answer(variant.spec))
+        right = right_answer(variant)
         response = signed_in.post(
             reverse("review:answer", args=[copy.pk, variant.pk]),
             {"text": right, "token": str(uuid.uuid4())},

@@ -1,8 +1,8 @@
 """The text a synthetic learner types: the right answer, a catalogued mistake's answer as the
 grading engine computes it (``grading.mistaken_answers``), or a slip no mistake explains.
 
-Pure (grading only, no Django). Answers are typed as the question tests type them
-(``tests.generators.conftest.answer_text``).
+Pure (grading only, no Django). Answers are typed as every test types them
+(``tests.answers.typed``).
 """
 
 import random
@@ -15,7 +15,7 @@ import grading
 from grading import Status
 from grading.shapes import Choice, IntegerSequence, IntegerShape, PieceSequence, TupleShape
 from grading.spec import load_problem
-from tests.generators.conftest import answer_text
+from tests.answers import typed
 
 
 class Answers:
@@ -30,7 +30,7 @@ class Answers:
     @property
     def right(self) -> str:
         """Return the right answer as a learner types it."""
-        return answer_text(self.right_value, self.spec)
+        return typed(self.right_value, self.shape)
 
     def _values(self, mistake: str) -> list[Any]:
         """Return the answers of every way of making the mistake that differ from the right
@@ -50,7 +50,7 @@ class Answers:
 
     def mistaken(self, mistake: str, rng: random.Random) -> str:
         """Return the answer of one way of making the mistake (one choice of its terms)."""
-        return answer_text(rng.choice(self._values(mistake)), self.spec)
+        return typed(rng.choice(self._values(mistake)), self.shape)
 
     def slip(self, rng: random.Random) -> str | None:
         """Return a wrong answer that grading explains by no catalogued mistake, or None when
@@ -59,7 +59,7 @@ class Answers:
             value = _perturb(self.shape, self.right_value, rng)
             if value is None:
                 return None
-            text = answer_text(value, self.spec)
+            text = typed(value, self.shape)
             verdict = grading.grade(self.spec, text)
             if verdict.status == Status.INCORRECT and verdict.diagnosis is None:
                 return text
