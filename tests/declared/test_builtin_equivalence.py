@@ -28,7 +28,7 @@ from grading.spec import load_problem
 from practice.generators import generate
 from practice.kind_check import check_kind_file, registered
 
-from ..generators.conftest import answer_text
+from ..answers import typed as typed_answer
 
 BUILTIN = Path(__file__).resolve().parent / "builtin"
 SEEDS = int(os.environ.get("EQUIVALENCE_SEEDS", "40"))
@@ -244,7 +244,7 @@ def test_the_declared_version_diagnoses_every_python_mistake_on_the_same_problem
         shape = load_problem(mine).shape
         right = grading.expected_answer(spec)
         assert same(vector(right), grading.expected_answer(mine)), (seed, spec)
-        assert grading.grade(spec, answer_text(right, spec)).status == grading.Status.CORRECT
+        assert grading.grade(spec, typed_answer(right, spec)).status == grading.Status.CORRECT
         assert grading.grade(mine, shape.typed(vector(right))).status == grading.Status.CORRECT
         for listed, value in grading.mistaken_answers(spec):
             typed = shape.typed(vector(value))
