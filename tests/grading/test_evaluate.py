@@ -158,7 +158,7 @@ def test_the_right_answer_scaled_by_exp_minus_150_is_not_a_division_by_zero():
     spec = generate("repetition_penalty", seed=1, level=2)
     text = typed(grading.expected_answer(spec), spec)
     scaled = re.sub(r"exp\(([^()]*)\)", lambda m: f"exp({m.group(1)} - 150)", text)
-    scaled = re.sub(r"(?<=[\[(+ ])1(?=[ /)])", "exp(-150)", scaled)
+    scaled = re.sub(r"(?<=[\[(+ ])1(?=[ /)\]])", "exp(-150)", scaled)
     verdict = grading.grade(spec, scaled)
     assert "division by zero" not in verdict.message
     assert verdict.status == grading.Status.CORRECT or "too complex" in verdict.message
