@@ -15,13 +15,20 @@ two measures of the FSRS benchmark, computed by the binding's ``evaluate``).
 A fit cannot run away (``refusal``): it needs at least ``MIN_ITEMS`` cards and
 ``MIN_OUTCOMES`` failed and as many passed outcomes among the reviews to predict (a log of one
 rating or one card says nothing about forgetting), and a fitted set is refused when a first
-stability exceeds ``MAX_FIRST_STABILITY_DAYS`` or when, at any retention in
-``CHECKED_RETENTIONS`` (every one a learner may choose, from 0.80 to 0.97), a card rated Good
-on time gets more than ``MAX_DAYS_AFTER_ONE_GOOD`` after its first Good or more than
+stability exceeds ``MAX_FIRST_STABILITY_DAYS`` or when, at any retention in use, a card rated
+Good on time gets more than ``MAX_DAYS_AFTER_ONE_GOOD`` after its first Good or more than
 ``MAX_DAYS_EVER`` within its first ``EVER_GOODS`` Goods (the library's defaults pass; they
 themselves reach past 3 years after the fourth Good at 0.80, which the scheduler's
 ``MAXIMUM_INTERVAL_DAYS`` cap then bounds). Intervals are read uncapped, so the cap hides
 nothing from the check.
+
+The retentions in use are the site's default and every retention the fit's learners have
+chosen, as the weekly task passes them (``CHECKED_RETENTIONS``, every one a learner may
+choose from 0.80 to 0.97, when none is given). That is the issue's rule ("intervals at the
+site's retention"): a time scale sane at 0.97 may reach 3 years within three Goods at 0.80,
+where none of them aims. A learner who lowers their retention after a set was adopted keeps
+it until the next weekly fit checks it at their new retention; the scheduler's
+``MAXIMUM_INTERVAL_DAYS`` bounds them meanwhile.
 
 The first stability of a rating no history starts with says nothing about the data: the site
 never rates Easy, so the optimizer's ``w[3]`` (the first stability after Easy) is its own
@@ -33,7 +40,8 @@ data informs is sane. Such a weight is put on that bound before the check
 fails few reviews, too few for the optimizer, yet many passes at a predicted 0.97 say plainly
 that memory lasts longer than FSRS's curve: the weights in use are kept and a time scale k is
 fitted instead (``scheduling``'s docstring: FSRS on a clock k times slower), chosen from
-``TIME_SCALES`` (0.5 to 4; only those whose intervals pass ``refusal``, scaled) by the log loss
+``TIME_SCALES`` (0.5 to 8; only those whose intervals pass ``refusal`` at the retentions in
+use, scaled) by the log loss
 of the earlier reviews, each history replayed through the scheduler itself. It is judged as a
 set is, on the later, held-out reviews against the set in use (log loss and RMSE over bins,
 ``calibration.calibration_of``), and needs ``MIN_SCALE_REVIEWS`` scored reviews on
@@ -87,7 +95,7 @@ MAX_DAYS_EVER = 3 * 365
 EVER_GOODS = 3
 CHECKED_RETENTIONS: tuple[float, ...] = (0.80, 0.85, 0.90, 0.93, 0.95, 0.97)
 # The time scales a one-number fit chooses from, and the data it needs.
-TIME_SCALES: tuple[float, ...] = (0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0)
+TIME_SCALES: tuple[float, ...] = (0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 MIN_SCALE_REVIEWS = 100
 # Failures the scale in use expects among the scored reviews (the sum of 1 - predicted recall):
 # the data says something about forgetting once that many were to be seen, however few were.
@@ -314,6 +322,7 @@ def fit_parameters(
     current: Sequence[float] | None = None,
     current_scale: float = 1.0,
     min_test_reviews: int = 1,
+    retentions: Sequence[float] = CHECKED_RETENTIONS,
 ) -> Fit | None:
     """Fit parameters on the earlier reviews and score them against ``current`` (the
     defaults when None) on its time scale ``current_scale`` on the later, held-out ones
@@ -323,7 +332,7 @@ def fit_parameters(
     Returns None when the data is too small or degenerate (``enough_data``), when the
     optimizer gives back its defaults unchanged (its own minimum), when fewer than
     ``min_test_reviews`` long-term reviews are held out, or when the fitted set is not sane
-    (``refusal``): such a set is never stored, let alone adopted.
+    (``refusal``, at ``retentions``): such a set is never stored, let alone adopted.
     """
     current = tuple(current) if current is not None else DEFAULT_PARAMETERS
     if not enough_data(histories):
@@ -339,7 +348,7 @@ def fit_parameters(
     optimizer = fsrs_rs_python.FSRS(list(DEFAULT_PARAMETERS))
     fitted = into_bounds(optimizer.compute_parameters([e.item for e in train]))
     fitted = bound_unrated_first_stabilities(fitted, histories)
-    if fitted == DEFAULT_PARAMETERS or refusal(fitted) is not None:
+    if fitted == DEFAULT_PARAMETERS or refusal(fitted, retentions) is not None:
         return None
     if current_scale == 1.0:
         candidate = score_parameters(fitted, test)
@@ -411,12 +420,13 @@ def fit_time_scale(
     parameters: Sequence[float] | None = None,
     current_scale: float = 1.0,
     min_test_reviews: int = 1,
+    retentions: Sequence[float] = CHECKED_RETENTIONS,
 ) -> Fit | None:
     """Fit a time scale for the weights in use (``parameters``; None: the defaults) on the
     earlier reviews and score it against ``current_scale`` on the later ones (see the module
     docstring). Returns None when the data is too small or of one rating, when fewer than
     ``min_test_reviews`` are held out, or when the best scale is the current one. Only the
-    scales whose intervals are sane (``refusal``) are tried."""
+    scales whose intervals are sane (``refusal``) at ``retentions`` are tried."""
     weights = tuple(float(w) for w in parameters) if parameters is not None else DEFAULT_PARAMETERS
     cards = sum(1 for history in histories if len(history) > 1)
     current = replayed_predictions(histories, parameters=weights, time_scale=current_scale)
@@ -435,7 +445,7 @@ def fit_time_scale(
         return None
     best: tuple[float, float, list] | None = None
     # Only scales whose intervals are sane compete.
-    for scale in (k for k in TIME_SCALES if refusal(weights, time_scale=k) is None):
+    for scale in (k for k in TIME_SCALES if refusal(weights, retentions, time_scale=k) is None):
         replayed = (
             current
             if scale == current_scale

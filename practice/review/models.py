@@ -326,7 +326,7 @@ class ParameterSet(models.Model):
             ),
             # scheduling.MIN_TIME_SCALE to MAX_TIME_SCALE.
             models.CheckConstraint(
-                condition=Q(time_scale__gte=0.5, time_scale__lte=4.0),
+                condition=Q(time_scale__gte=0.5, time_scale__lte=8.0),
                 name="review_parameters_time_scale_range",
             ),
         ]

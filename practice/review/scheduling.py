@@ -61,7 +61,7 @@ MAXIMUM_INTERVAL_DAYS = 730
 PARAMETER_COUNT = len(Scheduler().parameters)
 # The time scales a fitted set may carry (see the module docstring).
 MIN_TIME_SCALE = 0.5
-MAX_TIME_SCALE = 4.0
+MAX_TIME_SCALE = 8.0
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ def test_scale_one_is_fsrs_itself():
     )
 
 
-@pytest.mark.parametrize("k", [0.5, 2.0, 4.0])
+@pytest.mark.parametrize("k", [0.5, 2.0, 4.0, 8.0])
 def test_on_a_scale_recall_after_k_days_is_fsrs_recall_after_one(k):
     slow = scheduling.card_retrievability(_reviewed_card(6 * k), at=NOW, time_scale=k)
     fsrs = scheduling.card_retrievability(_reviewed_card(6), at=NOW)
@@ -62,17 +62,17 @@ def test_on_a_scale_recall_after_k_days_is_fsrs_recall_after_one(k):
     assert scaled.last_review == NOW
 
 
-@pytest.mark.parametrize("k", [0.5, 4.0])
+@pytest.mark.parametrize("k", [0.5, 8.0])
 def test_learning_steps_are_not_scaled_and_the_maximum_interval_holds(k):
     new = scheduling.card_new(now=NOW)
     again = scheduling.card_review(new, Rating.Again, at=NOW, time_scale=k)
     assert again.due - NOW == scheduling.LEARNING_STEPS[0]
     strong = _reviewed_card(400, stability=600.0)
-    good = scheduling.card_review(strong, Rating.Good, at=NOW, time_scale=4.0)
+    good = scheduling.card_review(strong, Rating.Good, at=NOW, time_scale=scheduling.MAX_TIME_SCALE)
     assert good.due - NOW == timedelta(days=scheduling.MAXIMUM_INTERVAL_DAYS)
 
 
-@pytest.mark.parametrize("k", [0.0, 0.49, 4.01, float("nan")])
+@pytest.mark.parametrize("k", [0.0, 0.49, 8.01, float("nan")])
 def test_a_scale_out_of_range_is_refused(k):
     with pytest.raises(ValueError, match="time scale"):
         scheduling.card_review(_reviewed_card(1), Rating.Good, at=NOW, time_scale=k)
@@ -84,7 +84,31 @@ def test_a_scale_whose_intervals_run_past_the_documented_maximum_is_refused():
     defaults = fitting.DEFAULT_PARAMETERS
     assert fitting.refusal(defaults, time_scale=2.0) is None
     assert "within 3 Goods" in fitting.refusal(defaults, time_scale=3.0)
-    assert "outside" in fitting.refusal(defaults, time_scale=8.0)
+    assert "outside" in fitting.refusal(defaults, time_scale=8.5)
+
+
+def test_a_scale_is_judged_at_the_retentions_in_use_not_at_every_one_a_learner_could_choose():
+    defaults = fitting.DEFAULT_PARAMETERS
+    # At 0.80 a scale of 6 reaches past 3 years within three Goods; at 0.97 it does not.
+    assert "retention 0.8" in fitting.refusal(defaults, time_scale=6.0)
+    assert fitting.refusal(defaults, (0.97,), time_scale=6.0) is None
+    assert fitting.refusal(defaults, (0.97,), time_scale=8.0) is None
+    # The first Good of a scale of 8 at 0.97 is still far below a year.
+    intervals = fitting._good_intervals(defaults, 0.97, first=Rating.Good, time_scale=8.0)
+    assert intervals[0] <= 30 and max(intervals) < fitting.MAX_DAYS_EVER
+    # Any retention in use that a scale is not sane at refuses it.
+    assert fitting.refusal(defaults, (0.85, 0.97), time_scale=6.0) is None
+    assert "retention 0.85" in fitting.refusal(defaults, (0.85, 0.97), time_scale=8.0)
+
+
+def test_the_one_number_fit_tries_only_scales_sane_at_the_retentions_given():
+    histories = _scaled_histories(cards=300, true_scale=4.0, seed=3)
+    everywhere = fitting.fit_time_scale(histories)
+    at_097 = fitting.fit_time_scale(histories, retentions=(0.97,))
+    assert everywhere is not None and everywhere.time_scale <= 2.0
+    assert at_097 is not None and at_097.time_scale == 4.0  # the true scale
+    defaults = fitting.DEFAULT_PARAMETERS
+    assert fitting.refusal(defaults, (0.97,), time_scale=at_097.time_scale) is None
 
 
 def _scaled_histories(
@@ -184,7 +208,9 @@ def test_the_weekly_fit_stores_a_scale_when_the_weights_cannot_be_fitted_and_it_
     settings,
 ):
     settings.REVIEW_FITTED_PARAMETERS = True
-    # Memory three times as slow: the largest sane scale (2) is the best one on offer.
+    settings.REVIEW_DESIRED_RETENTION = 0.97
+    # Memory three times as slow: sane at the only retention in use (the site's 0.97; at 0.80,
+    # where nobody aims, 3 would reach past 3 years within three Goods), so it is found.
     histories = _scaled_histories(cards=100, true_scale=3.0, seed=7, reviews=4)
     assert not fitting.enough_data(histories)  # too few failures for 21 weights
     copies = [make_copy() for _ in range(2)]
@@ -193,7 +219,7 @@ def test_the_weekly_fit_stores_a_scale_when_the_weights_cannot_be_fitted_and_it_
     with time_machine.travel(later, tick=False):
         stored = review_parameters_fit(now=later)
     assert stored is not None
-    assert stored.time_scale == 2.0
+    assert stored.time_scale == 3.0
     assert stored.parameters == list(fitting.DEFAULT_PARAMETERS)
     assert stored.adopted and stored.log_loss < stored.previous_log_loss
     assert stored.logs == ReviewLog.objects.count()
@@ -203,4 +229,20 @@ def test_the_weekly_fit_stores_a_scale_when_the_weights_cannot_be_fitted_and_it_
     with time_machine.travel(later, tick=False):
         (log,) = review_record_attempt(attempt=make_attempt(make_problem(newcomer)))
     assert log.parameters == stored
-    assert ParameterSet.objects.get(pk=stored.pk).time_scale == 2.0
+    assert ParameterSet.objects.get(pk=stored.pk).time_scale == 3.0
+
+
+@pytest.mark.django_db
+def test_the_retentions_in_use_are_the_sites_default_and_what_the_scopes_learners_chose(settings):
+    from practice.review.models import ReviewSettings
+    from practice.review.services.parameters import retentions_in_use
+
+    settings.REVIEW_DESIRED_RETENTION = 0.97
+    keeps_default, chooses = make_copy(), make_copy()
+    ReviewSettings.objects.create(user=keeps_default.owner)
+    ReviewSettings.objects.create(user=chooses.owner, desired_retention=0.85)
+    assert retentions_in_use() == (0.85, 0.97)
+    assert retentions_in_use(user_id=chooses.owner_id) == (0.85,)
+    assert retentions_in_use(user_id=keeps_default.owner_id) == (0.97,)
+    # A learner with no settings yet is scheduled at the site's default.
+    assert retentions_in_use(user_id=make_copy().owner_id) == (0.97,)

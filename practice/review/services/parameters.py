@@ -5,7 +5,9 @@ below its own minimum); a learner's own set once they have ``LEARNER_MIN_LOGS`` 
 is stored whatever its scores, and adopted only when it beats the set in use on later reviews
 held out by time (``practice.review.fitting``). When the 21 weights cannot be fitted (too few
 failed reviews, or a set refused), a time scale for the weights in use is fitted instead
-(``fitting.fit_time_scale``) and stored and judged the same way. Setting
+(``fitting.fit_time_scale``) and stored and judged the same way. A set is checked for
+runaway intervals (``fitting.refusal``) at the retentions in use (``retentions_in_use``): the
+site's default and what the scope's learners chose. Setting
 ``REVIEW_FITTED_PARAMETERS`` off keeps every card on py-fsrs's defaults.
 """
 
@@ -19,7 +21,7 @@ from django.utils import timezone
 from courses.models import CourseCopy
 
 from .. import fitting
-from ..models import ParameterSet, ReviewLog
+from ..models import ParameterSet, ReviewLog, ReviewSettings, site_desired_retention
 from ..selectors import review_parameters_current
 from .cards import EXPLICIT_ORIGINS
 
@@ -39,6 +41,19 @@ def _histories(
     for item_id, at, rating, origin in logs:
         by_item[item_id].append((at, rating, origin == ReviewLog.Origin.REVIEW))
     return list(by_item.values())
+
+
+def retentions_in_use(*, user_id: int | None = None) -> tuple[float, ...]:
+    """Return the desired retentions a set of this scope would schedule at, lowest first: the
+    learner's own (the site's default before they chose one), or, for the site's set, the
+    site's default and every retention a learner has chosen. One statement."""
+    chosen = ReviewSettings.objects.all()
+    if user_id is not None:
+        chosen = chosen.filter(user_id=user_id)
+    found = set(chosen.values_list("desired_retention", flat=True).distinct())
+    if user_id is None or not found:
+        found.add(site_desired_retention())
+    return tuple(sorted(float(r) for r in found))
 
 
 def review_parameters_fit(
@@ -77,16 +92,19 @@ def review_parameters_fit(
         .first()
     )
     histories = _histories(rows)
+    retentions = retentions_in_use(user_id=user_id)
     fit = fitting.fit_parameters(
         histories,
         current=current.parameters if current is not None else None,
         current_scale=current.time_scale if current is not None else 1.0,
         min_test_reviews=MIN_TEST_REVIEWS,
+        retentions=retentions,
     ) or fitting.fit_time_scale(
         histories,
         parameters=current.parameters if current is not None else None,
         current_scale=current.time_scale if current is not None else 1.0,
         min_test_reviews=MIN_TEST_REVIEWS,
+        retentions=retentions,
     )
     if fit is None:
         return None
