@@ -10,6 +10,8 @@ half-loaded. The layout:
     graph.yaml               optional: the idea graph for review credit (``courses.graph``)
     kinds/<kind>.yaml        optional: declared problem kinds (``grading.declared``), each
                              checked in full; the repository's are registered at startup
+    kinds/<kind>.py          optional: a kind in Python, the escape hatch
+                             (``grading.declared.python_kind``): run and its contract checked
 
 A body line ``::: idea <slug>`` marks where an idea's box goes; every idea appears exactly once.
 An answer's front matter names its question, a one-line answer (``summary``), the course page
@@ -23,7 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from grading.declared import KindFileError, KindSource, read_kind_file
+from grading.declared import KindFileError, KindSource, read_kind_file, read_python_kind
 from grading.declared.source import PLACEHOLDER
 from grading.kinds import KINDS
 
@@ -153,25 +155,34 @@ def read_course(directory: Path | str) -> CourseSource:
 
 
 def read_kinds(directory: Path) -> tuple[str, ...]:
-    """Validate every declared kind file, ``kinds/<kind>.yaml``; return their names (none when
-    the directory is absent). A fault names the file, the field and its line."""
+    """Validate every kind file, ``kinds/<kind>.yaml`` (declared) or ``kinds/<kind>.py`` (a
+    Python kind, run and its contract checked); return their names (none when the directory
+    is absent). A fault names the file, the field and its line."""
     if not directory.exists():
         return ()
     if not directory.is_dir():
         raise CourseSourceError(directory, "", "is not a directory (kinds/ holds <kind>.yaml)")
-    names = []
+    names: dict[str, Path] = {}
     for entry in sorted(directory.iterdir()):
-        if entry.name.startswith("."):
+        if entry.name.startswith(".") or entry.name == "__pycache__":
             continue
-        if entry.suffix != ".yaml" or not entry.is_file():
-            raise CourseSourceError(entry, "", "is not a kind file (kinds/ holds only <kind>.yaml)")
+        if entry.suffix not in (".yaml", ".py") or not entry.is_file():
+            raise CourseSourceError(
+                entry, "", "is not a kind file (kinds/ holds only <kind>.yaml and <kind>.py)"
+            )
         try:
-            source = read_kind_file(entry)
+            if entry.suffix == ".py":
+                name = read_python_kind(entry).name
+            else:
+                source = read_kind_file(entry)
+                _check_kind_tex(source, entry)
+                name = source.name
         except KindFileError as exc:
             field = f"{exc.field} (line {exc.line})" if exc.line else exc.field
             raise CourseSourceError(entry, field, exc.message) from exc
-        _check_kind_tex(source, entry)
-        names.append(source.name)
+        if name in names:
+            raise CourseSourceError(entry, "", f"the kind {name!r} is also {names[name].name}")
+        names[name] = entry
     return tuple(names)
 
 

@@ -10,7 +10,7 @@ from pathlib import PurePath
 from typing import Any
 
 import grading
-from grading.declared import DeclaredKind
+from grading.declared import DeclaredKind, source_of
 from grading.solution import solution
 from grading.spec import load_problem
 from practice.generators import generate, generator_of, render_statement
@@ -39,7 +39,7 @@ class KindPreview:
     right_tex: str
     solution: str
     mistakes: tuple[MistakePreview, ...]
-    declared_in: str | None  # a declared kind's file: course folder/kinds/name.yaml
+    declared_in: str | None  # a course folder's kind's file: <course>/kinds/name.yaml or .py
     left_out: tuple[str, ...]  # a declared kind's derived variants that are no mistake
     picture: Any = None  # the problem's picture drawn solved (SafeString), or None
 
@@ -71,6 +71,8 @@ def kind_preview(*, kind: str, seed: int, level: int) -> KindPreview:
             )
         )
     declared = loaded.kind if isinstance(loaded.kind, DeclaredKind) else None
+    python = source_of(loaded.kind)
+    declared_in = declared.source.path if declared else python.path if python else None
     return KindPreview(
         kind=kind,
         label=loaded.kind.label,
@@ -82,7 +84,7 @@ def kind_preview(*, kind: str, seed: int, level: int) -> KindPreview:
         right_tex=loaded.shape.tex(right),
         solution=solution(spec).markdown(),
         mistakes=tuple(mistakes),
-        declared_in=_in_course(declared.source.path) if declared else None,
+        declared_in=_in_course(declared_in) if declared_in else None,
         left_out=tuple(f"{code} {list(terms)}" for code, terms in sorted(declared.dropped))
         if declared
         else (),

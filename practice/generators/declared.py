@@ -22,7 +22,7 @@ import zlib
 from typing import Any, ClassVar
 
 import grading
-from grading.declared import DeclaredKind, KindFileError, KindSource
+from grading.declared import DeclaredKind, KindFileError, KindSource, PythonKindSource, source_of
 from grading.declared.expr import is_scalar
 from grading.declared.kind import fill, sample_problems
 from grading.declared.source import draw_once, satisfied
@@ -186,13 +186,29 @@ def generator_class(kind: DeclaredKind) -> type[DeclaredGenerator]:
     return type(f"Generator_{source.name}", (DeclaredGenerator,), namespace)
 
 
+def python_generator_class(source: PythonKindSource) -> type[ProblemGenerator]:
+    """Return (and register) the generator of a course folder's Python kind: its `GENERATOR`
+    class made a `ProblemGenerator`, with the kind's name and a number fixed by that name."""
+    namespace = {
+        "kind": source.name,
+        "name": source.name,
+        "number": declared_number(source.name),
+        "course_file": source.path,
+        "__module__": source.module,
+    }
+    REGISTRY.pop(source.name, None)
+    return type(f"Generator_{source.name}", (source.generator, ProblemGenerator), namespace)
+
+
 def unregister(name: str) -> None:
-    """Remove a declared kind's generator (check_kind's temporary registrations)."""
-    if isinstance(REGISTRY.get(name), DeclaredGenerator):
+    """Remove a declared or Python kind's generator (check_kind's temporary registrations)."""
+    if isinstance(REGISTRY.get(name), DeclaredGenerator) or hasattr(
+        REGISTRY.get(name), "course_file"
+    ):
         del REGISTRY[name]
 
 
-def check_drawable(generator: DeclaredGenerator) -> None:
+def check_drawable(generator: ProblemGenerator) -> None:
     """Draw seed 0 of every level; raise KindFileError (field `constraints`) for a level on
     which no diagnosable problem comes within the generator's draws, so such a kind is refused
     when it is registered, never at a learner's request."""
@@ -200,6 +216,13 @@ def check_drawable(generator: DeclaredGenerator) -> None:
         try:
             generator.generate(seed=0, level=level)
         except GenerationError as exc:
+            if hasattr(generator, "course_file"):  # a Python kind
+                raise KindFileError(
+                    generator.course_file,
+                    "GENERATOR.draw_fields",
+                    f"no diagnosable problem of level {level} in {generator.max_redraws} "
+                    "draws: its mistakes coincide or give the right answer on every draw",
+                ) from exc
             raise KindFileError(
                 generator.source.path,
                 "constraints",
@@ -212,4 +235,7 @@ def check_drawable(generator: DeclaredGenerator) -> None:
 for _kind in list(grading.KINDS.values()):
     if isinstance(_kind, DeclaredKind):
         generator_class(_kind)
+        check_drawable(REGISTRY[_kind.name])
+    elif (_python := source_of(_kind)) is not None:
+        python_generator_class(_python)
         check_drawable(REGISTRY[_kind.name])

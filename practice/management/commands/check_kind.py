@@ -1,4 +1,4 @@
-"""``manage.py check_kind <course> <kind>``: check a declared kind before learners see it."""
+"""``manage.py check_kind <course> <kind>``: check a course folder's kind before learners see it."""
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -8,7 +8,8 @@ from practice.kind_check import KindCheckError, check_kind_file, kind_file
 
 class Command(BaseCommand):
     help = (
-        "Check a declared kind (courses/content/<course>/kinds/<kind>.yaml): every level and "
+        "Check a kind of a course folder (kinds/<kind>.yaml, or a Python kind kinds/<kind>.py): "
+        "every level and "
         "seed generated twice alike, the right answer correct in every form, every mistake "
         "diagnosed as itself, statements rendered, and the file's question tests."
     )
@@ -17,7 +18,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "course", help="a course folder's name under courses/content, or a path"
         )
-        parser.add_argument("kind", help="the kind's name (its file is kinds/<kind>.yaml)")
+        parser.add_argument(
+            "kind", help="the kind's name (its file is kinds/<kind>.yaml or kinds/<kind>.py)"
+        )
         parser.add_argument("--seeds", type=int, default=1000, help="seeds per level (1000)")
 
     def handle(self, *args: object, course: str, kind: str, seeds: int, **options: object) -> None:
