@@ -15,9 +15,11 @@ def kind_label(kind: str) -> str:
 
 
 @register.filter
-def mistake_label(code: str | None) -> str:
-    """Render a mistake code as words."""
-    return labels.mistake_label(code)
+def mistake_label(code: str | None, kind: str | None = None) -> str:
+    """Render a mistake code as words, in the words of its kind when given
+    (``{{ attempt.mistake|mistake_label:attempt.problem.kind }}``): a kind declared in a
+    course folder may give a built-in code words of its own."""
+    return labels.mistake_label(code, kind)
 
 
 @register.filter
