@@ -240,8 +240,9 @@ def _wab_term_left_out(p):
 
 def _wab_bias_subtracted(p):
     top, total, b = _wab(p)
-    # flipped_sign reads subtractions and minus signs; an addition turned into one is not
-    return one(top / total - b, ("flipped_sign", (2,)))
+    # flipped_sign reads subtractions and minus signs only; at the first run this was written
+    # as ("flipped_sign", (2,)) and missed; subtracted_addend was then added for it
+    return one(top / total - b, ("subtracted_addend", (0,)))
 
 
 # ---- residual_entry: x_r + sum_j W[r][j] x_j ------------------------------------------------
