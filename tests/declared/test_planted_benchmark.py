@@ -13,7 +13,7 @@ import grading
 from grading.declared import course_kind_files, read_kind_file
 from grading.spec import load_problem
 from practice.generators import generate
-from practice.kind_check import registered
+from practice.kind_check import check_kind_file, registered
 from tests.benchmarks import bench_planted as bench
 from tests.benchmarks.planted.mistakes import PLANTED, RIGHT, params
 
@@ -126,3 +126,9 @@ def test_a_small_run_counts_every_planted_answer_once():
     assert total.planted == cases and total.right_here == right_here
     assert len(total.times) == cases
     assert total.strays == 2 * 2 * len(kind.source.levels)
+
+
+@pytest.mark.parametrize("name", bench.kind_names())
+def test_each_planted_kind_passes_the_authors_check(name):
+    report = check_kind_file(bench.KINDS / f"{name}.yaml", seeds=4)
+    assert report.answers_graded > 0 and report.mistakes
