@@ -39,6 +39,8 @@ Rules a file turns on (its `rules:` list; kinds that do not name them keep the s
 | skipped_lookup | [s] | read X[i] where X[v[i]] belongs: the position, not the entry it looks up |
 | index_off_by_one | [s, e] | read the entry next to a computed index: e = 1 past, e = 0 before |
 | wrong_entry | [s, m] | read v[m] where v[i] belongs (i an integer parameter) |
+| left_out_addend | [s, e] | gave one side of addition s alone: e = 0 the left, e = 1 the right |
+| subtracted_addend | [s] | subtracted where addition s adds (a - b for a + b) |
 
 A variant whose entry read instead has the same value as the right one, or as one read before
 it, is not listed (it is no other mistake); nor is a variant whose value is not of the answer's
@@ -110,6 +112,10 @@ RULES = (
     Rule("skipped_lookup", 26, "used the position instead of the entry it looks up", "[s]"),
     Rule("index_off_by_one", 27, "read the entry next to the right one", "[s, e]"),
     Rule("wrong_entry", 28, "read another entry", "[s, m]: the entry, the index read"),
+    Rule(
+        "left_out_addend", 29, "left a term of an addition out", "[s, e]: 0 the left, 1 the right"
+    ),
+    Rule("subtracted_addend", 30, "subtracted where the answer adds", "[s]: the addition"),
 )
 assert {r.code for r in RULES[15:]} == set(OPT_IN_RULES)
 RULE_BY_CODE = {rule.code: rule for rule in RULES}
@@ -259,6 +265,9 @@ def _opt_in_sites(source: KindSource, found: dict[str, list]) -> None:
             elif node.op == "-":
                 found["reversed_difference"].append(where)
                 found["one_side"].append(where)
+            elif node.op == "+":
+                found["left_out_addend"].append(where)
+                found["subtracted_addend"].append(where)
             elif node.op == "/" and node.args[1].op != "num":
                 found["multiplied_for_division"].append(where)
             elif node.op == "call" and node.name in ("sqrt", "norm"):
@@ -481,6 +490,11 @@ def _opt_in_variants(source, site, node, values, env, computed) -> None:
             computed((n, e), {}, _rewrite(source, site, node.args[e]))
     elif code == "multiplied_for_division":
         computed((n,), {}, _rewrite(source, site, Node("*", node.args)))
+    elif code == "left_out_addend":
+        for e in (0, 1):
+            computed((n, e), {}, _rewrite(source, site, node.args[e]))
+    elif code == "subtracted_addend":
+        computed((n,), {}, _rewrite(source, site, Node("-", node.args)))
     elif code == "forgot_every_sqrt":
         steps = []
         for step in source.steps:
@@ -759,6 +773,16 @@ def _opt_in_words(
         return (
             f"you gave ${tex(node.args[e], sym)}$ alone where the difference "
             f"${tex(node, sym)}$ belongs: ${tex(node.args[1 - e], sym)}$ is left out."
+        )
+    if code == "left_out_addend":
+        _, e = terms
+        return (
+            f"you gave ${tex(node.args[e], sym)}$ alone where the sum ${tex(node, sym)}$ "
+            f"belongs: ${_shown(node.args[1 - e], env, sym)}$ is left out."
+        )
+    if code == "subtracted_addend":
+        return (
+            f"you subtracted ${_shown(node.args[1], env, sym)}$ where ${tex(node, sym)}$ adds it."
         )
     if code == "multiplied_for_division":
         return (

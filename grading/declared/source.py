@@ -86,6 +86,8 @@ OPT_IN_RULES = (
     "skipped_lookup",
     "index_off_by_one",
     "wrong_entry",
+    "left_out_addend",
+    "subtracted_addend",
 )
 
 
