@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..kinds.base import NUMBERED_WORDS, REGISTRY, Kind, MistakeDef, register
-from .source import NAME, KindFileError
+from .source import NAME, KindFileError, read_kind_text
 
 MAX_CHARS = 200_000
 MAX_LEVEL = 9
@@ -84,14 +84,7 @@ def _line(exc: BaseException, path: Path) -> int | None:
 def _run(path: Path, name: str) -> types.ModuleType:
     """Run the file as module `name` (no bytecode written beside it); KindFileError on a
     fault, with `sys.modules` and the kind registry restored."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise KindFileError(path, "", f"not UTF-8 (byte {exc.start})") from exc
-    except OSError as exc:
-        raise KindFileError(path, "", f"cannot be read: {exc.strerror}") from exc
-    if len(text) > MAX_CHARS:
-        raise KindFileError(path, "", "is larger than 200 000 characters")
+    text = read_kind_text(path, max_chars=MAX_CHARS)
     module = types.ModuleType(name)
     module.__file__ = str(path)
     previous = sys.modules.get(name)

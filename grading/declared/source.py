@@ -224,15 +224,22 @@ def _line_of(lines: dict[str, int], field: str) -> int | None:
     return None
 
 
-def _load_yaml(path: Path) -> tuple[Any, dict[str, int]]:
+def read_kind_text(path: Path, *, max_chars: int) -> str:
+    """Return a kind file's text; KindFileError when it is not UTF-8, cannot be read, or is
+    longer than ``max_chars``."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise KindFileError(path, "", f"not UTF-8 (byte {exc.start})") from exc
     except OSError as exc:
         raise KindFileError(path, "", f"cannot be read: {exc.strerror}") from exc
-    if len(text) > 100_000:
-        raise KindFileError(path, "", "is larger than 100 000 characters")
+    if len(text) > max_chars:
+        raise KindFileError(path, "", f"is larger than {max_chars:,} characters".replace(",", " "))
+    return text
+
+
+def _load_yaml(path: Path) -> tuple[Any, dict[str, int]]:
+    text = read_kind_text(path, max_chars=100_000)
     try:
         data = yaml.load(text, Loader=StrictLoader)  # noqa: S506 (a SafeLoader subclass)
         node = yaml.compose(text, Loader=yaml.SafeLoader)
