@@ -10,6 +10,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import connection
@@ -18,7 +20,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from courses.labels import kind_label
 from courses.models import Idea
@@ -52,8 +54,17 @@ def code_label(code: str, kind: str) -> str:
     return mistake_label(None if code == UNEXPLAINED else code, kind)
 
 
-@dataclass(frozen=True)
-class Tally:
+@lru_cache(maxsize=4096)
+def _cell_format(language: str | None, learners: int) -> str:
+    """Return the translated words of a cell of ``learners`` (in ``language``, the active one
+    when called): looked up once per number, since a class's table has over a thousand."""
+    return ngettext(
+        "%(learners)d learner, %(attempts)d×", "%(learners)d learners, %(attempts)d×", learners
+    )
+
+
+# Tuples (NamedTuple), not dataclasses: a table makes and hashes thousands of them.
+class Tally(NamedTuple):
     attempts: int
     learners: int
     hidden: bool  # fewer than PRIVATE_BELOW learners, outside the staff view
@@ -63,15 +74,13 @@ class Tally:
         """Return the cell's words: "6 learners, 9×", or "fewer than 5" when hidden."""
         if self.hidden:
             return gettext("fewer than 5")
-        return ngettext(
-            "%(learners)d learner, %(attempts)d×",
-            "%(learners)d learners, %(attempts)d×",
-            self.learners,
-        ) % {"learners": self.learners, "attempts": self.attempts}
+        return _cell_format(get_language(), self.learners) % {
+            "learners": self.learners,
+            "attempts": self.attempts,
+        }
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):
     level: int
     try_class: str
 
@@ -242,7 +251,9 @@ def class_mistake_table(*, context: Context) -> MistakeTable:
         )
         .exclude(copy__owner_id__in=_departed(context))
         .values(*KEY)
-        .annotate(attempts=Sum("attempts"), learners=Count("pk"))
+        # COUNT(*), not of the primary key: the learner rows' unique index has every column
+        # read here, so PostgreSQL reads it alone (an index-only scan).
+        .annotate(attempts=Sum("attempts"), learners=Count("*"))
         .order_by()
     )
     return _table(rows, private=True)
@@ -402,8 +413,7 @@ def site_recurrence(*, by_month: bool = False) -> list[RecurrenceRow]:
     return _recurrence_rows(summed, private=False, by_month=by_month)
 
 
-@dataclass(frozen=True)
-class Holder:
+class Holder(NamedTuple):
     name: str
     sub: str
     lapsed: bool  # the item is relearning (forgotten since it was learned), else only due
@@ -451,10 +461,10 @@ def class_holders(*, context: Context, now: datetime | None = None) -> list[Hold
         )
         .order_by("kind", "mistake", "copy__owner__lti_identity__name", "copy__owner_id")
     )
-    grouped: dict[tuple[str, str], list[Holder]] = {}
+    grouped: dict[tuple[str, str], list[Holder]] = defaultdict(list)
+    relearning = int(CardState.RELEARNING)  # compared as a plain int: thousands of rows
     for kind, mistake, name, sub, state in items:
-        holder = Holder(name or sub, sub, state == CardState.RELEARNING)
-        grouped.setdefault((kind, mistake), []).append(holder)
+        grouped[kind, mistake].append(Holder(name or sub, sub, state == relearning))
     rows = [
         HoldersRow(
             kind=kind,
