@@ -174,8 +174,8 @@ def test_a_kind_with_under_five_learners_has_no_fifths(course, client_for, staff
     assert data["levels"] == [] and data["explained"] == []
 
 
-# user, per level, after the explanation, learners' rates, reveals, values, per variant
-# parameter's value (the session from the cache).
+# user, per level, after the explanation, the spread (its fifths, one row), reveals, values,
+# per variant parameter's value (the session from the cache).
 KIND_PAGE_STATEMENTS = 7
 
 
