@@ -31,7 +31,9 @@ class AttemptCounted(models.Model):
 class LearnerMistakeCount(models.Model):
     """How many attempts of one learner (their copy) fall under one key."""
 
-    # No index of its own: the unique key leads with the copy (a class's rows by learner).
+    # No index of its own: the unique key leads with the copy (a class's rows by learner); on
+    # PostgreSQL it also carries the attempts (migration 0005), so a class's table is read from
+    # the index alone.
     copy = models.ForeignKey(
         "courses.CourseCopy", on_delete=models.CASCADE, related_name="+", db_index=False
     )

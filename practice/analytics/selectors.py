@@ -10,12 +10,17 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
+from typing import NamedTuple
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext, ngettext
 
 from courses.labels import kind_label
 from courses.models import Idea
@@ -49,8 +54,17 @@ def code_label(code: str, kind: str) -> str:
     return mistake_label(None if code == UNEXPLAINED else code, kind)
 
 
-@dataclass(frozen=True)
-class Tally:
+@lru_cache(maxsize=4096)
+def _cell_format(language: str | None, learners: int) -> str:
+    """Return the translated words of a cell of ``learners`` (in ``language``, the active one
+    when called): looked up once per number, since a class's table has over a thousand."""
+    return ngettext(
+        "%(learners)d learner, %(attempts)d×", "%(learners)d learners, %(attempts)d×", learners
+    )
+
+
+# Tuples (NamedTuple), not dataclasses: a table makes and hashes thousands of them.
+class Tally(NamedTuple):
     attempts: int
     learners: int
     hidden: bool  # fewer than PRIVATE_BELOW learners, outside the staff view
@@ -60,15 +74,13 @@ class Tally:
         """Return the cell's words: "6 learners, 9×", or "fewer than 5" when hidden."""
         if self.hidden:
             return gettext("fewer than 5")
-        return ngettext(
-            "%(learners)d learner, %(attempts)d×",
-            "%(learners)d learners, %(attempts)d×",
-            self.learners,
-        ) % {"learners": self.learners, "attempts": self.attempts}
+        return _cell_format(get_language(), self.learners) % {
+            "learners": self.learners,
+            "attempts": self.attempts,
+        }
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):
     level: int
     try_class: str
 
@@ -86,6 +98,21 @@ class CauseRow:
     label: str
     total: Tally
     cells: tuple[Tally | None, ...]  # one per column of the group, None where nobody
+
+    @property
+    def cells_html(self) -> SafeString:
+        """Return the row's cells (the total, then one per column) as the page writes them:
+        built once in Python, as the words are (a class's table has over a thousand cells,
+        and the template's loop over them was most of the page's rendering)."""
+        parts = []
+        for cell in (self.total, *self.cells):
+            if cell is None:
+                parts.append("<td>—</td>")
+            elif cell.hidden:
+                parts.append(f'<td class="analytics-hidden">{escape(cell.text)}</td>')
+            else:
+                parts.append(f"<td>{escape(cell.text)}</td>")
+        return mark_safe("".join(parts))  # noqa: S308 (every text escaped above)
 
 
 @dataclass
@@ -224,7 +251,9 @@ def class_mistake_table(*, context: Context) -> MistakeTable:
         )
         .exclude(copy__owner_id__in=_departed(context))
         .values(*KEY)
-        .annotate(attempts=Sum("attempts"), learners=Count("pk"))
+        # COUNT(*), not of the primary key: the learner rows' unique index has every column
+        # read here, so PostgreSQL reads it alone (an index-only scan).
+        .annotate(attempts=Sum("attempts"), learners=Count("*"))
         .order_by()
     )
     return _table(rows, private=True)
@@ -384,8 +413,7 @@ def site_recurrence(*, by_month: bool = False) -> list[RecurrenceRow]:
     return _recurrence_rows(summed, private=False, by_month=by_month)
 
 
-@dataclass(frozen=True)
-class Holder:
+class Holder(NamedTuple):
     name: str
     sub: str
     lapsed: bool  # the item is relearning (forgotten since it was learned), else only due
@@ -433,10 +461,10 @@ def class_holders(*, context: Context, now: datetime | None = None) -> list[Hold
         )
         .order_by("kind", "mistake", "copy__owner__lti_identity__name", "copy__owner_id")
     )
-    grouped: dict[tuple[str, str], list[Holder]] = {}
+    grouped: dict[tuple[str, str], list[Holder]] = defaultdict(list)
+    relearning = int(CardState.RELEARNING)  # compared as a plain int: thousands of rows
     for kind, mistake, name, sub, state in items:
-        holder = Holder(name or sub, sub, state == CardState.RELEARNING)
-        grouped.setdefault((kind, mistake), []).append(holder)
+        grouped[kind, mistake].append(Holder(name or sub, sub, state == relearning))
     rows = [
         HoldersRow(
             kind=kind,
@@ -709,15 +737,47 @@ class KindView:
         }
 
 
-def _fifths(rates: list[float]) -> Spread:
-    """Return the mean first-try rate (percent) of the best and the worst fifth of learners
-    (a fifth rounded down, at least one learner; none under 5 learners)."""
-    if len(rates) < PRIVATE_BELOW:
-        return Spread(len(rates), None, None)
-    ordered = sorted(rates)
-    fifth = len(ordered) // 5
-    top, bottom = ordered[-fifth:], ordered[:fifth]
-    return Spread(len(ordered), 100 * sum(top) / fifth, 100 * sum(bottom) / fifth)
+def kind_spread(*, kind: str) -> Spread:
+    """Return the spread of the kind's learners' first-try rates (their learner rows, first
+    try, summed over levels): the mean rate (percent) of the best and of the worst fifth (a
+    fifth is the learners divided by 5, rounded down; none under 5 learners). One statement:
+    each learner's rate numbered by a window in SQL, the two fifths averaged over it, so one
+    row comes back however many learners the kind has."""
+    per_learner = (
+        LearnerMistakeCount.objects.filter(
+            course__slug=settings.BASISLAB_COURSE_SLUG, kind=kind, try_class=TryClass.FIRST
+        )
+        .values("copy")
+        .annotate(tries=Sum("attempts"), firsts_right=Sum("attempts", filter=Q(code=CORRECT)))
+        .filter(tries__gt=0)
+        .order_by()
+    )
+    inner, params = per_learner.query.sql_with_params()
+    # The grouped read (the ORM's SQL, its values as parameters) as a subquery: each
+    # learner's rate, its place from the worst, and the learners; a fifth's mean is then a
+    # CASE inside AVG (SQLite and PostgreSQL alike; n / 5 is integer division in both).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT MAX(n),
+                   AVG(CASE WHEN place > n - n / 5 THEN rate END),
+                   AVG(CASE WHEN place <= n / 5 THEN rate END)
+            FROM (
+                SELECT rate, ROW_NUMBER() OVER (ORDER BY rate) AS place, COUNT(*) OVER () AS n
+                FROM (
+                    SELECT CAST(COALESCE(l.firsts_right, 0) AS DOUBLE PRECISION) / l.tries
+                           AS rate
+                    FROM ({inner}) AS l
+                ) AS r
+            ) AS t
+            """,  # noqa: S608
+            params,
+        )
+        learners, top, bottom = cursor.fetchone()
+    learners = learners or 0
+    if learners < PRIVATE_BELOW:
+        return Spread(learners, None, None)
+    return Spread(learners, 100 * float(top), 100 * float(bottom))
 
 
 def kind_view(*, kind: str) -> KindView:
@@ -773,20 +833,12 @@ def kind_view(*, kind: str) -> KindView:
         )
         .order_by("-closed", "mistake")
     ]
-    rates = [
-        (row["right"] or 0) / row["tries"]
-        for row in LearnerMistakeCount.objects.filter(course, first)
-        .values("copy")
-        .annotate(tries=Sum("attempts"), right=Sum("attempts", filter=Q(code=CORRECT)))
-        .order_by()
-        if row["tries"]
-    ]
     return KindView(
         kind=kind,
         kind_label=str(kind_label(kind)),
         levels=levels,
         teaching=teaching,
-        spread=_fifths(rates),
+        spread=kind_spread(kind=kind),
         reveals=site_reveals(kind=kind),
         values=site_unexplained_values(kind=kind),
         parameters=parameter_tables(

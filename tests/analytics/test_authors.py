@@ -174,8 +174,8 @@ def test_a_kind_with_under_five_learners_has_no_fifths(course, client_for, staff
     assert data["levels"] == [] and data["explained"] == []
 
 
-# user, per level, after the explanation, learners' rates, reveals, values, per variant
-# parameter's value (the session from the cache).
+# user, per level, after the explanation, the spread (its fifths, one row), reveals, values,
+# per variant parameter's value (the session from the cache).
 KIND_PAGE_STATEMENTS = 7
 
 
@@ -193,3 +193,38 @@ def test_the_kind_json_takes_as_many_statements_as_its_page(
     client = client_for(staff)
     with django_assert_num_queries(KIND_PAGE_STATEMENTS):
         assert client.get(reverse("analytics:kind_json", args=["weighted_sum"])).status_code == 200
+
+
+def test_the_spread_is_the_mean_of_each_fifth_over_many_learners(course, make_user):
+    """The fifths computed in SQL against the same means in Python, over learner rows made by
+    hand: 12 learners with first tries at two levels (ties among them), so a fifth is two
+    learners; retries, another kind and a learner with no first try are left out."""
+    from courses.services import copy_get_or_create
+    from practice.analytics.models import LearnerMistakeCount
+    from practice.analytics.selectors import Spread, kind_spread
+
+    slug = course.course.slug
+    firsts = [(3, 1), (4, 0), (2, 2), (5, 5), (1, 0), (3, 3), (2, 1), (4, 2), (6, 3), (2, 0)]
+    firsts += [(4, 2), (5, 4)]  # (tries, right), a tie with the learner at (4, 2) above
+    rates = []
+    for n, (tries, right) in enumerate([*firsts, (0, 0)]):
+        copy = copy_get_or_create(user=make_user(username=f"spread-{n}"), course_slug=slug)
+        key = dict(copy=copy, course=copy.course, page_slug=PAGE, idea_slug=IDEA)
+        rows = [("weighted_sum", 1, "correct", "first", right - right // 2)]
+        rows += [("weighted_sum", 2, "correct", "first", right // 2)]
+        rows += [("weighted_sum", 1, "unexplained", "first", tries - right)]
+        rows += [("weighted_sum", 1, "correct", "retry", 3), ("lookup", 1, "correct", "first", 2)]
+        LearnerMistakeCount.objects.bulk_create(
+            LearnerMistakeCount(kind=k, level=lv, code=c, try_class=t, attempts=a, **key)
+            for k, lv, c, t, a in rows
+        )
+        if tries:
+            rates.append(right / tries)
+    rates.sort()
+    fifth = len(rates) // 5
+    spread = kind_spread(kind="weighted_sum")
+    assert (spread.learners, fifth) == (12, 2)
+    assert spread.top == pytest.approx(100 * sum(rates[-fifth:]) / fifth)
+    assert spread.bottom == pytest.approx(100 * sum(rates[:fifth]) / fifth)
+    assert kind_spread(kind="lookup") == Spread(13, 100.0, 100.0)
+    assert kind_spread(kind="no_such_kind") == Spread(0, None, None)

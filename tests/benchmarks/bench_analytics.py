@@ -26,6 +26,10 @@ Review items (one per learner, kind and mistake made, a third of them due, a ten
 made in bulk for who has each mistake now; the recurrence rows come from the rebuild.
 
 Rounds of the views are interleaved, so a busy machine slows them alike.
+
+``BENCH_ANALYTICS_KEEP=1`` keeps the database after the run (to profile it, or to time the
+views again); ``BENCH_ANALYTICS_REUSE=1`` then times the views on the kept database without
+building it again (the rebuild and the single count are not timed then), and keeps it.
 """
 
 import json
@@ -44,6 +48,8 @@ CLASS_SIZE = int(os.environ.get("BENCH_ANALYTICS_CLASS", "300"))
 ROUNDS = int(os.environ.get("BENCH_ANALYTICS_ROUNDS", "40"))
 SPECS = 8  # generated specs per kind and level, shared by its problems
 ROOT = Path(__file__).resolve().parents[2]
+REUSE = os.environ.get("BENCH_ANALYTICS_REUSE") == "1"
+KEEP = REUSE or os.environ.get("BENCH_ANALYTICS_KEEP") == "1"
 
 
 def _database_url() -> str | None:
@@ -228,7 +234,7 @@ def _child() -> list[dict]:
 
     import grading
     from basislab.accounts.services import SIGN_IN_BACKEND
-    from courses.models import Idea
+    from courses.models import CourseVersion, Idea
     from courses.services import course_load
     from lti.models import Context, Platform
     from practice.analytics.models import AttemptCounted
@@ -237,83 +243,98 @@ def _child() -> list[dict]:
 
     base = connection.settings_dict["NAME"]
     connection.settings_dict.setdefault("TEST", {})["NAME"] = f"bench_analytics_{base}"
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    if REUSE:
+        # the kept database: Django's connection is pointed at it, nothing is built
+        connection.close()
+        connection.settings_dict["NAME"] = connection.settings_dict["TEST"]["NAME"]
+    else:
+        connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     settings.ALLOWED_HOSTS = ["testserver"]
     rows: list[dict] = []
     try:
-        version = course_load(directory=ROOT / "courses/content/how-text-becomes-numbers").version
-        settings.BASISLAB_COURSE_SLUG = version.course.slug
-        triples = [
-            (idea.page.slug, idea.slug, kind)
-            for idea in Idea.objects.filter(page__version=version).select_related("page")
-            for kind in idea.problem_kinds
-        ]
-        catalog = {kind: list(grading.kind(kind).codes) for _p, _i, kind in triples}
-        users = get_user_model()
-        teacher = users.objects.create_user(username="teacher", password=None)
-        staff = users.objects.create_user(username="staff", password=None, is_staff=True)
-        platform = Platform.objects.create(
-            name="P",
-            issuer="https://platform.example",
-            client_id="c",
-            auth_login_url="https://platform.example/a",
-            auth_token_url="https://platform.example/t",
-            key_set_url="https://platform.example/k",
-        )
-        context = Context.objects.create(platform=platform, context_id="bench", title="Bench")
-        started = time.perf_counter()
-        with connection.cursor() as cursor:
-            _fill(
-                cursor,
-                course_id=version.course_id,
-                version_id=version.pk,
-                triples=triples,
-                catalog=catalog,
+        if REUSE:
+            version = CourseVersion.objects.order_by("-pk").first()
+            settings.BASISLAB_COURSE_SLUG = version.course.slug
+            users = get_user_model()
+            teacher = users.objects.get(username="teacher")
+            staff = users.objects.get(username="staff")
+            context = Context.objects.get(context_id="bench")
+            attempts = Attempt.objects.count()
+        else:
+            content = ROOT / "courses/content/how-text-becomes-numbers"
+            version = course_load(directory=content).version
+            settings.BASISLAB_COURSE_SLUG = version.course.slug
+            triples = [
+                (idea.page.slug, idea.slug, kind)
+                for idea in Idea.objects.filter(page__version=version).select_related("page")
+                for kind in idea.problem_kinds
+            ]
+            catalog = {kind: list(grading.kind(kind).codes) for _p, _i, kind in triples}
+            users = get_user_model()
+            teacher = users.objects.create_user(username="teacher", password=None)
+            staff = users.objects.create_user(username="staff", password=None, is_staff=True)
+            platform = Platform.objects.create(
+                name="P",
+                issuer="https://platform.example",
+                client_id="c",
+                auth_login_url="https://platform.example/a",
+                auth_token_url="https://platform.example/t",
+                key_set_url="https://platform.example/k",
             )
-            _specs(cursor, {kind for _p, _i, kind in triples})
-            _classroom(
-                cursor, platform_id=platform.pk, context_id=context.pk, instructor_id=teacher.pk
+            context = Context.objects.create(platform=platform, context_id="bench", title="Bench")
+            started = time.perf_counter()
+            with connection.cursor() as cursor:
+                _fill(
+                    cursor,
+                    course_id=version.course_id,
+                    version_id=version.pk,
+                    triples=triples,
+                    catalog=catalog,
+                )
+                _specs(cursor, {kind for _p, _i, kind in triples})
+                _classroom(
+                    cursor, platform_id=platform.pk, context_id=context.pk, instructor_id=teacher.pk
+                )
+                _review_items(cursor)
+                cursor.execute("VACUUM ANALYZE")
+            attempts = Attempt.objects.count()
+            _log(f"# analytics: {attempts} attempts built in {time.perf_counter() - started:.1f} s")
+            started = time.perf_counter()
+            counted = counts_rebuild()
+            rebuild_s = time.perf_counter() - started
+            with connection.cursor() as cursor:
+                cursor.execute("VACUUM ANALYZE")
+            rows.append(
+                {
+                    "benchmark": "analytics",
+                    "case": "rebuild (counts_rebuild)",
+                    "n": attempts,
+                    "median_ms": rebuild_s * 1000,
+                    "p99_ms": rebuild_s * 1000,
+                    "note": f"{counted} graded attempts counted",
+                }
             )
-            _review_items(cursor)
-            cursor.execute("VACUUM ANALYZE")
-        attempts = Attempt.objects.count()
-        _log(f"# analytics: {attempts} attempts built in {time.perf_counter() - started:.1f} s")
-        started = time.perf_counter()
-        counted = counts_rebuild()
-        rebuild_s = time.perf_counter() - started
-        with connection.cursor() as cursor:
-            cursor.execute("VACUUM ANALYZE")
-        rows.append(
-            {
-                "benchmark": "analytics",
-                "case": "rebuild (counts_rebuild)",
-                "n": attempts,
-                "median_ms": rebuild_s * 1000,
-                "p99_ms": rebuild_s * 1000,
-                "note": f"{counted} graded attempts counted",
-            }
-        )
-        # One attempt counted again from scratch: its marker removed, timed, rolled back.
-        sample = list(Attempt.objects.exclude(status="invalid").order_by("?")[:ROUNDS])
-        singles = []
-        for attempt in sample:
-            with transaction.atomic():
-                AttemptCounted.objects.filter(attempt_id=attempt.pk).delete()
-                (facts,) = _graded([attempt.pk])
-                started = time.perf_counter()
-                assert count_attempt(facts, lock_timeout_ms=2000)
-                singles.append((time.perf_counter() - started) * 1000)
-                transaction.set_rollback(True)
-        median, p99 = _summary(singles)
-        rows.append(
-            {
-                "benchmark": "analytics",
-                "case": "count one attempt (after commit)",
-                "n": attempts,
-                "median_ms": median,
-                "p99_ms": p99,
-            }
-        )
+            # One attempt counted again from scratch: its marker removed, timed, rolled back.
+            sample = list(Attempt.objects.exclude(status="invalid").order_by("?")[:ROUNDS])
+            singles = []
+            for attempt in sample:
+                with transaction.atomic():
+                    AttemptCounted.objects.filter(attempt_id=attempt.pk).delete()
+                    (facts,) = _graded([attempt.pk])
+                    started = time.perf_counter()
+                    assert count_attempt(facts, lock_timeout_ms=2000)
+                    singles.append((time.perf_counter() - started) * 1000)
+                    transaction.set_rollback(True)
+            median, p99 = _summary(singles)
+            rows.append(
+                {
+                    "benchmark": "analytics",
+                    "case": "count one attempt (after commit)",
+                    "n": attempts,
+                    "median_ms": median,
+                    "p99_ms": p99,
+                }
+            )
         instructor, author = Client(), Client()
         instructor.force_login(teacher, backend=SIGN_IN_BACKEND)
         author.force_login(staff, backend=SIGN_IN_BACKEND)
@@ -368,7 +389,10 @@ def _child() -> list[dict]:
                 }
             )
     finally:
-        connection.creation.destroy_test_db(base, verbosity=0)
+        if KEEP:
+            _log(f"# analytics: kept database {connection.settings_dict['NAME']}")
+        else:
+            connection.creation.destroy_test_db(base, verbosity=0)
     return rows
 
 
