@@ -21,7 +21,7 @@ from grading.kinds.closed_form_noise import ClosedFormNoiseKind, alpha_bar
 from .base import Draw, ProblemGenerator, frac_str
 from .draw import labels, svg
 from .draw.sketch import Sketch
-from .noise_step import _entry, _tex_value, stands_out
+from .noise_step import nonzero_entry, stands_out, tex_value
 from .statement import tex_number
 
 # Paper-friendly schedules (levels 1 and 3): every 1 - beta = (k / (k + 1))^2, so
@@ -117,11 +117,11 @@ class ClosedFormNoiseGenerator(ProblemGenerator):
             betas = draw.sample(SMALL_BETAS, t)
         fields: dict[str, Any] = {"betas": betas}
         if level <= 2:
-            fields["x0"] = frac_str(_entry(draw, 1, 3))
-            fields["eps"] = frac_str(_entry(draw, 1, 2))
+            fields["x0"] = frac_str(nonzero_entry(draw, 1, 3))
+            fields["eps"] = frac_str(nonzero_entry(draw, 1, 2))
         else:
             fields["x0"] = [frac_str(draw.integer(-3, 3)) for _ in range(2)]
-            fields["eps"] = [frac_str(_entry(draw, 1, 2)) for _ in range(2)]
+            fields["eps"] = [frac_str(nonzero_entry(draw, 1, 2)) for _ in range(2)]
         return fields
 
     def plausible(self, spec: dict, target: Any) -> bool:
@@ -152,7 +152,7 @@ class ClosedFormNoiseGenerator(ProblemGenerator):
             f"with one standard Gaussian draw $\\epsilon$ standing in for all {t} steps' noise.",
             "",
             f"**Compute** $\\bar\\alpha_{{{t}}}$ and $x_{{{t}}}$ for $x_0 = "
-            f"{_tex_value(spec['x0'])}$ and $\\epsilon = {_tex_value(spec['eps'])}$.",
+            f"{tex_value(spec['x0'])}$ and $\\epsilon = {tex_value(spec['eps'])}$.",
             "",
             "Answer with both, separated by `;`: $\\bar\\alpha_t$ first, then $x_t$, for example "
             f"{example}. Write square roots as `sqrt(61)`; a decimal counts when it rounds the "

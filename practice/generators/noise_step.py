@@ -43,7 +43,7 @@ def stands_out(right: Any, answers: list[tuple[Any, Any]], gap: float = 0.5) -> 
     )
 
 
-def _entry(draw: Draw, low: int, high: int) -> int:
+def nonzero_entry(draw: Draw, low: int, high: int) -> int:
     """Return a nonzero integer with absolute value in [low, high]."""
     return draw.integer(low, high) * draw.choice((-1, 1))
 
@@ -68,11 +68,11 @@ class NoiseStepGenerator(ProblemGenerator):
         fields: dict[str, Any] = {"beta": draw.choice(betas)}
         dim = {1: 0, 2: 0, 3: 2, 4: 3}[level]
         if dim == 0:
-            fields["x_prev"] = frac_str(_entry(draw, 1, 5))
-            fields["eps"] = frac_str(_entry(draw, 1, 2))
+            fields["x_prev"] = frac_str(nonzero_entry(draw, 1, 5))
+            fields["eps"] = frac_str(nonzero_entry(draw, 1, 2))
         else:
             fields["x_prev"] = [frac_str(draw.integer(-4, 4)) for _ in range(dim)]
-            fields["eps"] = [frac_str(_entry(draw, 1, 2)) for _ in range(dim)]
+            fields["eps"] = [frac_str(nonzero_entry(draw, 1, 2)) for _ in range(dim)]
         fields["variance"] = draw.choice(VARIANCES)
         return fields
 
@@ -89,7 +89,7 @@ class NoiseStepGenerator(ProblemGenerator):
     def statement(self, spec: dict) -> str:
         beta, v = tex_number(spec["beta"]), tex_number(spec["variance"])
         vector = isinstance(spec["x_prev"], list)
-        x, e = _tex_value(spec["x_prev"]), _tex_value(spec["eps"])
+        x, e = tex_value(spec["x_prev"]), tex_value(spec["eps"])
         example = "`" + format_example(spec, _VECTOR_EXAMPLES if vector else _NUMBER_EXAMPLES) + "`"
         lines = [
             "One noising step shrinks the current value and adds fresh Gaussian noise:",
@@ -116,7 +116,7 @@ class NoiseStepGenerator(ProblemGenerator):
         return step_picture(spec, answer, solution=solution)
 
 
-def _tex_value(value: Any) -> str:
+def tex_value(value: Any) -> str:
     if isinstance(value, list):
         return "\\begin{bmatrix}" + "\\\\".join(tex_number(v) for v in value) + "\\end{bmatrix}"
     return tex_number(value)

@@ -20,7 +20,7 @@ from grading.kinds.predict_clean import PredictCleanKind, right_estimate
 from .base import Draw, ProblemGenerator, frac_str
 from .draw import labels, svg
 from .draw.sketch import Sketch
-from .noise_step import _entry, _tex_value
+from .noise_step import nonzero_entry, tex_value
 from .statement import tex_number
 
 SQUARE_ALPHA_BARS = ("16/25", "9/25", "144/169", "25/169", "64/289", "225/289")
@@ -45,9 +45,11 @@ class PredictCleanGenerator(ProblemGenerator):
         ]
         beta = draw.choice(betas) if betas else frac_str((1 - alpha_bar) / 2)
         count = max(dim, 1)
-        eps = [_entry(draw, 1, 2) for _ in range(count)]
+        eps = [nonzero_entry(draw, 1, 2) for _ in range(count)]
         if square:
-            x0 = [_entry(draw, 1, 3) if dim == 0 else draw.integer(-3, 3) for _ in range(count)]
+            x0 = [
+                nonzero_entry(draw, 1, 3) if dim == 0 else draw.integer(-3, 3) for _ in range(count)
+            ]
             x_t = [
                 combine(((root(alpha_bar), Fraction(a)), (root(1 - alpha_bar), Fraction(e))))
                 for a, e in zip(x0, eps, strict=True)
@@ -75,8 +77,8 @@ class PredictCleanGenerator(ProblemGenerator):
             f"$\\bar\\alpha_{{{t}}} = {tex_number(spec['alpha_bar'])}$ (this step on its own has "
             f"$\\beta_{{{t}}} = {tex_number(spec['beta'])}$).",
             "",
-            f"A network looks at $x_{{{t}}} = {_tex_value(spec['x_t'])}$ and predicts the noise "
-            f"that was mixed in: $\\hat\\epsilon = {_tex_value(spec['eps_hat'])}$.",
+            f"A network looks at $x_{{{t}}} = {tex_value(spec['x_t'])}$ and predicts the noise "
+            f"that was mixed in: $\\hat\\epsilon = {tex_value(spec['eps_hat'])}$.",
             "",
             "**Compute** the clean value this prediction implies, $\\hat x_0$: solve the line "
             "above for $x_0$ with $\\hat\\epsilon$ in place of $\\epsilon$.",
