@@ -110,9 +110,9 @@ def build(*, username: str = "budget-learner") -> Scenario:
     from django.contrib.auth import get_user_model
 
     from courses.services import copy_get_or_create, course_load
-    from lti.models import Context, LtiUser, Membership, Platform
     from practice import services
     from practice.review.models import ReviewItem
+    from tests.classroom import make_class
 
     version = course_load(directory=FIXTURE_COURSE_DIR).version
     users = get_user_model().objects
@@ -130,18 +130,7 @@ def build(*, username: str = "budget-learner") -> Scenario:
     verdict_url = _post_answer(client, page_problem, _wrong(page_problem))
     item = ReviewItem.objects.filter(copy=copy, problem__isnull=True).order_by("pk").first()
     assert item is not None, "the first wrong answer made no review item"
-    platform = Platform.objects.create(
-        name="Budget platform",
-        issuer="https://platform.example",
-        client_id="budget",
-        auth_login_url="https://platform.example/auth",
-        auth_token_url="https://platform.example/token",
-        key_set_url="https://platform.example/jwks",
-    )
-    context = Context.objects.create(platform=platform, context_id="budget-class", title="Class")
-    for user, instructor in ((teacher, True), (learner, False)):
-        identity = LtiUser.objects.create(platform=platform, user=user, sub=f"sub-{user.pk}")
-        Membership.objects.create(context=context, lti_user=identity, instructor=instructor)
+    context = make_class(((teacher, True), (learner, False)), context_id="budget-class")
     return Scenario(
         copy=copy,
         learner=learner,

@@ -9,11 +9,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from lti.models import Context, LtiUser, Membership, Platform, RosterEntry
+from lti.models import Context, Membership, Platform, RosterEntry
 from practice.analytics.codes import KIND_LEVEL
 from practice.analytics.selectors import PRIVATE_BELOW, code_label
 from practice.review.models import CardState, ReviewItem
 from tests.budgets import BUDGETS
+from tests.classroom import enrol, make_platform
 
 from .cohort import cohort, direct_counts, direct_recurrence
 
@@ -22,21 +23,10 @@ IN_CLASS = 6  # cohort-0 .. cohort-5 are the class's learners; cohort-6 is not
 
 @pytest.fixture
 def platform(db) -> Platform:
-    return Platform.objects.create(
-        name="P",
-        issuer="https://platform.example",
-        client_id="c",
-        auth_login_url="https://platform.example/auth",
-        auth_token_url="https://platform.example/token",
-        key_set_url="https://platform.example/jwks",
-    )
+    return make_platform()
 
 
-def _member(platform, context, user, *, instructor: bool) -> None:
-    identity, _ = LtiUser.objects.get_or_create(
-        platform=platform, user=user, defaults={"sub": f"sub-{user.pk}"}
-    )
-    Membership.objects.create(context=context, lti_user=identity, instructor=instructor)
+_member = enrol
 
 
 @pytest.fixture

@@ -11,9 +11,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from lti.models import Context, LtiUser, Membership, Platform
+from lti.models import Context
 from practice.review.models import ReviewItem
 from tests.analytics.cohort import cohort
+from tests.classroom import make_class
 
 from .learner import sign_in
 from .test_today_accessibility import violations
@@ -22,22 +23,11 @@ pytestmark = pytest.mark.browser
 
 
 def _classroom(make_user, course) -> Context:
-    platform = Platform.objects.create(
-        name="P",
-        issuer="https://platform.example",
-        client_id="c",
-        auth_login_url="https://platform.example/auth",
-        auth_token_url="https://platform.example/token",
-        key_set_url="https://platform.example/jwks",
-    )
-    context = Context.objects.create(platform=platform, context_id="class-1", title="Class 1")
     teacher = make_user(username="teacher")
     members = [(teacher, True)] + [
         (copy.owner, False) for copy in cohort(make_user, course.course.slug, learners=6)
     ]
-    for user, instructor in members:
-        identity = LtiUser.objects.create(platform=platform, sub=f"sub-{user.pk}", user=user)
-        Membership.objects.create(context=context, lti_user=identity, instructor=instructor)
+    context = make_class(members)
     # Every review item due now: the page lists who has each mistake.
     ReviewItem.objects.update(due=timezone.now() - datetime.timedelta(hours=1))
     return context

@@ -137,19 +137,10 @@ def owned(course_copy, client_for, other_learner):
         ).pk
     if apps.is_installed("lti"):
         # Learner A teaches a class of a platform: the class view names its context.
-        from lti.models import Context, LtiUser, Membership, Platform, ResourceLink
+        from lti.models import ResourceLink
+        from tests.classroom import make_class
 
-        platform = Platform.objects.create(
-            name="P",
-            issuer="https://platform.example",
-            client_id="c",
-            auth_login_url="https://platform.example/auth",
-            auth_token_url="https://platform.example/token",
-            key_set_url="https://platform.example/jwks",
-        )
-        context = Context.objects.create(platform=platform, context_id="class-1")
-        identity = LtiUser.objects.create(platform=platform, sub="a", user=course_copy.owner)
-        Membership.objects.create(context=context, lti_user=identity, instructor=True)
+        context = make_class(((course_copy.owner, True),))
         owned["context_id"] = context.pk
         # A plain link of that class: its setup page is for the class's instructors only.
         owned["link_id"] = ResourceLink.objects.create(context=context, resource_link_id="l-1").pk
