@@ -300,6 +300,12 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": crontab(day_of_week=1, hour=3, minute=30),
         "options": {"expires": 24 * 3600},
     },
+    # After the parameters: a calibration map of predicted recall, judged on held-out reviews.
+    "fit-recall-map": {
+        "task": "practice.review.tasks.fit_recall_map",
+        "schedule": crontab(day_of_week=1, hour=4, minute=0),
+        "options": {"expires": 24 * 3600},
+    },
     # Before the fit: a set whose predictions lost to a constant guess is withdrawn first.
     "report-review-calibration": {
         "task": "practice.review.tasks.report_review_calibration",
@@ -320,6 +326,11 @@ REVIEW_QUEUE_CLEARING = env_bool("REVIEW_QUEUE_CLEARING", default=True)
 # still runs, stores and scores every set. Off because the learner simulator measured lower
 # final retention with fitted sets on both seeds (docs/simulation.md, docs/review.md).
 REVIEW_FITTED_PARAMETERS = env_bool("REVIEW_FITTED_PARAMETERS", default=False)
+# FSRS's predicted recall passed through the weekly calibration map (practice/review/recall_map.py)
+# once one beats the map in use on held-out reviews; the due date is then when the calibrated
+# recall falls to the learner's target. Off keeps FSRS's own recall while the weekly fit still
+# stores and scores every map (docs/simulation.md has the measurement that decided it).
+REVIEW_CALIBRATED_RECALL = env_bool("REVIEW_CALIBRATED_RECALL", default=False)
 # The chance of recall a new learner's reviews aim for (they may change theirs, 0.70-0.97). With
 # every right answer counting as a review, aiming high costs few explicit reviews: the learner
 # simulator measured it (docs/simulation.md). py-fsrs's own default, and this site's before, is 0.9.

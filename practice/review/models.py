@@ -177,6 +177,9 @@ class ReviewLog(models.Model):
     # reviewed, or a log written before it was kept): what calibration scores explicit outcomes
     # against (services/calibration.py).
     predicted_recall = models.FloatField(null=True, blank=True)
+    # FSRS's own predicted recall before any calibration map (``recall_map``): what the weekly
+    # map is fitted on. Equal to ``predicted_recall`` when no map was in use.
+    fsrs_recall = models.FloatField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -375,3 +378,45 @@ class CalibrationReport(models.Model):
     def worse_than_constant(self) -> bool:
         """Return whether a constant guess would have predicted the outcomes better."""
         return self.log_loss >= self.constant_log_loss
+
+
+class CalibrationMap(models.Model):
+    """One calibration map of FSRS's predicted recall (``recall_map``: ``logit(p_cal) = a *
+    logit(p) + b``), fitted weekly on explicit review outcomes, with its held-out scores against
+    the map in use. Every fit is kept; the newest adopted one calibrates when
+    ``REVIEW_CALIBRATED_RECALL`` is on."""
+
+    fitted_at = models.DateTimeField()
+    a = models.FloatField()
+    b = models.FloatField()
+    # The lowest FSRS recall (5th percentile of the training predictions) the map is trusted at.
+    lowest = models.FloatField()
+    # The reviews read (what makes a second run of the same week a no-op), and their split.
+    reviews = models.PositiveIntegerField()
+    items = models.PositiveIntegerField()
+    train_reviews = models.PositiveIntegerField()
+    test_reviews = models.PositiveIntegerField()
+    log_loss = models.FloatField()
+    previous = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    previous_log_loss = models.FloatField()
+    constant_log_loss = models.FloatField()
+    adopted = models.BooleanField()
+
+    class Meta:
+        constraints = [
+            # recall_map.A_RANGE and B_RANGE.
+            models.CheckConstraint(
+                condition=Q(a__gte=0.25, a__lte=4.0, b__gte=-4.0, b__lte=4.0),
+                name="review_calibration_map_range",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["-fitted_at"], condition=Q(adopted=True), name="review_map_adopted_idx"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"calibration map a={self.a:.3f} b={self.b:.3f} fitted {self.fitted_at:%Y-%m-%d}"

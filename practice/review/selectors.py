@@ -22,8 +22,8 @@ from courses.models import CourseCopy
 from courses.selectors import copy_credit_graph
 from practice.models import Attempt, ProblemInstance
 
-from . import clearing, policy, scheduling, workload
-from .models import ParameterSet, ReviewItem, ReviewLog, ReviewSettings
+from . import clearing, policy, recall_map, scheduling, workload
+from .models import CalibrationMap, ParameterSet, ReviewItem, ReviewLog, ReviewSettings
 
 
 def access_review_item(
@@ -190,7 +190,9 @@ def _clearing_queue(
         edges=edges,
         implicit=implicit,
         graph=graph,
-        good_due=clearing.good_due_at(now, row.desired_retention, *_memory_of(copy)),
+        good_due=clearing.good_due_at(
+            now, review_retention_scheduled(row.desired_retention), *_memory_of(copy)
+        ),
         now=now,
         day_end=day_end,
     )
@@ -212,6 +214,28 @@ def review_parameters_current(*, user_id: int | None) -> ParameterSet | None:
         .order_by(F("user_id").asc(nulls_last=True), "-fitted_at", "-pk")
         .first()
     )
+
+
+def review_recall_map_current() -> recall_map.RecallMap | None:
+    """Return the calibration map in use: the newest adopted one, or None (FSRS's own recall)
+    when there is none or ``REVIEW_CALIBRATED_RECALL`` is off (then no statement is made)."""
+    if not settings.REVIEW_CALIBRATED_RECALL:
+        return None
+    row = (
+        CalibrationMap.objects.filter(adopted=True)
+        .order_by("-fitted_at", "-pk")
+        .values_list("a", "b", "lowest")
+        .first()
+    )
+    return recall_map.RecallMap(*row) if row is not None else None
+
+
+def review_retention_scheduled(desired: float) -> float:
+    """Return the FSRS retention a card is scheduled at for a learner aiming at ``desired``:
+    ``desired`` itself, or with a calibration map in use the retention at which the calibrated
+    recall is ``desired`` (``recall_map.RecallMap.effective_retention``)."""
+    calibration = review_recall_map_current()
+    return calibration.effective_retention(desired) if calibration is not None else desired
 
 
 def review_due_count(*, copy: CourseCopy, now: datetime | None = None) -> int:

@@ -7,7 +7,7 @@ misses a beat (broker down, worker dead) is caught up by the next one.
 
 from celery import shared_task
 
-from .services import calibration, digest, parameters, publishing, variants
+from .services import calibration, digest, parameters, publishing, recall_maps, variants
 
 # Batches per publish run: bounded so one run ends well before the next beat.
 PUBLISH_MAX_BATCHES = 50
@@ -53,3 +53,9 @@ def fit_review_parameters() -> int:
 def report_review_calibration() -> int:
     """Score the week's predicted recall against explicit outcomes; return reports stored."""
     return len(calibration.review_calibration_report())
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def fit_recall_map() -> bool:
+    """Fit the week's calibration map of predicted recall; return whether one was stored."""
+    return recall_maps.review_recall_map_fit() is not None

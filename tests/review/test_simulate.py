@@ -88,7 +88,7 @@ def test_the_first_arm_is_todays_policy_and_one_arm_is_the_sites_defaults():
         "REVIEW_DESIRED_RETENTION": TODAY_RETENTION,
     }
     site = _site_arm()
-    assert site.on == frozenset(SWITCHES) - {"REVIEW_FITTED_PARAMETERS"}
+    assert site.on == frozenset(SWITCHES) - {"REVIEW_FITTED_PARAMETERS", "REVIEW_CALIBRATED_RECALL"}
     assert site.retention == SITE_RETENTION == settings.REVIEW_DESIRED_RETENTION
 
 

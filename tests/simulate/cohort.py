@@ -39,7 +39,8 @@ from grading import Status
 from practice.models import Attempt, ProblemInstance
 from practice.review import fitting, scheduling, tasks
 from practice.review.models import ParameterSet, ReviewItem, ReviewLog
-from practice.review.selectors import review_next, review_parameters_current
+from practice.review.selectors import review_next
+from practice.review.services.cards import card_predicted_recall
 from practice.review.services.variants import review_open
 from practice.services import attempt_submit, problem_open
 
@@ -190,19 +191,13 @@ def _work(
 def _review_session(learner: SimLearner, rates: MistakeRates, session: Session) -> None:
     """Work through the learner's due reviews until the queue is empty."""
     tally = session.tally
-    owner_id = learner.copy.owner_id
     for _step in range(MAX_REVIEWS_PER_SESSION):
         queue = review_next(copy=learner.copy)
         if not queue:
             return
         item: ReviewItem = queue[0]
-        fitted = review_parameters_current(user_id=owner_id)
-        predicted = scheduling.card_retrievability(
-            scheduling.card_of(item),
-            at=session.now,
-            parameters=fitted.parameters if fitted is not None else None,
-            time_scale=fitted.time_scale if fitted is not None else 1.0,
-        )
+        # What the scheduler predicts (calibrated when a map is in use), as the log stores it.
+        predicted, _raw = card_predicted_recall(item, at=session.now)
         lesson = learner.mind.lessons.get((item.kind, item.mistake))
         if lesson is not None:
             recall = lesson.recall(session.now)
@@ -302,6 +297,7 @@ def run_arm(
                 tasks.publish_due_reviews()
                 if morning.weekday() == 6:
                     tasks.fit_review_parameters()
+                    tasks.fit_recall_map()
             for learner in cohort:
                 at = START + timedelta(days=day, hours=SESSION_HOUR) + learner.offset
                 with time_machine.travel(at, tick=False) as traveller:

@@ -14,7 +14,8 @@ GRAPH = "REVIEW_GRAPH_CREDIT"
 UNEXPLAINED = "REVIEW_UNEXPLAINED_ITEMS"
 QUEUE = "REVIEW_QUEUE_CLEARING"
 FITTED = "REVIEW_FITTED_PARAMETERS"
-SWITCHES = (IMPLICIT, GRAPH, UNEXPLAINED, QUEUE, FITTED)
+CALIBRATED = "REVIEW_CALIBRATED_RECALL"
+SWITCHES = (IMPLICIT, GRAPH, UNEXPLAINED, QUEUE, FITTED, CALIBRATED)
 TODAY_RETENTION = 0.9  # the desired retention every learner had before REVIEW_DESIRED_RETENTION
 SITE_RETENTION = 0.97  # the site's default now (basislab/settings.py)
 
@@ -49,6 +50,8 @@ ARMS = (
     Arm("today at 0.97", frozenset(), SITE_RETENTION),
     # Sections 1, 3 and 4 at 0.97: what the idea graph's credit costs or buys.
     Arm("+1+3+4 at 0.97", frozenset({IMPLICIT, UNEXPLAINED, QUEUE}), SITE_RETENTION),
+    # The site's defaults with the weekly calibration map of predicted recall on.
+    Arm("site + calibrated recall", _SECTIONS_1_TO_4 | {CALIBRATED}, SITE_RETENTION),
 )
 
 

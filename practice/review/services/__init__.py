@@ -10,7 +10,8 @@
 - ``digest``: the daily reminder email;
 - ``export``: the copy's review data as JSON;
 - ``parameters``: fitting FSRS parameter sets from explicit outcomes, and adopting them;
-- ``calibration``: scoring stored predicted recall against explicit outcomes (the weekly report).
+- ``calibration``: scoring stored predicted recall against explicit outcomes (the weekly report);
+- ``recall_maps``: the weekly calibration map of predicted recall, adopted on held-out reviews.
 
 Pure reads (the due queue, counts, lookups) are in ``practice.review.selectors``.
 """

@@ -12,7 +12,8 @@ from practice.models import Attempt, Reveal
 from .. import scheduling
 from ..evidence import MAX_SHARE
 from ..models import ParameterSet, ReviewItem, ReviewLog, ReviewSettings
-from ..selectors import review_parameters_current
+from ..recall_map import RecallMap
+from ..selectors import review_parameters_current, review_recall_map_current
 
 _UNREAD = object()
 
@@ -26,6 +27,42 @@ def _fitted(rater: Attempt | Reveal | ReviewItem) -> ParameterSet | None:
         found = review_parameters_current(user_id=rater.copy.owner_id)
         rater._review_parameters = found
     return found if isinstance(found, ParameterSet) else None
+
+
+def _calibration(rater: Attempt | Reveal | ReviewItem) -> RecallMap | None:
+    """Return the calibration map in use (None: FSRS's own recall), read once per rater."""
+    found = getattr(rater, "_review_recall_map", _UNREAD)
+    if found is _UNREAD:
+        found = review_recall_map_current()
+        rater._review_recall_map = found
+    return found if isinstance(found, RecallMap) else None
+
+
+def scheduled_retention(rater: Attempt | Reveal | ReviewItem, desired: float) -> float:
+    """Return the FSRS retention a card rated by ``rater`` is scheduled at so that its
+    calibrated recall falls to ``desired`` at the due date (``desired`` without a map)."""
+    calibration = _calibration(rater)
+    return calibration.effective_retention(desired) if calibration is not None else desired
+
+
+def card_predicted_recall(
+    item: ReviewItem, *, at: datetime, rater: Attempt | Reveal | ReviewItem | None = None
+) -> tuple[float | None, float | None]:
+    """Return (calibrated, FSRS's own) predicted recall of the item's card at ``at``, with the
+    fitted set and calibration map in use for its learner (None, None for a card never
+    reviewed); the calibrated one is FSRS's own when no map is in use."""
+    if item.stability is None:
+        return None, None
+    rater = rater if rater is not None else item
+    fitted = _fitted(rater)
+    raw = scheduling.card_retrievability(
+        scheduling.card_of(item),
+        at=at,
+        parameters=fitted.parameters if fitted is not None else None,
+        time_scale=fitted.time_scale if fitted is not None else 1.0,
+    )
+    calibration = _calibration(rater)
+    return (calibration.apply(raw) if calibration is not None else raw), raw
 
 
 # The origins of logs that are outcomes the learner showed on the item itself: what FSRS's
@@ -52,7 +89,9 @@ def card_rate(
     """Review the item's card with the rating, set its columns and append the log; the log is
     rated by the attempt, or by the reveal of a worked solution when ``attempt`` is None.
 
-    The card is reviewed at the learner's desired retention, and its due date is fuzzed and
+    The card is reviewed at the learner's desired retention (with a calibration map in use,
+    at the FSRS retention where the calibrated recall is the learner's: ``scheduled_retention``),
+    and the log keeps the calibrated prediction and FSRS's own; its due date is fuzzed and
     balanced across the learner's days (``spread_due``).
 
     The caller holds the item's row lock and saves ``CARD_FIELDS`` (with whatever else it
@@ -62,22 +101,14 @@ def card_rate(
     at = scheduling.to_utc((rated_by.created_at if rated_by else None) or timezone.now())
     before = scheduling.State(item.state)
     previous_due = item.due
-    fitted = _fitted(rated_by if rated_by is not None else item)
-    predicted = (
-        scheduling.card_retrievability(
-            scheduling.card_of(item),
-            at=at,
-            parameters=fitted.parameters if fitted is not None else None,
-            time_scale=fitted.time_scale if fitted is not None else 1.0,
-        )
-        if item.stability is not None
-        else None
-    )
+    rater = rated_by if rated_by is not None else item
+    fitted = _fitted(rater)
+    predicted, raw = card_predicted_recall(item, at=at, rater=rater)
     card = scheduling.card_review(
         scheduling.card_of(item),
         rating,
         at=at,
-        desired_retention=review_settings.desired_retention,
+        desired_retention=scheduled_retention(rater, review_settings.desired_retention),
         parameters=fitted.parameters if fitted is not None else None,
         time_scale=fitted.time_scale if fitted is not None else 1.0,
     )
@@ -103,6 +134,7 @@ def card_rate(
         previous_due=previous_due,
         parameters=fitted,
         predicted_recall=predicted,
+        fsrs_recall=raw,
     )
 
 
@@ -199,7 +231,7 @@ def card_credit(
         scheduling.card_of(item),
         scheduling.Rating.Good,
         at=at,
-        desired_retention=review_settings.desired_retention,
+        desired_retention=scheduled_retention(attempt, review_settings.desired_retention),
         parameters=fitted.parameters if fitted is not None else None,
         time_scale=fitted.time_scale if fitted is not None else 1.0,
     )
