@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from practice.generators.draw.svg import COLOURS, document, rect, text
 
-from .selectors import LevelRow, ParameterTable, RecurrenceRow, Share
+from .selectors import Group, LevelRow, ParameterTable, RecurrenceRow, Share
 
 WIDTH = 340
 FONT_SIZE = 12
@@ -82,6 +82,46 @@ def _share_bar(share: Share, role: str, name: str) -> Bar:
     else:
         words = f"{share.percent}%"
     return Bar(role, value, f"{words} · {name}")
+
+
+NOT_CAUSES = ("correct", "unexplained")
+
+
+def named_causes(group: Group) -> list:
+    """Return the group's rows of mistakes the grader named (its causes)."""
+    return [row for row in group.rows if row.code not in NOT_CAUSES]
+
+
+def causes_picture(group: Group) -> str:
+    """Draw per named cause of one idea and kind its share of the group's explained wrong
+    answers (over every level and try), as the table's first column counts them. A cause of
+    fewer than 5 learners (outside the staff view) is not drawn, and not counted in the whole,
+    so no share lets its count be worked out. Right and unexplained answers are not causes."""
+    named = named_causes(group)
+    shown = sum(row.total.attempts for row in named if not row.total.hidden)
+    groups = [
+        BarGroup(
+            row.label,
+            (
+                Bar(
+                    "wrong",
+                    None if row.total.hidden or not shown else row.total.attempts / shown,
+                    row.total.text
+                    if row.total.hidden
+                    else f"{round(100 * row.total.attempts / shown)}% · {row.total.text}",
+                ),
+            ),
+        )
+        for row in named
+    ]
+    return bars_picture(
+        title=_("Causes of wrong answers: %(kind)s") % {"kind": group.kind_label},
+        desc=_(
+            "Per cause the grader named, its share of the explained wrong answers counted in "
+            "the table below (every level and try); the table has the numbers."
+        ),
+        groups=groups,
+    )
 
 
 def recurrence_picture(rows: Sequence[RecurrenceRow]) -> str:

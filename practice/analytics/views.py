@@ -37,6 +37,17 @@ def _picture(draw: Callable[[list], str], rows: list) -> str:
     return mark_safe(draw(rows)) if rows else ""  # noqa: S308
 
 
+def _table(table: selectors.MistakeTable) -> dict[str, object]:
+    """Return the page's context for a mistake table: the table, and each group beside the
+    picture of its causes."""
+    groups = [
+        # the toolkit escapes every text of the picture
+        (group, mark_safe(pictures.causes_picture(group)) if pictures.named_causes(group) else "")  # noqa: S308
+        for group in table.groups
+    ]
+    return {"table": table, "groups": groups}
+
+
 def _csv(table: selectors.MistakeTable, filename: str) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -90,7 +101,7 @@ def class_mistakes(request: HttpRequest, context_id: int) -> HttpResponse:
         "analytics/mistakes.html",
         {
             "title": _("Mistakes in %(class)s") % {"class": context},
-            "table": selectors.class_mistake_table(context=context),
+            **_table(selectors.class_mistake_table(context=context)),
             "recurrence": recurrence,
             "recurrence_picture": _picture(pictures.recurrence_picture, recurrence),
             "holders": selectors.class_holders(context=context),
@@ -144,7 +155,7 @@ def site_mistakes(request: HttpRequest) -> HttpResponse:
         "analytics/mistakes.html",
         {
             "title": _("Mistakes of every learner"),
-            "table": selectors.site_mistake_table(),
+            **_table(selectors.site_mistake_table()),
             "recurrence": recurrence,
             "recurrence_picture": _picture(pictures.recurrence_picture, recurrence),
             "holders": None,  # a class's view only: names are its instructors' to see

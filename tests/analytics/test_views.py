@@ -4,6 +4,7 @@ JSON; numbers checked against a direct count over the attempts; privacy; stateme
 import csv
 import datetime
 import io
+import re
 
 import pytest
 from django.urls import reverse
@@ -356,3 +357,35 @@ def test_each_export_takes_a_fixed_number_of_statements(
         client, url = client_for(staff), reverse(name)
     with django_assert_num_queries(EXPORT_STATEMENTS[name]):
         assert client.get(url).status_code == 200
+
+
+def test_each_kinds_causes_are_drawn_as_shares_of_its_named_wrong_answers(classroom, client_for):
+    response = client_for(classroom["teacher"]).get(
+        reverse("analytics:class", args=[classroom["context"].pk])
+    )
+    html = response.content.decode()
+    drawn = 0
+    for group in response.context["table"].groups:
+        named = [r for r in group.rows if r.code not in ("correct", "unexplained")]
+        figure = re.search(
+            rf'<figure class="analytics-figure analytics-causes" data-kind="{group.kind}">'
+            r"(.*?)</figure>",
+            html,
+            re.S,
+        )
+        if not named:
+            assert figure is None, group.kind
+            continue
+        assert figure is not None, group.kind
+        values = [float(v) for v in re.findall(r'data-value="([0-9.]+)"', figure.group(1))]
+        # computed here from the table's own counts: one bar per cause of 5 learners or more
+        shown = [r.total.attempts for r in named if not r.total.hidden]
+        expected = [a / sum(shown) for a in shown]
+        assert values == pytest.approx(expected, abs=1e-4), group.kind
+        if shown:
+            assert sum(values) == pytest.approx(1.0, abs=1e-3)
+        # a hidden cause is named with "fewer than 5" and no bar
+        hidden = [r for r in named if r.total.hidden]
+        assert figure.group(1).count("fewer than 5") == len(hidden), group.kind
+        drawn += bool(values)
+    assert drawn, "no group of the cohort had a cause of 5 learners or more"

@@ -66,6 +66,7 @@ def test_the_class_mistake_table_is_accessible_at_a_desk_and_on_a_phone(
         assert "fewer than 5" in page.content()
         assert page.locator("#recurrence-table tbody tr").count() >= 1
         assert page.locator("#recurrence-picture svg").count() == 1
+        assert page.locator("figure.analytics-causes svg").count() >= 1
         assert page.locator(".analytics-holders").count() >= 1
         _fits(page, width)
         session.close()
