@@ -32,6 +32,7 @@ import sympy
 
 from .clock import CONFIRM_SECONDS, confirmation_remaining
 from .fraction_parts import num_den
+from .logs import has_log, is_log_linear, over_one_basis
 from .proof import (
     TooComplex,
     check_confirmable,
@@ -77,6 +78,8 @@ def _walk(value: sympy.Expr) -> mpmath.mpf:
         return mpmath.pi + 0
     if isinstance(value, sympy.exp):
         return mpmath.exp(_part(value.args[0]))
+    if isinstance(value, sympy.log):
+        return mpmath.log(_part(value.args[0]))
     if value.is_Add:
         return mpmath.fsum(_part(arg) for arg in value.args)
     if value.is_Mul:
@@ -166,6 +169,13 @@ def _bound_of(value: sympy.Expr) -> Bound | None:
         x = int(argument.p) / int(argument.q)
         y = math.exp(x)
         return y, y * _relative(abs(x) + 2)
+    if isinstance(value, sympy.log):
+        argument = value.args[0]
+        if not (argument.is_Rational and argument > 0):
+            return None
+        # math.log of an integer is correctly rounded up to an ulp, however big the integer
+        top, bottom = math.log(int(argument.p)), math.log(int(argument.q))
+        return top - bottom, (abs(top) + abs(bottom) + 1.0) * _relative(2)
     if value.is_Add:
         parts = [_float_bounded(arg) for arg in value.args]
         return None if None in parts else bound_sum(parts)  # type: ignore[arg-type]
@@ -296,6 +306,14 @@ def _pending(a: Scalar, b: Scalar) -> bool | sympy.Expr:
         return fa == fb
     if isinstance(a, sympy.Basic) and isinstance(b, sympy.Basic) and a == b:
         return True  # the same expression (SymPy's structural ==): equal, nothing to test
+    if has_log(a) or has_log(b):
+        # logs of rationals over one coprime basis (grading.logs): log(6) and log(2) + log(3)
+        # become the same expression, and log-linear values are equal only when they are
+        a, b = over_one_basis(to_sympy(a), to_sympy(b))
+        if a == b:
+            return True
+        if is_log_linear(a) and is_log_linear(b):
+            return False
     if floats_apart(a, b) or not _close(a, b):
         return False
     diff = to_sympy(a) - to_sympy(b)  # SymPy's automatic evaluation only: nothing expanded

@@ -1,9 +1,11 @@
 """Evaluation: turn a syntax tree into exact values, bounding every size before computing it.
 
 Values are Fractions while every number is rational, SymPy expressions once `exp`, `sqrt`,
-`pi` or `e` appear, and tuples of those for vectors. Bounds: bits of every rational built,
-exponents of powers, the argument of `exp`, the number of irrational atoms, coordinates of a
-vector, and a cooperative clock between nodes. A sum written out term by term is expanded into
+`log`, `pi` or `e` appear, and tuples of those for vectors. Bounds: bits of every rational
+built, exponents of powers, the argument of `exp`, the argument of `log` (a positive rational,
+a root of one or a power of e, `grading.logs`: a log cannot nest, and 0 or a negative number is
+refused before any work), the number of irrational atoms, coordinates of a vector, and a
+cooperative clock between nodes. A sum written out term by term is expanded into
 its terms by `written_terms.py`, which evaluates through this module's `Evaluator`.
 """
 
@@ -28,6 +30,7 @@ from .clock import cpu_now
 from .compare import Scalar, as_fraction, float_bound, to_sympy
 from .errors import AnswerError
 from .exact import add, exp_of, multiply
+from .logs import LogArgumentError, log_of
 from .proof import proven_nonzero
 from .syntax import negative_literal
 from .tree import Call, Const, Frac, Group, Neg, Node, Num, Power, Product, Sum, Value, Vec
@@ -118,11 +121,12 @@ class Evaluator:
         return value
 
     def irrational_atom(self, node: Node) -> None:
-        """Count one use of exp, sqrt, pi or e; raise AnswerError past MAX_IRRATIONAL_ATOMS."""
+        """Count one use of exp, sqrt, log, pi or e; raise AnswerError past
+        MAX_IRRATIONAL_ATOMS."""
         self.irrational += 1
         if self.irrational > MAX_IRRATIONAL_ATOMS:
             raise AnswerError(
-                f"the answer uses exp, sqrt, pi or e more than {MAX_IRRATIONAL_ATOMS} times",
+                f"the answer uses exp, sqrt, log, pi or e more than {MAX_IRRATIONAL_ATOMS} times",
                 column=node.pos + 1,
                 bound="size",
             )
@@ -258,8 +262,15 @@ class Evaluator:
         return exp_of(argument)
 
     def call(self, node: Call) -> Scalar:
-        """Return exp(x) or sqrt(x) of a rational argument x."""
+        """Return exp(x) or sqrt(x) of a rational argument x, or log(x) (`grading.logs`)."""
         argument = self.scalar(node.arg, f"the argument of {node.fn}")
+        if node.fn == "log":
+            try:
+                value = log_of(argument)
+            except LogArgumentError as error:
+                raise AnswerError(error.reason, column=node.pos + 1) from None
+            self.irrational_atom(node)
+            return value
         fraction = as_fraction(argument)
         if fraction is None:
             raise AnswerError(

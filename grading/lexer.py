@@ -4,8 +4,9 @@ Characters other keyboards type for the same symbol are folded one for one (the 
 the en dash to `-`, `×` and `·` to `*`, `÷` to `/`, the no-break and other spaces to a space),
 so columns still point into the learner's text. Anything outside the whitelist is refused with
 its column, and a hint for the usual suspects (`!`, `=`, `_`, quotes, `%`). Names are a closed
-list (`exp`, `sqrt`, `pi`, `e`) and so are LaTeX commands and environments; numbers are bounded
-in digits, the token count in MAX_TOKENS.
+list (`exp`, `sqrt`, `pi`, `e`, and `log`, the natural logarithm, only where the problem's shape
+accepts it: `tokenize(text, logs=True)`) and so are LaTeX commands and environments; numbers
+are bounded in digits, the token count in MAX_TOKENS.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ _CHARACTER_HINTS = {
     "%": "percentages are not accepted; write 0.5 or 1/2",
 }
 _NAMES = {"exp", "sqrt", "pi", "e", "E"}
+_LOG_NAMES = _NAMES | {"log"}
+_LOG_WORDS = {"log", "ln"}  # what a learner may type for a logarithm
 _COMMANDS = {
     "frac": "FRAC",
     "dfrac": "FRAC",
@@ -60,11 +63,12 @@ _COMMANDS = {
     "cdot": "*",
     "times": "*",
     "div": "/",
+    "log": "LOG",
 }
 _SPACING = {"quad", "qquad", "left", "right", "displaystyle", "bigl", "bigr", "Bigl", "Bigr"}
 _ENVIRONMENTS = {"bmatrix", "pmatrix", "matrix", "Bmatrix", "smallmatrix"}
 _SCIENTIFIC = re.compile(r"[eE][+-]?\d")
-_OPERAND_START = {"NUM", "NAME", "LP", "FRAC", "SQRT", "EXP", "PI", "BEGIN"}
+_OPERAND_START = {"NUM", "NAME", "LP", "FRAC", "SQRT", "EXP", "LOG", "PI", "BEGIN"}
 
 
 class Token(NamedTuple):
@@ -137,9 +141,11 @@ _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _make_token = tuple.__new__  # Token(...) without NamedTuple's Python-level __new__
 
 
-def tokenize(text: str) -> list[Token]:
-    """Split whitelisted text into tokens, or raise AnswerError."""
+def tokenize(text: str, *, logs: bool = False) -> list[Token]:
+    """Split whitelisted text into tokens, or raise AnswerError; `log` (and `\\log`, `\\ln`)
+    is a name only with `logs`."""
     text = _check_characters(text)
+    names = _LOG_NAMES if logs else _NAMES
     tokens: list[Token] = []
     append = tokens.append
     n, space = len(text), False
@@ -172,11 +178,8 @@ def tokenize(text: str) -> list[Token]:
         elif first in _LETTERS:
             if len(tokens) >= MAX_TOKENS:
                 raise _too_many(start + 1)
-            if literal not in _NAMES:
-                raise AnswerError(
-                    f"unknown name {literal[:20]!r}; the names allowed are exp, sqrt, pi and e",
-                    column=start + 1,
-                )
+            if literal not in names:
+                raise _unknown_name(literal, start, logs)
             append(_make_token(Token, ("NAME", literal, start, space)))
         elif literal == ".":  # no rule starts with a lone "."
             raise AnswerError(
@@ -187,7 +190,7 @@ def tokenize(text: str) -> list[Token]:
                 raise _too_many(start + 1)
             append(_make_token(Token, ("OP", "^", start, space)))
         else:  # a backslash: a row separator, a spacing macro or a command
-            jump, space = _backslash(literal, text, start, i, space, tokens)
+            jump, space = _backslash(literal, text, start, i, space, tokens, logs)
             if jump is not None:  # text was consumed past this piece: split the rest anew
                 i = jump
                 pieces = _PIECES.findall(text, i)
@@ -196,6 +199,20 @@ def tokenize(text: str) -> list[Token]:
         space = False
     tokens.append(Token("EOF", "", n, space))
     return tokens
+
+
+def _unknown_name(literal: str, start: int, logs: bool) -> AnswerError:
+    if literal in _LOG_WORDS:
+        reason = (
+            "the natural logarithm is written log, as in log(2)"
+            if logs
+            else "log is not accepted in this problem's answer, which needs no logarithm"
+        )
+        return AnswerError(f"{literal!r}: {reason}", column=start + 1)
+    allowed = "exp, sqrt, log, pi and e" if logs else "exp, sqrt, pi and e"
+    return AnswerError(
+        f"unknown name {literal[:20]!r}; the names allowed are {allowed}", column=start + 1
+    )
 
 
 def _too_many_digits(column: int) -> AnswerError:
@@ -211,7 +228,13 @@ def _scientific(column: int) -> AnswerError:
 
 
 def _backslash(
-    literal: str, text: str, start: int, i: int, space: bool, tokens: list[Token]
+    literal: str,
+    text: str,
+    start: int,
+    i: int,
+    space: bool,
+    tokens: list[Token],
+    logs: bool = False,
 ) -> tuple[int | None, bool]:
     """Append the token of one backslash piece (a row separator, a spacing macro or a command)
     that starts at ``start`` and ends before ``i``; return where reading goes on when the piece
@@ -235,6 +258,8 @@ def _backslash(
         return environment.end(), False
     if command in _COMMANDS:
         kind = _COMMANDS[command]
+        if kind == "LOG" and not logs:
+            raise _unknown_name("log", start, logs)
         if kind in ("*", "/"):
             tokens.append(_make_token(Token, ("OP", kind, start, space)))
         else:

@@ -191,19 +191,20 @@ def _plain_sum(text: str) -> Reading | None:
     )
 
 
-def read_answer(text: str, *, budget: float = TIME_BUDGET_SECONDS) -> Reading:
-    """Read learner text into a Reading, or raise AnswerError saying what and where."""
+def read_answer(text: str, *, budget: float = TIME_BUDGET_SECONDS, logs: bool = False) -> Reading:
+    """Read learner text into a Reading, or raise AnswerError saying what and where; `log(x)`
+    is read only with `logs` (a shape whose answers may need a logarithm)."""
     deadline = cpu_now() + budget
     plain = (_plain_vector(text) or _plain_sum(text)) if type(text) is str else None
     if plain is not None and cpu_now() <= deadline:
         return plain
-    return read_tree(text, budget=deadline - cpu_now())  # past it: the same error
+    return read_tree(text, budget=deadline - cpu_now(), logs=logs)  # past it: the same error
 
 
-def read_tree(text: str, *, budget: float = TIME_BUDGET_SECONDS) -> Reading:
+def read_tree(text: str, *, budget: float = TIME_BUDGET_SECONDS, logs: bool = False) -> Reading:
     """Read learner text by the grammar (every form), or raise AnswerError."""
     deadline = cpu_now() + budget
-    node, known = parse_with_values(text)
+    node, known = parse_with_values(text, logs=logs)
     evaluator = Evaluator(deadline, known)
     top = node.inner if isinstance(node, Group) else node
     value: Value | None = None

@@ -23,6 +23,7 @@ _T = sympy.Symbol("t", positive=True)
 MAX_EXP_LCM = 10**6
 MAX_EXP_ATOMS = 32
 MAX_RADICALS = 8
+MAX_LOGS = 16
 MAX_EXPANSION_TERMS = 500
 MAX_RADICAL_TERMS = 60
 PROOF_DIGITS = (120, 600)
@@ -66,8 +67,11 @@ def _exp_atoms_to_t(expr: sympy.Expr) -> sympy.Expr | None:
 
 
 def _only_exp(expr: sympy.Expr) -> bool:
-    """Return True when the only irrational atoms of `expr` are exp values (no root, no pi)."""
-    return not expr.has(sympy.pi) and all(p.exp.is_Integer for p in expr.atoms(sympy.Pow))
+    """Return True when the only irrational atoms of `expr` are exp values (no root, no pi,
+    no log: whether e and log 2 are algebraically independent is not known)."""
+    return not expr.has(sympy.pi, sympy.log) and all(
+        p.exp.is_Integer for p in expr.atoms(sympy.Pow)
+    )
 
 
 def _multinomial(terms: int, power: int) -> int:
@@ -143,6 +147,9 @@ def check_confirmable(diff: sympy.Expr) -> None:
     radicals = {p for p in diff.atoms(sympy.Pow) if not p.exp.is_Integer}
     if len(radicals) > MAX_RADICALS:
         raise _refuse(f"more than {MAX_RADICALS} different roots", "radicals")
+    logs = diff.atoms(sympy.log)
+    if len(logs) > MAX_LOGS:
+        raise _refuse(f"more than {MAX_LOGS} different logarithms", "logs")
     exps = diff.atoms(sympy.exp)
     if len(exps) > MAX_EXP_ATOMS:
         raise _refuse(f"more than {MAX_EXP_ATOMS} different exp values", "exp_atoms")
@@ -154,7 +161,7 @@ def check_confirmable(diff: sympy.Expr) -> None:
     as_powers_of_t = all(a.is_Rational for a in arguments) and (
         math.lcm(*(int(a.q) for a in arguments)) <= MAX_EXP_LCM if arguments else True
     )
-    slow = radicals or diff.has(sympy.pi) or not as_powers_of_t
+    slow = radicals or logs or diff.has(sympy.pi) or not as_powers_of_t
     limit = MAX_RADICAL_TERMS if slow else MAX_EXPANSION_TERMS
     if terms > limit:
         raise _refuse(f"expanded, it would have more than {limit} terms", "expansion")
@@ -189,6 +196,11 @@ def _interval(expr: sympy.Expr, iv: Any) -> Any:
             value = iv.pi
         elif isinstance(node, sympy.exp):
             value = iv.exp(walk(node.args[0]))
+        elif isinstance(node, sympy.log):
+            argument = walk(node.args[0])
+            if not argument.a > 0:
+                raise _Unknown
+            value = iv.log(argument)
         elif node.is_Add:
             value = sum((walk(arg) for arg in node.args[1:]), walk(node.args[0]))
         elif node.is_Mul:

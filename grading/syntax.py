@@ -9,6 +9,7 @@
     power    := atom ('^' unary)?              right-associative; `**` is read as `^`
     atom     := NUM | 'pi' | 'e' | \\pi
               | ('exp' | 'sqrt' | \\exp | \\sqrt) group
+              | ('log' | \\log | \\ln) group       only where the shape accepts log
               | \\frac group group
               | '(' items ')' | '[' items ']' | '{' items '}'
               | \\begin{bmatrix} matrix \\end{bmatrix}   (also pmatrix, matrix, ...)
@@ -276,10 +277,10 @@ class _Parser:
             return Const(token.pos, "pi")
         if kind == "NAME":
             self.take()
-            if token.text in ("exp", "sqrt"):
+            if token.text in ("exp", "sqrt", "log"):
                 return Call(token.pos, token.text, self.group(self.tokens[self.i]))
             return Const(token.pos, "pi" if token.text == "pi" else "e")
-        if kind in ("EXP", "SQRT"):
+        if kind in ("EXP", "SQRT", "LOG"):
             self.take()
             if kind == "SQRT" and self.tokens[self.i].text == "[":
                 raise AnswerError("only square roots are accepted", column=token.pos + 1)
@@ -344,17 +345,18 @@ class _Parser:
         )
 
 
-def parse(text: str) -> Node:
-    """Parse learner text into a syntax tree, or raise AnswerError."""
-    return parse_with_values(text)[0]
+def parse(text: str, *, logs: bool = False) -> Node:
+    """Parse learner text into a syntax tree, or raise AnswerError (`log` read with `logs`)."""
+    return parse_with_values(text, logs=logs)[0]
 
 
-def parse_with_values(text: str) -> tuple[Node, dict[int, Value]]:
+def parse_with_values(text: str, *, logs: bool = False) -> tuple[Node, dict[int, Value]]:
     """Parse learner text; return the tree and the values of the nodes the parser already
-    knows (ratios read by the shortcut), or raise AnswerError."""
+    knows (ratios read by the shortcut), or raise AnswerError. `log(x)`, the natural
+    logarithm, is a name only with `logs`."""
     if not isinstance(text, str):
         raise AnswerError("the answer must be text")
     if not text.strip():
         raise AnswerError("the answer is empty")
-    parser = _Parser(tokenize(text))
+    parser = _Parser(tokenize(text, logs=logs))
     return parser.answer(), parser.values

@@ -254,6 +254,8 @@ def tree_tex(node: Node) -> str:
     if isinstance(node, Call):
         if node.fn == "exp":
             return f"e^{{{tree_tex(node.arg)}}}"
+        if node.fn == "log":
+            return f"\\log\\left({tree_tex(node.arg)}\\right)"
         return f"\\sqrt{{{tree_tex(node.arg)}}}"
     if isinstance(node, Frac):
         return f"\\frac{{{tree_tex(node.num)}}}{{{tree_tex(node.den)}}}"

@@ -101,6 +101,12 @@ class Node:
         return {node.name for _, node in self.walk() if node.op == "ref"}
 
 
+def calls(node: Node, function: str) -> bool:
+    """Return True when the tree calls `function` anywhere (a kind whose steps take a `log`
+    has answers a learner types with one)."""
+    return any(n.op == "call" and n.name == function for _, n in node.walk())
+
+
 def num(value: int | Fraction) -> Node:
     """Return a number node."""
     return Node("num", value=Fraction(value))

@@ -34,7 +34,7 @@ from .derive import (
     site_variants,
     value_key,
 )
-from .expr import EvaluationError, evaluate, is_scalar, tex, value_tex
+from .expr import EvaluationError, calls, evaluate, is_scalar, tex, value_tex
 from .source import (
     DRAW_TRIES,
     PLACEHOLDER,
@@ -157,7 +157,8 @@ class DeclaredKind(Kind):
 
     def shape(self, problem: DeclaredProblem) -> Shape:
         right = self.right(problem)
-        return ScalarShape() if is_scalar(right) else Vector(len(right))
+        logs = any(calls(step.expression, "log") for step in self.source.steps)  # log is typed
+        return ScalarShape(logs=logs) if is_scalar(right) else Vector(len(right), logs=logs)
 
     def right(self, problem: DeclaredProblem) -> Any:
         return problem.env[self.source.steps[-1].name]

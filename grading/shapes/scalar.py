@@ -13,14 +13,26 @@ from .differences import describe_offset, rounds
 
 
 class ScalarShape(Shape):
-    """One exact number: rational, or with `sqrt`, `exp`, `pi`, `e`; decimals per the policy."""
+    """One exact number: rational, or with `sqrt`, `exp`, `pi`, `e` (and `log`, the natural
+    logarithm, with `logs`: an answer that may need one); decimals per the policy."""
 
     noun = "one number"
 
+    def __init__(self, *, logs: bool = False) -> None:
+        self.logs = logs
+
     def __repr__(self) -> str:
-        return "ScalarShape()"
+        return "ScalarShape(logs=True)" if self.logs else "ScalarShape()"
 
     def formats(self) -> tuple[Format, ...]:
+        if self.logs:
+            return (
+                Format(
+                    "One number, exact (log is the natural logarithm) or as a decimal with at "
+                    "least three significant figures",
+                    ("log(5/2)", "2*log(3)", "-7/4", "0.554"),
+                ),
+            )
         return (
             Format(
                 "One number, exact or as a decimal with at least three significant figures",
@@ -29,7 +41,7 @@ class ScalarShape(Shape):
         )
 
     def read(self, text: str) -> Reading:
-        reading = read_answer(text)
+        reading = read_answer(text, logs=self.logs)
         if isinstance(reading.value, tuple):
             raise AnswerError(
                 f"a vector of {len(reading.value)} coordinates was read; the answer is one number",

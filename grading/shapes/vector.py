@@ -35,23 +35,32 @@ def sum_examples(dim: int) -> tuple[str, ...]:
 class Vector(Shape):
     """A column vector of `dim` exact coordinates, or a sum of weighted vectors written out."""
 
-    def __init__(self, dim: int) -> None:
+    def __init__(self, dim: int, *, logs: bool = False) -> None:
         self.dim = dim
+        self.logs = logs  # log(x), the natural logarithm, is read in coordinates
         self.final = "the final vector"
         self.noun = f"a vector with {dim} coordinate{'s' if dim != 1 else ''}"
 
     def __repr__(self) -> str:
-        return f"Vector({self.dim})"
+        return f"Vector({self.dim}, logs=True)" if self.logs else f"Vector({self.dim})"
 
     def formats(self) -> tuple[Format, ...]:
         examples = tuple(
             "[" + ", ".join(row[k % len(row)] for k in range(self.dim)) + "]"
             for row in _EXAMPLE_COORDINATES
         )
+        if self.logs:
+            return (
+                Format(
+                    f"A vector with {self.dim} coordinates in brackets (log is the natural "
+                    "logarithm)",
+                    examples,
+                ),
+            )
         return (Format(f"A vector with {self.dim} coordinates in brackets", examples),)
 
     def read(self, text: str) -> Reading:
-        reading = read_answer(text)
+        reading = read_answer(text, logs=self.logs)
         value = reading.value
         if not isinstance(value, tuple):
             raise AnswerError(

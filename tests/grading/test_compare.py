@@ -151,8 +151,12 @@ def test_near_misses_are_never_apart_and_go_on_to_the_exact_tests():
     assert not floats_apart(Fraction(1, 3), Fraction(1, 3))
     assert floats_apart(value, value + sympy.Rational(1, 10**6))
     # a value built of what float_bound does not know has no bound: nothing is decided
-    assert float_bound(sympy.log(3)) is None
-    assert not floats_apart(sympy.log(3), Fraction(1))
+    assert float_bound(sympy.atan(3)) is None
+    assert not floats_apart(sympy.atan(3), Fraction(1))
+    # a log of a rational has one, and it holds against mpmath at 50 digits
+    for x in (sympy.Rational(3, 8), sympy.Integer(2) ** 1000, sympy.Rational(1, 3**500)):
+        y, e = float_bound(sympy.log(x))
+        assert abs(mpmath.mpf(y) - mpmath.log(mpmath.mpf(int(x.p)) / int(x.q))) <= e
 
 
 def test_apart_with_a_tolerance_is_a_half_unit_test_of_a_typed_decimal():
