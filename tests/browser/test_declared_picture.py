@@ -72,6 +72,7 @@ def test_a_declared_vector_kind_draws_its_answer_beside_the_right_one(
     [
         ("context-feeds-back", "softmax_probability"),
         ("context-feeds-back", "perplexity"),
+        ("context-feeds-back", "cross_entropy"),
         (IDEA, KIND),
     ],
 )
@@ -93,6 +94,28 @@ def test_each_course_kind_file_opens_on_a_phone_typeset_and_readable(
     session.close()
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_cross_entropy_is_typed_with_log_and_the_kept_sign_is_explained(
+    browser, live_server, real_course, width
+):
+    session = browser.new_context(viewport={"width": width, "height": 900})
+    page = session.new_page()
+    sign_up(page, live_server, f"log-typer-{width}")
+    problem = open_kind(page, PAGE, "context-feeds-back", "cross_entropy")
+    help_text = page.locator("#answer-help").inner_text()
+    assert "natural logarithm" in help_text, help_text
+    right = grading.expected_answer(problem.spec)
+    # the sign kept: log of the probability itself, typed with log
+    page.fill("#id_text", f"-({typed(right, problem.spec)})")
+    page.click("button[name=submit]")
+    page.wait_for_url(re.compile(r"/attempts/\d+/$"))
+    verdict = page.locator("#verdict").inner_text()
+    assert "Correct." not in verdict and "minus sign" in verdict, verdict
+    assert violations(page) == [], width
+    _fits(page, width)
+    session.close()
+
+
 def test_the_page_teaching_the_course_kinds_reads_on_a_phone(browser, live_server, real_course):
     session = browser.new_context(viewport={"width": 390, "height": 900})
     page = session.new_page()
@@ -101,7 +124,7 @@ def test_the_page_teaching_the_course_kinds_reads_on_a_phone(browser, live_serve
     page.wait_for_url(re.compile(rf"/pages/{PAGE}/$"))
     text = page.locator("main").inner_text()
     assert "cross-entropy" in text and "perplexity" in text
-    for kind in ("softmax_probability", "perplexity", KIND):
+    for kind in ("softmax_probability", "perplexity", "cross_entropy", KIND):
         assert page.locator(f"a[href*='/{kind}/']").count() == 1, kind
     assert violations(page) == []
     _fits(page, 390)

@@ -1,6 +1,7 @@
 """The kinds the course carries only as files (`kinds/softmax_probability.yaml`,
-`kinds/perplexity.yaml`, `kinds/temperature_softmax.yaml`): NumPy computes each right answer and
-each derived mistake's answer from the parameters over many seeds, independently of the engine;
+`kinds/perplexity.yaml`, `kinds/temperature_softmax.yaml`, `kinds/cross_entropy.yaml`): NumPy
+computes each right answer and each derived mistake's answer from the parameters over many
+seeds, independently of the engine;
 every mistake typed is diagnosed as itself; every level draws what the file says of it; each
 passes check_kind and stands under the idea its page teaches it with."""
 
@@ -78,6 +79,20 @@ def perplexity_oracle(params: dict) -> tuple[float, dict]:
     return math.exp(-total / n), mistakes
 
 
+def cross_entropy_oracle(params: dict) -> tuple[float, dict]:
+    """-log p_c with NumPy's natural log, and each mistake's: the sign kept, another
+    candidate's probability, the logarithm to base 2 or 10."""
+    p = np.array([float(Fraction(x)) for x in params["p"]])
+    c = int(params["c"])
+    mistakes = {("flipped_sign", (0,)): np.log(p[c])}
+    for m in range(len(p)):
+        if m != c:
+            mistakes[("wrong_entry", (0, m))] = -np.log(p[m])
+    mistakes[("used_log_base_2", ())] = -np.log2(p[c])
+    mistakes[("used_log_base_10", ())] = -np.log10(p[c])
+    return -np.log(p[c]), mistakes
+
+
 def softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max())
     return e / e.sum()
@@ -97,6 +112,7 @@ def temperature_oracle(params: dict) -> tuple[np.ndarray, dict]:
 
 
 ORACLES = {
+    "cross_entropy": cross_entropy_oracle,
     "softmax_probability": softmax_oracle,
     "perplexity": perplexity_oracle,
     "temperature_softmax": temperature_oracle,
@@ -143,6 +159,22 @@ def decimal_form(value) -> str:
 
 def level_ranges(name: str, parameter: str, level: int):
     return read_kind_file(kind_path(name)).parameter(parameter).levels[level]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_cross_entropy_problem_of_each_level_is_drawn_as_its_file_says(level):
+    (num_low, num_high), (den_low, den_high) = level_ranges("cross_entropy", "p", level)
+    for seed in range(SEEDS):
+        params = generate("cross_entropy", seed=seed, level=level)["params"]
+        p = [Fraction(x) for x in params["p"]]
+        n, c = int(params["n"]), int(params["c"])
+        assert n == len(p) == 3 and 0 <= c < n
+        # entries k/d with d the level's denominator (in lowest terms d divides it)
+        assert all(den_high % x.denominator == 0 and x > 0 for x in p)
+        assert all(num_low <= x * den_low <= num_high for x in p)
+        assert sum(p) == 1 and len(set(p)) == n  # the constraints
+        # a cross-entropy is never negative: positive, as no probability here is 1
+        assert float(grading.expected_answer(generate("cross_entropy", seed=seed, level=level))) > 0
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -205,10 +237,14 @@ def test_a_temperature_problem_of_each_level_is_drawn_as_its_file_says(level):
 
 def test_the_levels_grow():
     """A higher level has at least as many entries as the one below it, and the last level more
-    than the first."""
+    than the first (cross_entropy: always 3 candidates, with finer probabilities: the
+    denominator grows)."""
     for name in sorted(ORACLES):
-        parameter = "n"
-        sizes = [level_ranges(name, parameter, level)[1] for level in LEVELS]
+        if name == "cross_entropy":
+            sizes = [level_ranges(name, "p", level)[1][1] for level in LEVELS]
+            assert level_ranges(name, "n", 1) == level_ranges(name, "n", 4) == (3, 3)
+        else:
+            sizes = [level_ranges(name, "n", level)[1] for level in LEVELS]
         assert sizes == sorted(sizes) and sizes[-1] > sizes[0], name
 
 
@@ -228,6 +264,7 @@ def test_every_course_kind_file_passes_its_check(name, capsys):
 
 
 IDEAS = {
+    "cross_entropy": "context-feeds-back",
     "softmax_probability": "context-feeds-back",
     "perplexity": "context-feeds-back",
     "temperature_softmax": "sampling-and-penalties",

@@ -61,6 +61,7 @@ PAGES = {
         ("context-feeds-back", "greedy_steps"),
         ("context-feeds-back", "softmax_probability"),
         ("context-feeds-back", "perplexity"),
+        ("context-feeds-back", "cross_entropy"),
         ("greedy-cannot-leave", "greedy_loop"),
         ("sampling-and-penalties", "repetition_penalty"),
         ("sampling-and-penalties", "temperature_softmax"),
@@ -92,7 +93,7 @@ MADE: dict[str, tuple[str | None, str]] = {
 }
 # The declared kinds whose answer is a number: no picture (a declared kind is drawn when its
 # answer is a vector).
-UNDRAWN = {"scaled_dot_score", "softmax_probability", "perplexity"}
+UNDRAWN = {"scaled_dot_score", "softmax_probability", "perplexity", "cross_entropy"}
 CASES = [(page, idea, kind) for page, kinds in PAGES.items() for idea, kind in kinds]
 
 # Elements that never hold children (the HTML living standard's void elements).
