@@ -27,7 +27,8 @@ class Calibration:
     auc: float | None
 
 
-def _log_loss(pairs: Sequence[tuple[float, bool]]) -> float:
+def log_loss(pairs: Sequence[tuple[float, bool]]) -> float:
+    """Return the mean log loss of (predicted recall, recalled) pairs (clipped at ``_EPS``)."""
     total = 0.0
     for p, y in pairs:
         p = min(1 - _EPS, max(_EPS, p))
@@ -73,8 +74,8 @@ def calibration_of(pairs: Sequence[tuple[float, bool]]) -> Calibration | None:
     return Calibration(
         reviews=len(pairs),
         recalled=recalled,
-        log_loss=_log_loss(pairs),
-        constant_log_loss=_log_loss([(mean, bool(y)) for _p, y in pairs]),
+        log_loss=log_loss(pairs),
+        constant_log_loss=log_loss([(mean, bool(y)) for _p, y in pairs]),
         rmse_bins=math.sqrt(squared / len(pairs)),
         auc=_auc(pairs),
     )

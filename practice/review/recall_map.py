@@ -36,6 +36,8 @@ from datetime import datetime
 
 import numpy as np
 
+from .calibration import log_loss
+
 A_RANGE = (0.25, 4.0)
 B_RANGE = (-4.0, 4.0)
 PRIOR = 1.0
@@ -92,13 +94,6 @@ class RecallMap:
 
 
 IDENTITY = RecallMap(1.0, 0.0)
-
-
-def log_loss(predicted: Sequence[float], outcomes: Sequence[bool]) -> float:
-    """Return the mean log loss of predictions against outcomes."""
-    p = np.clip(np.asarray(predicted, dtype=float), 1e-6, 1 - 1e-6)
-    y = np.asarray(outcomes, dtype=float)
-    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
 def _objective(a: float, b: float, x: np.ndarray, y: np.ndarray) -> float:
@@ -190,7 +185,9 @@ def fit_and_judge(
         train_reviews=len(train),
         test_reviews=len(test),
         items=len({item for _at, item, _p, _y in reviews}),
-        log_loss=log_loss([fitted.apply(p) for p in raw], outcomes),
-        current_log_loss=log_loss([in_use.apply(p) for p in raw], outcomes),
-        constant_log_loss=log_loss([mean] * len(outcomes), outcomes),
+        log_loss=log_loss([(fitted.apply(p), y) for p, y in zip(raw, outcomes, strict=True)]),
+        current_log_loss=log_loss(
+            [(in_use.apply(p), y) for p, y in zip(raw, outcomes, strict=True)]
+        ),
+        constant_log_loss=log_loss([(mean, y) for y in outcomes]),
     )
