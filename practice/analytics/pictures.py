@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from practice.generators.draw.svg import COLOURS, document, rect, text
 
+from .codes import CORRECT, UNEXPLAINED
 from .selectors import Group, LevelRow, ParameterTable, RecurrenceRow, Share
 
 WIDTH = 340
@@ -84,20 +85,15 @@ def _share_bar(share: Share, role: str, name: str) -> Bar:
     return Bar(role, value, f"{words} · {name}")
 
 
-NOT_CAUSES = ("correct", "unexplained")
-
-
-def named_causes(group: Group) -> list:
-    """Return the group's rows of mistakes the grader named (its causes)."""
-    return [row for row in group.rows if row.code not in NOT_CAUSES]
-
-
 def causes_picture(group: Group) -> str:
     """Draw per named cause of one idea and kind its share of the group's explained wrong
     answers (over every level and try), as the table's first column counts them. A cause of
     fewer than 5 learners (outside the staff view) is not drawn, and not counted in the whole,
-    so no share lets its count be worked out. Right and unexplained answers are not causes."""
-    named = named_causes(group)
+    so no share lets its count be worked out. Right and unexplained answers are not causes;
+    a group with no cause has no picture (the empty string)."""
+    named = [row for row in group.rows if row.code not in (CORRECT, UNEXPLAINED)]
+    if not named:
+        return ""
     shown = sum(row.total.attempts for row in named if not row.total.hidden)
     groups = [
         BarGroup(

@@ -40,11 +40,8 @@ def _picture(draw: Callable[[list], str], rows: list) -> str:
 def _table(table: selectors.MistakeTable) -> dict[str, object]:
     """Return the page's context for a mistake table: the table, and each group beside the
     picture of its causes."""
-    groups = [
-        # the toolkit escapes every text of the picture
-        (group, mark_safe(pictures.causes_picture(group)) if pictures.named_causes(group) else "")  # noqa: S308
-        for group in table.groups
-    ]
+    # the toolkit escapes every text of the picture
+    groups = [(group, mark_safe(pictures.causes_picture(group))) for group in table.groups]  # noqa: S308
     return {"table": table, "groups": groups}
 
 
