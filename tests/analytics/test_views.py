@@ -27,22 +27,19 @@ def platform(db) -> Platform:
     return make_platform()
 
 
-_member = enrol
-
-
 @pytest.fixture
 def classroom(course, make_user, platform, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         copies = cohort(make_user, course.course.slug, learners=IN_CLASS + 1)
     context = Context.objects.create(platform=platform, context_id="class-1", title="Class 1")
     teacher = make_user(username="teacher")
-    _member(platform, context, teacher, instructor=True)
+    enrol(platform, context, teacher, instructor=True)
     for copy in copies[:IN_CLASS]:
-        _member(platform, context, copy.owner, instructor=False)
+        enrol(platform, context, copy.owner, instructor=False)
     # Another class, with its own instructor and the one learner left out of the first.
     other = Context.objects.create(platform=platform, context_id="class-2")
-    _member(platform, other, make_user(username="other-teacher"), instructor=True)
-    _member(platform, other, copies[IN_CLASS].owner, instructor=False)
+    enrol(platform, other, make_user(username="other-teacher"), instructor=True)
+    enrol(platform, other, copies[IN_CLASS].owner, instructor=False)
     return {"context": context, "teacher": teacher, "copies": copies, "other": other}
 
 
