@@ -32,6 +32,7 @@ from .proof import TooComplex
 MAX_LOG_ARGUMENTS = 24  # distinct logarithms in two values compared together
 MAX_LOG_BASIS = 32  # integers of the coprime basis, and numbers waiting to join it
 MAX_SPLITS = 20_000  # gcd splits while building the basis (each divides the product by 2+)
+_NEGATIVE = "the logarithm of a negative number is not a real number (log(x) needs x > 0)"
 
 
 class LogArgumentError(ValueError):
@@ -57,9 +58,7 @@ def log_of(value: Fraction | sympy.Expr) -> Fraction | sympy.Expr:
         if value == 0:
             raise LogArgumentError("the logarithm of 0 is not a number (log(x) needs x > 0)")
         if value < 0:
-            raise LogArgumentError(
-                "the logarithm of a negative number is not a real number (log(x) needs x > 0)"
-            )
+            raise LogArgumentError(_NEGATIVE)
         if value == 1:
             return Fraction(0)
         return log_of_fraction(value)
@@ -68,9 +67,7 @@ def log_of(value: Fraction | sympy.Expr) -> Fraction | sympy.Expr:
     for factor in factors:
         if factor.is_Rational:
             if factor < 0:
-                raise LogArgumentError(
-                    "the logarithm of a negative number is not a real number (log(x) needs x > 0)"
-                )
+                raise LogArgumentError(_NEGATIVE)
             total.append(log_of_fraction(Fraction(int(factor.p), int(factor.q))))
         elif factor is sympy.E:
             total.append(sympy.Integer(1))
